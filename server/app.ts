@@ -1,0 +1,70 @@
+// The HTTP application. It never listens: server/main.ts does, tests use an ephemeral port.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { Db } from './db/database.js';
+import type { Clock } from './lib/clock.js';
+import type { Config } from './config.js';
+import type { Services } from './http/handler.js';
+import { requestId } from './http/request-id.js';
+import { createLogger, httpLogger } from './http/logger.js';
+import { authenticate } from './http/auth.js';
+import { rateLimiter } from './http/rate-limit.js';
+import { contractValidator } from './http/validator.js';
+import { dispatch } from './http/dispatch.js';
+import { errorHandler } from './http/error-handler.js';
+import { ApiError } from './http/errors.js';
+import { loadBundle, operationRoutes } from './http/spec.js';
+
+export interface AppOptions {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  logger?: Logger;
+}
+
+export const DOCS_HTML = fileURLToPath(new URL('../generated/docs/index.html', import.meta.url));
+const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export function createApp({ db, clock, config, logger = createLogger(config.logLevel) }: AppOptions) {
+  const services: Services = { db, clock, config };
+  const internal = loadBundle('internal');
+  const publicBundle = loadBundle('public');
+  const routes = operationRoutes(internal);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId);
+  app.use(httpLogger(logger));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(publicBundle);
+  });
+  app.get('/docs', (_req, res, next) => {
+    if (!existsSync(DOCS_HTML)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    res.sendFile(DOCS_HTML);
+  });
+
+  if (!config.vcnEnabled) {
+    app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
+  }
+
+  app.use(authenticate(services, routes));
+  app.use(rateLimiter(config.rateLimitPerMinute));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
+  app.use(contractValidator(internal, config));
+  app.use(dispatch(services));
+  app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
+  app.use(errorHandler(logger));
+  return app;
+}

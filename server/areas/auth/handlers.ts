@@ -1,0 +1,39 @@
+// POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2).
+import basicAuth from 'basic-auth';
+import { defineHandlers } from '../../http/handler.js';
+import { OAuthError } from '../../http/errors.js';
+import { authenticateClient, issueToken } from './store.js';
+
+export const handlers = defineHandlers({
+  createToken: async ({ body }, { db, clock, config, req }) => {
+    if (body.grant_type !== 'client_credentials') {
+      throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+    }
+    const basic = req.headers.authorization ? basicAuth(req) : undefined;
+    if (req.headers.authorization && !basic) {
+      throw new OAuthError(401, 'invalid_client', 'The Authorization header is not valid HTTP Basic');
+    }
+    if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
+      throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
+    }
+    const clientId = basic?.name ?? body.client_id;
+    const secret = basic?.pass ?? body.client_secret;
+    if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
+
+    const client = await authenticateClient(db, clientId, secret);
+    if (!client) throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+
+    const granted = client.scopes.split(' ').filter(Boolean);
+    const asked = body.scope?.split(' ').filter(Boolean);
+    const refused = asked?.filter((s) => !granted.includes(s)) ?? [];
+    if (refused.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`);
+    const scopes = asked && asked.length > 0 ? [...new Set(asked)] : granted;
+
+    const token = await issueToken(db, clock, { clientId, companyId: client.company_id, scopes, ttlSeconds: config.tokenTtlSeconds });
+    return {
+      status: 200,
+      headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+      body: { access_token: token, token_type: 'Bearer', expires_in: config.tokenTtlSeconds, scope: scopes.join(' ') },
+    };
+  },
+});

@@ -1,0 +1,98 @@
+// Companies, API clients and access tokens.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
+
+export const ALL_SCOPES = [
+  'statements:read', 'statements:write',
+  'directory:read', 'directory:write',
+  'users:read', 'users:write',
+  'vcn:read', 'vcn:write', 'vcn:reveal',
+] as const;
+
+export interface NewClient {
+  companyId: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+export async function createCompany(db: Db, clock: Clock, input: { name: string; timeZone?: string }): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('companies')
+    .values({ id, name: input.name, time_zone: input.timeZone ?? 'America/Sao_Paulo', created_at: clock.now().toISOString() })
+    .execute();
+  return id;
+}
+
+export async function createClient(db: Db, clock: Clock, input: { companyId: string; scopes: readonly string[] }): Promise<NewClient> {
+  const unknown = input.scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
+  const company = await db.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
+  if (!company) throw new Error(`no company ${input.companyId}`);
+  const clientId = `cli_${randomBytes(12).toString('hex')}`;
+  const clientSecret = newSecret('sk_');
+  await db
+    .insertInto('api_clients')
+    .values({
+      id: clientId,
+      company_id: input.companyId,
+      secret_hash: await hashSecret(clientSecret),
+      scopes: [...new Set(input.scopes)].join(' '),
+      created_at: clock.now().toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  return { companyId: input.companyId, clientId, clientSecret, scopes: [...new Set(input.scopes)] };
+}
+
+/** Revokes a client and every token issued to it. */
+export async function revokeClient(db: Db, clock: Clock, clientId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('api_clients').set({ revoked_at: clock.now().toISOString() }).where('id', '=', clientId).execute();
+    await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+  });
+}
+
+/** The client when id and secret match an active client, else undefined. */
+export async function authenticateClient(db: Db, clientId: string, secret: string) {
+  const client = await db.selectFrom('api_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  if (!client || client.revoked_at !== null) {
+    // Spend comparable time on unknown clients so timing does not reveal which ids exist.
+    await hashSecret(secret);
+    return undefined;
+  }
+  return (await verifySecret(secret, client.secret_hash)) ? client : undefined;
+}
+
+export async function issueToken(db: Db, clock: Clock, input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number }) {
+  const token = newSecret('');
+  const now = clock.now();
+  await db
+    .insertInto('access_tokens')
+    .values({
+      token_hash: digestToken(token),
+      client_id: input.clientId,
+      company_id: input.companyId,
+      scopes: input.scopes.join(' '),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + input.ttlSeconds * 1000).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** The live token's grant, or undefined when unknown, expired or its client is revoked. */
+export async function findToken(db: Db, clock: Clock, token: string) {
+  const row = await db
+    .selectFrom('access_tokens as t')
+    .innerJoin('api_clients as c', 'c.id', 't.client_id')
+    .innerJoin('companies as co', 'co.id', 't.company_id')
+    .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
+    .where('t.token_hash', '=', digestToken(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || new Date(row.expires_at).getTime() <= clock.now().getTime()) return undefined;
+  return { clientId: row.client_id, companyId: row.company_id, scopes: new Set(row.scopes.split(' ').filter(Boolean)), timeZone: row.time_zone };
+}

@@ -1,0 +1,42 @@
+// Row types of companies, API clients and access tokens (migration 0001).
+
+export interface CompanyRow {
+  id: string;
+  name: string;
+  time_zone: string;
+  created_at: string;
+}
+
+export interface ApiClientRow {
+  /** Public client id, `cli_` + 24 hex characters. */
+  id: string;
+  company_id: string;
+  /** scrypt$N$r$p$salt$hash of the client secret. */
+  secret_hash: string;
+  /** Space-separated granted scopes. */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AccessTokenRow {
+  /** SHA-256 (hex) of the access token; the token itself is never stored. */
+  token_hash: string;
+  client_id: string;
+  company_id: string;
+  scopes: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ServerSecretRow {
+  name: string;
+  value: string;
+}
+
+export interface AuthTables {
+  companies: CompanyRow;
+  api_clients: ApiClientRow;
+  access_tokens: AccessTokenRow;
+  server_secrets: ServerSecretRow;
+}

@@ -1,0 +1,3 @@
+// Row types of the users area's tables (see its migration in server/db/migrations/).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface UsersTables {}

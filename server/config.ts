@@ -1,0 +1,60 @@
+// Runtime configuration. `loadConfig` reads the environment; tests build one with `testConfig`.
+import { randomBytes } from 'node:crypto';
+
+export interface Config {
+  /** Public base URL of this server, used for signed URLs and `Location` headers. */
+  baseUrl: string;
+  /** Folder for uploaded files and other data next to the database. */
+  dataDir: string;
+  tokenTtlSeconds: number;
+  /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
+  rateLimitPerMinute: number;
+  /** Validate every response against the contract (development and tests). */
+  validateResponses: boolean;
+  vcnEnabled: boolean;
+  /** Server secrets, each 32 bytes. */
+  secrets: {
+    /** HMAC key of pagination cursors. */
+    cursor: Buffer;
+    /** HMAC key of signed download and upload URLs. */
+    urls: Buffer;
+    /** AES-256-GCM key of stored card numbers. */
+    panKey: Buffer;
+    /** HMAC key from which CVVs are derived. */
+    cvvKey: Buffer;
+  };
+  logLevel: string;
+}
+
+const secret = (value: string | undefined, name: string): Buffer => {
+  if (!value) return randomBytes(32);
+  const key = Buffer.from(value, 'hex');
+  if (key.length !== 32) throw new Error(`${name} must be 64 hex characters (32 bytes)`);
+  return key;
+};
+
+/** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
+export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = {}): Config {
+  const port = Number(env.PORT ?? 8080);
+  return {
+    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    dataDir: env.DATA_DIR ?? './data',
+    tokenTtlSeconds: 1800,
+    rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    validateResponses: env.NODE_ENV !== 'production',
+    vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
+    secrets: {
+      cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
+      urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),
+      panKey: secret(env.PAN_ENCRYPTION_KEY, 'PAN_ENCRYPTION_KEY'),
+      cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
+    },
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}
+
+/** A configuration for tests: fresh random secrets, no rate limit, responses validated, quiet logs. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig({}, { rateLimitPerMinute: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
+}

@@ -1,0 +1,8 @@
+// The database as Kysely sees it: the union of every area's tables.
+import type { AuthTables } from '../areas/auth/tables.js';
+import type { DirectoryTables } from '../areas/directory/tables.js';
+import type { UsersTables } from '../areas/users/tables.js';
+import type { StatementsTables } from '../areas/statements/tables.js';
+import type { VcnTables } from '../areas/vcn/tables.js';
+
+export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables {}

@@ -1,0 +1,35 @@
+// Calls the handler of the validated request's operation and writes its reply.
+import type { NextFunction, Request, Response } from 'express';
+import type { HandlerContext, Services } from './handler.js';
+import { operations } from './operations.js';
+import { requestIdOf } from './request-id.js';
+
+type AnyHandler = (input: unknown, ctx: HandlerContext) => Promise<{
+  status: number; body?: unknown; raw?: Buffer | Uint8Array; contentType?: string; headers?: Record<string, string>;
+}>;
+
+export function dispatch(services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const meta = (req as Request & { openapi?: { schema: { operationId?: string }; pathParams: Record<string, string> } }).openapi;
+    const operationId = meta?.schema.operationId;
+    const handler = operationId ? (operations as unknown as Record<string, AnyHandler>)[operationId] : undefined;
+    if (!meta || !handler) return next();
+    try {
+      const reply = await handler(
+        { params: { ...meta.pathParams, ...req.params }, query: req.query, body: req.body },
+        { ...services, auth: res.locals.auth, requestId: requestIdOf(res), req, res },
+      );
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      res.status(reply.status);
+      if (reply.raw !== undefined) {
+        res.type(reply.contentType ?? 'application/octet-stream').send(Buffer.from(reply.raw));
+      } else if (reply.body === undefined) {
+        res.end();
+      } else {
+        res.json(reply.body);
+      }
+    } catch (err) {
+      next(err);
+    }
+  };
+}

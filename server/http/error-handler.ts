@@ -1,0 +1,98 @@
+// The one place that renders failures: every error leaves in the contract's body, with the request id.
+//  - the common body {error, message, code, requestId, details} (details as strings, or as
+//    {field, message} on the users and invites operations);
+//  - the virtual-card body {error, message, code: "<kebab-code>", requestId, errors?} on VCN routes;
+//  - RFC 6749 §5.2 errors on the token endpoint.
+import { STATUS_CODES } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
+import { requestIdOf } from './request-id.js';
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: Array<{ path: string; message: string }>;
+  headers?: Record<string, string>;
+}
+
+const isVcnRoute = (path: string) => path.startsWith('/credit-cards/v1/vcns');
+const isPeopleRoute = (path: string) => path.startsWith('/users/v1/');
+const isTokenRoute = (path: string) => path === '/oauth/token';
+
+/** "/body/amount/rate" or ".body.amount.rate" → "body.amount.rate" */
+const fieldOf = (path: string) => path.replace(/^[./]+/, '').replace(/\//g, '.');
+const withoutPart = (field: string) => field.replace(/^(body|query|params|path|headers)\.?/, '') || field;
+
+const VCN_CODES: Record<number, string> = {
+  400: 'bad-request-exception', 401: 'unauthorized', 403: 'forbidden', 404: 'not-found', 405: 'method-not-allowed',
+  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 429: 'too-many-requests', 500: 'internal-exception',
+  503: 'service-unavailable',
+};
+
+/** Turns anything thrown into (status, message, problems, headers); unexpected errors become a bare 500. */
+function normalize(err: unknown): { status: number; message: string; problems: FieldProblem[]; plain: Array<string | FieldProblem>; headers: Record<string, string>; expected: boolean } {
+  if (err instanceof ApiError) {
+    const problems = err.details.map((d) => (typeof d === 'string' ? { field: '', message: d } : d));
+    return { status: err.status, message: err.message, problems, plain: err.details, headers: err.headers, expected: true };
+  }
+  const e = err as Partial<ValidatorError> & { type?: string; expose?: boolean; statusCode?: number };
+  if (e?.type === 'entity.parse.failed') {
+    return { status: 400, message: 'The request body is not valid JSON', problems: [{ field: 'body', message: 'malformed JSON' }], plain: ['body: malformed JSON'], headers: {}, expected: true };
+  }
+  if (e?.type === 'entity.too.large') {
+    return { status: 413, message: 'The request body is too large', problems: [], plain: [], headers: {}, expected: true };
+  }
+  if (e?.type && typeof e.statusCode === 'number' && e.statusCode < 500) {
+    return { status: e.statusCode, message: 'The request body could not be read', problems: [], plain: [], headers: {}, expected: true };
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
+    const problems = (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: item.message }));
+    const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
+    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource' : e.message;
+    const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
+    return { status: e.status, message, problems, plain, headers, expected: true };
+  }
+  return { status: 500, message: 'An unexpected error occurred', problems: [], plain: [], headers: {}, expected: false };
+}
+
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const requestId = requestIdOf(res);
+    const path = req.path;
+
+    if (err instanceof OAuthError || (isTokenRoute(path) && !(err instanceof ApiError && err.status === 429))) {
+      const n = normalize(err);
+      const oauth = err instanceof OAuthError ? err : n.status >= 500 ? undefined : new OAuthError(400, 'invalid_request', n.plain.join('; ') || n.message);
+      if (oauth) {
+        if (oauth.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="finance"');
+        res.status(oauth.status).setHeader('Cache-Control', 'no-store').json({ error: oauth.code, error_description: oauth.message });
+        return;
+      }
+    }
+
+    if (err instanceof VcnError) {
+      res.status(err.status).json({
+        error: STATUS_CODES[err.status] ?? 'Error', message: err.message, code: err.code, requestId,
+        ...(err.errors ? { errors: err.errors } : {}),
+      });
+      return;
+    }
+
+    const n = normalize(err);
+    if (!n.expected) logger.error({ err, requestId }, 'unhandled error');
+    for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
+    const error = STATUS_CODES[n.status] ?? 'Error';
+
+    if (isVcnRoute(path)) {
+      const code = VCN_CODES[n.status] ?? 'internal-exception';
+      const errors = n.status === 400 ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message })) : undefined;
+      res.status(n.status).json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
+      return;
+    }
+    const details = isPeopleRoute(path)
+      ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
+      : n.plain.map((d) => (typeof d === 'string' ? d : `${d.field}: ${d.message}`));
+    res.status(n.status).json({ error, message: n.message, code: n.status, requestId, details });
+  };
+}

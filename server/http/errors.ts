@@ -1,0 +1,64 @@
+// Typed errors. Handlers and stores throw these; server/http/error-handler.ts renders them.
+
+/** A `{field, message}` problem, used by the users/invites and VCN error bodies. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** An error of the common body `{error, message, code, requestId, details}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: Array<string | FieldProblem> = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string, details: Array<string | FieldProblem> = [message]) =>
+  new ApiError(400, message, details);
+export const notFound = (message = 'Resource not found') => new ApiError(404, message);
+export const conflict = (message: string, details: Array<string | FieldProblem> = [message]) =>
+  new ApiError(409, message, details);
+export const unprocessable = (message: string, details: Array<string | FieldProblem> = [message]) =>
+  new ApiError(422, message, details);
+export const unauthorized = (message = 'The access token is missing, invalid or expired', challenge = 'Bearer realm="finance"') =>
+  new ApiError(401, message, [], { 'WWW-Authenticate': challenge });
+export const forbidden = (message: string) => new ApiError(403, message);
+
+/**
+ * An error of the virtual-card body `{error, message, code: "<kebab-code>", requestId, errors?}`.
+ * Errors raised on VCN routes that are not VcnErrors are translated by the error handler.
+ */
+export class VcnError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldProblem[],
+  ) {
+    super(message);
+    this.name = 'VcnError';
+  }
+}
+
+/** The prefix of every `invalid-vcn-request` message, on create and on update alike. */
+export const INVALID_VCN_PREFIX = 'Invalid VCN request: ';
+export const invalidVcnRequest = (reason: string) =>
+  new VcnError(400, 'invalid-vcn-request', INVALID_VCN_PREFIX + reason);
+
+/** An RFC 6749 §5.2 error of the token endpoint. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    readonly code: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OAuthError';
+  }
+}

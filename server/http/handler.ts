@@ -1,0 +1,78 @@
+// The typed shape of an operation handler, derived from the generated contract types.
+// server/http/operations.ts combines every area's handlers into one map keyed by operationId;
+// an operation of the contract without a handler is a compile error there.
+import type { Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { operations } from '../../generated/openapi.js';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+import type { Config } from '../config.js';
+
+export type OperationId = keyof operations;
+
+/** Operations callable without an access token. */
+export type PublicOperationId = 'createToken';
+
+type Part<K extends OperationId, P extends 'path' | 'query'> =
+  operations[K]['parameters'] extends { [X in P]?: infer T } ? (undefined extends T ? Exclude<T, undefined> | Record<string, never> : T) : never;
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B
+  : T extends { content: { 'application/x-www-form-urlencoded': infer F } } ? F
+  : T extends { content: infer C } ? C[keyof C] : undefined;
+type BodyOf<K extends OperationId> = operations[K] extends { requestBody?: infer RB } ? JsonOf<NonNullable<RB>> : undefined;
+
+/** The validated request: path parameters, query (coerced to the contract's types) and body. */
+export interface Input<K extends OperationId> {
+  params: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  body: BodyOf<K>;
+}
+
+type Responses<K extends OperationId> = operations[K]['responses'];
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 204 | 302 | 303 | 307 | 308>;
+
+/**
+ * What a handler answers. JSON responses are typed by the contract; `raw` sends bytes
+ * (PDFs, uploaded files, HTML) with their content type.
+ */
+export type Reply<K extends OperationId> = {
+  [S in SuccessStatus<K>]:
+    | (Responses<K>[S] extends { content: { 'application/json': infer B } }
+        ? { status: S; body: B; headers?: Record<string, string> }
+        : { status: S; body?: undefined; headers?: Record<string, string> })
+    | { status: S; raw: Buffer | Uint8Array; contentType: string; headers?: Record<string, string> };
+}[SuccessStatus<K>];
+
+/** Who is calling: set by the auth middleware from the access token. */
+export interface AuthContext {
+  companyId: string;
+  /** The API client (its public `clientId`) the token was issued to. */
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  /** IANA time zone of the company: calendar dates are days in this zone. */
+  timeZone: string;
+}
+
+export interface Services {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Config;
+}
+
+export interface HandlerContext extends Services {
+  auth: AuthContext;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+export type PublicHandlerContext = Omit<HandlerContext, 'auth'>;
+
+export type Handler<K extends OperationId> = (
+  input: Input<K>,
+  ctx: K extends PublicOperationId ? PublicHandlerContext : HandlerContext,
+) => Promise<Reply<K>>;
+
+export type Handlers = { [K in OperationId]: Handler<K> };
+
+/** Lets an area declare its handlers with full typing: `export const handlers = defineHandlers({...})`. */
+export const defineHandlers = <T extends Partial<Handlers>>(handlers: T & { [K in Exclude<keyof T, OperationId>]: never }) => handlers;

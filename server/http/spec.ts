@@ -1,0 +1,56 @@
+// The contract as the server uses it: the internal bundle, prepared for the validator, and a route table.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+type Json = Record<string, unknown>;
+export interface OperationRoute {
+  method: string;
+  pattern: RegExp;
+  path: string;
+  operationId: string;
+  /** undefined: the operation needs no token; otherwise the scopes it needs (any one suffices). */
+  scopes: string[] | undefined;
+}
+
+const bundlePath = (name: 'internal' | 'public') =>
+  fileURLToPath(new URL(`../../generated/openapi.${name}.json`, import.meta.url));
+
+export const loadBundle = (name: 'internal' | 'public'): Json => JSON.parse(readFileSync(bundlePath(name), 'utf8')) as Json;
+
+/**
+ * A copy of the bundle for express-openapi-validator: `multipleOf: 0.01` is replaced by the custom
+ * `decimal2` format (at most 2 decimal places), because ajv's float arithmetic rejects 19.99 and 0.07.
+ */
+export function validatorSpec(bundle: Json): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) out[key] = walk(value);
+    if (out.multipleOf === 0.01) {
+      delete out.multipleOf;
+      out.format = 'decimal2';
+    }
+    return out;
+  };
+  return walk(bundle) as Json;
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
+
+/** The operations of the bundle with their path patterns and required scopes. */
+export function operationRoutes(bundle: Json): OperationRoute[] {
+  const globalSecurity = bundle.security as Array<Record<string, string[]>> | undefined;
+  const routes: OperationRoute[] = [];
+  for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Json>)) {
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const security = (op.security ?? globalSecurity ?? []) as Array<Record<string, string[]>>;
+      const scopes = security.length === 0 ? undefined : security.flatMap((req) => Object.values(req).flat());
+      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes });
+    }
+  }
+  return routes;
+}

@@ -1,0 +1,98 @@
+// Starts the real application on an ephemeral port for a test file, with an in-memory database
+// (or a file, with `dbPath`), a manual clock and response validation on.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../../generated/openapi.js';
+import { createApp } from '../../server/app.js';
+import { openDatabase, type Db } from '../../server/db/database.js';
+import { ManualClock } from '../../server/lib/clock.js';
+import { testConfig, type Config } from '../../server/config.js';
+import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
+import { createLogger } from '../../server/http/logger.js';
+import type { Logger } from 'pino';
+
+export type Api = Client<paths>;
+
+export interface TestCompany {
+  companyId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+  /** The typed client, authenticated as this company. */
+  api: Api;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  /** An unauthenticated typed client. */
+  anonymous: Api;
+  newCompany(options?: { name?: string; scopes?: readonly string[]; timeZone?: string }): Promise<TestCompany>;
+  /** A typed client sending the given bearer token. */
+  apiWithToken(token: string): Api;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  config?: Partial<Config>;
+  clock?: ManualClock;
+  dbPath?: string;
+  logger?: Logger;
+}
+
+const querySerializer = { array: { style: 'form', explode: false } } as const;
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const db = await openDatabase(options.dbPath ?? ':memory:');
+  const clock = options.clock ?? new ManualClock();
+  const config = testConfig(options.config);
+  const app = createApp({ db, clock, config, logger: options.logger ?? createLogger('silent') });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  config.baseUrl = baseUrl;
+
+  const apiWithToken = (token: string): Api => {
+    const api = createClient<paths>({ baseUrl, querySerializer });
+    const auth: Middleware = {
+      onRequest: ({ request }) => {
+        request.headers.set('Authorization', `Bearer ${token}`);
+        return request;
+      },
+    };
+    api.use(auth);
+    return api;
+  };
+
+  let companies = 0;
+  return {
+    baseUrl,
+    db,
+    clock,
+    config,
+    anonymous: createClient<paths>({ baseUrl, querySerializer }),
+    apiWithToken,
+    async newCompany({ name, scopes = ALL_SCOPES, timeZone } = {}) {
+      companies += 1;
+      const companyId = await createCompany(db, clock, { name: name ?? `Company ${companies} Ltda`, timeZone });
+      const { clientId, clientSecret } = await createApiClient(db, clock, { companyId, scopes });
+      const res = await fetch(`${baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+      });
+      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+      const { access_token: token } = (await res.json()) as { access_token: string };
+      return { companyId, clientId, clientSecret, token, api: apiWithToken(token) };
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await db.destroy();
+    },
+  };
+}
