@@ -31,6 +31,549 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/statements/v1/banking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the banking statement
+         * @description Returns the company's banking transactions, newest first unless `sorting` says otherwise, in
+         *     pages of `limit` (default 20, at most 50). Filters combine with AND; the values of one list
+         *     filter (`status`, `categoryIds`, `costCenterIds`) combine with OR.
+         *
+         *     **Paging.** When more rows follow, the answer carries `nextPageStartKey`; send it back unchanged
+         *     with the same filters and sorting to get the next page. Paging is by key, so a page deep in the
+         *     statement costs what the first one costs, and rows added meanwhile never shift the pages. A
+         *     token that was altered, or that is sent with other filters or sorting, gets 400.
+         *
+         *     **Rules that give 400:** only one of `startDate`/`endDate`; `endDate` before `startDate`; more
+         *     than one of `amountEq`, `amountGt`, `amountLt`; a `sorting` other than `transactionDate`,
+         *     `brlAmount` or `totalTransactionAmount` with `:asc` or `:desc`; any value of the wrong type.
+         */
+        get: operations["listBankingTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/banking/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Annotate or reconcile a banking transaction
+         * @description Changes the notes, category and cost center of a banking transaction, and reconciles it.
+         *     Send at least one field; the fields sent apply together or not at all.
+         *
+         *     - `notes`: at most 1000 characters; `""` clears them.
+         *     - `isConciled`: only `true`. The transaction must be processed (status 2), else 409 and nothing
+         *       changes. Already reconciled: nothing changes, 204. Reconciliation cannot be undone: `false`
+         *       gets 400.
+         *     - `categoryId` / `costCenterId`: must be a category / cost center of the company, else 400.
+         *
+         *     Answers 204 without a body; read the transaction back from the statement.
+         */
+        patch: operations["reconcileBankingTransaction"];
+        trace?: never;
+    };
+    "/statements/v1/banking/{transactionId}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the receipt link of a banking transaction
+         * @description Issues a signed URL to the PDF receipt of a processed (status 2) banking transaction: the
+         *     company, account, date, amounts, description and an authentication code. The URL needs no
+         *     token and works for 5 minutes (`expiresAt`); after that it answers 403 and you ask for a new
+         *     one. Transactions whose `showReceipt` is false (canceled or pending) have no receipt: 409.
+         */
+        get: operations["getBankingTransactionReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/receipts/{receiptToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a receipt link, as issued in `url` by `GET /statements/v1/banking/{transactionId}/receipt`. */
+                receiptToken: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a receipt
+         * @description The target of a receipt link: answers the PDF receipt. No token is needed — the signature in
+         *     the URL is the credential — so the link can be handed to a browser or another system. Use the
+         *     URL exactly as issued; it works for 5 minutes. An expired or altered link answers 403: ask
+         *     for a new one.
+         */
+        get: operations["downloadBankingTransactionReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/credit-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the credit-card statement
+         * @description Returns the company's credit-card records, newest purchase first (ties by `id`), in pages of
+         *     `limit` (default 50, at most 100). Filter by cards with `cardIds` and by purchase day with the
+         *     `startDate`/`endDate` pair (inclusive, company time zone; both or neither, else 400).
+         *
+         *     When more rows follow, the answer carries `nextPageStartKey`; send it back unchanged with the
+         *     same filters. A token that was altered, or sent with other filters, gets 400.
+         */
+        get: operations["listCreditCardTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/credit-card/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+                transactionId: components["parameters"]["CreditCardTransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Annotate or reconcile a credit-card transaction
+         * @description Changes the notes, category and cost center of a credit-card statement record, and reconciles it. The record is identified by its ULID.
+         *     Send at least one field; the fields sent apply together or not at all.
+         *
+         *     - `notes`: at most 1000 characters; `""` clears them.
+         *     - `isConciled`: only `true`. The transaction must be processed (status 2), else 409 and nothing
+         *       changes. Already reconciled: nothing changes, 204. Reconciliation cannot be undone: `false`
+         *       gets 400.
+         *     - `categoryId` / `costCenterId`: must be a category / cost center of the company, else 400.
+         *
+         *     Answers 204 without a body; read the transaction back from the statement.
+         */
+        patch: operations["reconcileCreditCardTransaction"];
+        trace?: never;
+    };
+    "/attachments/v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declare an attachment
+         * @description First step of attaching a file (an invoice, a receipt) to a banking or credit-card
+         *     transaction: declare its name and type, and get a signed `uploadUrl`. Then `PUT` the file's
+         *     bytes to that URL, with `Content-Type` equal to the declared `type`, within 15 minutes. The
+         *     attachment appears on the transaction (and in `hasAttachments`) only once the upload is
+         *     complete; a declaration never completed simply expires.
+         *
+         *     Accepted types: PDF, PNG, JPEG and HEIC, at most 10 MiB. A transaction holds at most 20
+         *     attachments (pending uploads count until they expire): beyond, 409.
+         */
+        post: operations["createAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attachments/v1/uploads/{uploadToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an upload URL, as issued in `uploadUrl` by `POST /attachments/v1`. */
+                uploadToken: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload an attachment's file
+         * @description The target of an `uploadUrl`: send the file's bytes as the body, with `Content-Type` equal to
+         *     the type declared in `POST /attachments/v1`. No token is needed — the signature in the URL is
+         *     the credential — and the URL works for 15 minutes, once. The file must be at most 10 MiB and
+         *     really be of its type (its first bytes are checked).
+         *
+         *     The upload is all or nothing: until it completes, the attachment is not listed and its content
+         *     is not readable; an interrupted or refused upload leaves nothing behind, and the same URL can
+         *     be used again until it expires.
+         */
+        put: operations["uploadAttachmentContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attachments/v1/content/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The attachment id (as in the transaction's `attachments[].id`). */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description Answers the uploaded file with its declared type. An attachment whose upload has not
+         *     completed, or of another company, answers 404.
+         */
+        get: operations["getAttachmentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get account balances
+         * @description The current balance of each of the company's accounts, or of the one named by `accountId`
+         *     (404 when it is not an account of the company). `balance` counts processed movements;
+         *     pending debits are held in `blockedAmount`; `availableAmount` is their difference.
+         */
+        get: operations["getAccountBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/bills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit-card bills
+         * @description The company's credit-card bills, latest due date first, in pages of `limit` (default 50, at
+         *     most 100). Bills are built from the credit-card statement: each closes 7 days before its due
+         *     date and charges the processed records of purchases up to its closing date (installments on
+         *     the following bills). `status` is computed for today in the company's time zone.
+         */
+        get: operations["listBills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/bills/{dueDate}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bill's due date (`YYYY-MM-DD`). */
+                dueDate: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a credit-card bill
+         * @description The bill due on `dueDate`, with every credit-card record charged on it. A date on which no bill of the company is due answers 404.
+         */
+        get: operations["getBill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cost-centers/v1/cost-centers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cost centers
+         * @description Returns every cost center of the company in one response, ordered by name
+         *     (case-insensitive). There is no pagination and there are no parameters.
+         *
+         *     Items may carry `responsible`, a **deprecated** field that appears only in this list (never
+         *     in `getCostCenter`) and will be removed in a future version: do not build on it.
+         */
+        get: operations["listCostCenters"];
+        put?: never;
+        /**
+         * Create a cost center
+         * @description Creates a cost center. `name` is required, must contain a non-blank character, is stored
+         *     trimmed, and must be unique in the company: names are compared trimmed and
+         *     case-insensitively, so `" marketing "` collides with `Marketing`. Of two concurrent creates
+         *     of the same name exactly one succeeds; the other gets 409.
+         *
+         *     The answer is 201 with the cost center and its URL in `Location`.
+         */
+        post: operations["createCostCenter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cost-centers/v1/cost-centers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cost center's id (a UUID). */
+                id: components["parameters"]["CostCenterId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a cost center
+         * @description Returns one cost center: `id`, `companyId` and `name` (the deprecated `responsible` is only
+         *     in the list). 404 when no cost center of the company has this id; an id that is not a UUID
+         *     is 400.
+         */
+        get: operations["getCostCenter"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a cost center
+         * @description Deletes the cost center. Banking and credit-card transactions classified with it lose the
+         *     classification (their `costCenter` becomes empty) in the same atomic step; nothing else about
+         *     them changes. The name becomes free for reuse. 404 when no cost center of the company has
+         *     this id (also when it was already deleted).
+         */
+        delete: operations["deleteCostCenter"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a cost center
+         * @description Renames the cost center. `name` follows the create rules: required, non-blank, stored
+         *     trimmed, unique in the company compared trimmed and case-insensitively (409 otherwise).
+         *     Renaming to its own name, in any letter case, succeeds. Transactions classified with the
+         *     cost center keep it.
+         */
+        patch: operations["updateCostCenter"];
+        trace?: never;
+    };
+    "/suppliers/v1/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppliers
+         * @description Returns the company's suppliers, both `DEFAULT` (provided by the platform) and `CUSTOM`
+         *     (created by the company), in ascending `id` order, a page at a time. While
+         *     `nextPageStartKey` is present, pass it back unchanged to get the next page; its absence
+         *     means this was the last page. A tampered key, or one issued by another list, gets 400.
+         */
+        get: operations["listSuppliers"];
+        put?: never;
+        /**
+         * Create a supplier
+         * @description Creates a `CUSTOM` supplier. `name` is required, must contain a non-blank character, is
+         *     stored trimmed, and must be unique among the company's suppliers (DEFAULT ones included),
+         *     compared trimmed and case-insensitively: a duplicate gets 409. Of two concurrent creates of
+         *     the same name exactly one succeeds.
+         *
+         *     The answer is 201 with the supplier and its URL in `Location`.
+         */
+        post: operations["createSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppliers/v1/suppliers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The supplier's id. */
+                id: components["parameters"]["SupplierId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a supplier
+         * @description Returns one supplier. 404 when no supplier of the company has this id; an id that is not a
+         *     positive int32 is 400.
+         */
+        get: operations["getSupplier"];
+        /**
+         * Rename a supplier
+         * @description Replaces the supplier's name. `name` follows the create rules: required, non-blank, stored
+         *     trimmed, unique among the company's suppliers compared trimmed and case-insensitively.
+         *     Renaming to its own name, in any letter case, succeeds. `DEFAULT` suppliers belong to the
+         *     platform and cannot be renamed: 409.
+         */
+        put: operations["updateSupplier"];
+        post?: never;
+        /**
+         * Delete a supplier
+         * @description Deletes a `CUSTOM` supplier; its name becomes free for reuse. `DEFAULT` suppliers cannot be
+         *     deleted: 409. 404 when no supplier of the company has this id (also when already deleted).
+         */
+        delete: operations["deleteSupplier"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/categories/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categories
+         * @description Returns the company's categories, `DEFAULT` and `CUSTOM`, each with its establishments and
+         *     type, in ascending `id` order, a page at a time. While `nextPageStartKey` is present, pass it
+         *     back unchanged to get the next page; its absence means this was the last page. A tampered
+         *     key, or one issued by another list, gets 400.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Create a category
+         * @description Creates a `CUSTOM` category, without establishments. `name` (a display name or an accounting
+         *     code) is required, must contain a non-blank character, is stored trimmed, and must be unique
+         *     among the company's categories (DEFAULT ones included), compared trimmed and
+         *     case-insensitively: a duplicate gets 409. Of two concurrent creates of the same name exactly
+         *     one succeeds.
+         *
+         *     The answer is 201 with the category and its URL in `Location`.
+         */
+        post: operations["createCategory"];
+        /**
+         * Delete categories
+         * @description Deletes one or more `CUSTOM` categories in one atomic step: either all of them are deleted
+         *     with every effect below, or nothing changes.
+         *
+         *     - Establishments linked to a deleted category are moved to the category `moveTo` (their
+         *       `establishmentCategoryId` becomes `moveTo`). When any deleted category has linked
+         *       establishments, `moveTo` is required: without it the answer is 422.
+         *     - Banking and credit-card transactions whose `customCategory` is a deleted category are
+         *       reassigned to `moveTo` when it is sent; without `moveTo` their `customCategory` is cleared.
+         *     - `moveTo` may be any category of the company, DEFAULT ones included, but not one of `ids`.
+         *
+         *     Checks, in this order: 400 when `moveTo` is one of `ids` or is not a category of the
+         *     company; 404 when any of `ids` is not a category of the company (`details` names them);
+         *     409 when any of `ids` is a `DEFAULT` category; 422 when establishments are linked and
+         *     `moveTo` is absent.
+         */
+        delete: operations["deleteCategories"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/categories/v1/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The category's id. */
+                id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a category
+         * @description Returns one category with its type and linked establishments. 404 when no category of the
+         *     company has this id; an id that is not a positive int32 is 400.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a category
+         * @description Renames a `CUSTOM` category and answers 200 with it. `name` follows the create rules:
+         *     required, non-blank, stored trimmed, unique among the company's categories compared trimmed
+         *     and case-insensitively. Renaming to its own name, in any letter case, succeeds. Its
+         *     establishments and the transactions classified with it keep it. `DEFAULT` categories belong
+         *     to the platform and cannot be renamed: 409.
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/users/v1/users": {
         parameters: {
             query?: never;
@@ -171,6 +714,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credit-cards/v1/vcns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a virtual card
+         * @description **Announced, not yet generally available.**
+         *
+         *     Issues a virtual card for a hotel booking (`HOTEL`), an air booking (`AERIAL`) or a use you
+         *     define (`CUSTOM`) and answers synchronously with the card data. Send exactly the blocks the
+         *     `type` asks for (see the request schema).
+         *
+         *     **Ceiling.** `HOTEL` and `AERIAL`: `amount.rate + amount.taxes + amount.fees` (plus
+         *     `hotelBooking.extraChargesMargin` when `allowExtraCharges` is true), which must be greater
+         *     than zero. `CUSTOM`: `limit.value`. Amounts have at most 2 decimals; more gives 400, never
+         *     rounding.
+         *
+         *     **Window.** Days are in the company's time zone; the *issuance day* is the day the request
+         *     arrives. `startDate` (default: the issuance day) cannot be before the issuance day; `endDate`
+         *     must be after the start and at most 365 days after the issuance day. Default `endDate`:
+         *     `HOTEL` `checkOut` + 20 days, `AERIAL` issuance + 1 day, `CUSTOM` issuance + 60 days.
+         *
+         *     **Idempotency.** `hotelBooking.reservationId`, `flightBooking.recordLocator` and
+         *     `customUse.id` are idempotency keys (per card type). While a live card (`ACTIVE` or `BLOCKED`,
+         *     within its window) holds the key, a new issue gets 409 `vcn-already-exists` naming that card,
+         *     and nothing is issued: retrying after a timeout never yields two live cards for one booking.
+         *     Once the holder is expired or cancelled, a new issue replaces it. A 503 holds no key, so it
+         *     can be retried as is.
+         *
+         *     **Funding.** The card is funded by the company's active funding card for the type and
+         *     currency; without one the answer is 400 `active-funding-card-not-found`.
+         */
+        post: operations["createVcn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/vcns/{vcnId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Top up a virtual card or change its validity
+         * @description **Announced, not yet generally available.**
+         *
+         *     Changes the ceiling and/or the last day of a `CUSTOM` card (`HOTEL` and `AERIAL` cards are
+         *     priced by their booking: 409 `vcn-not-updatable`). The card must be live — `ACTIVE` or
+         *     `BLOCKED` and not past its `endDate` — otherwise 409 `vcn-not-active`.
+         *
+         *     - `limit.value` is the new **accumulated** ceiling of the whole window, not an increment and
+         *       not a balance. It cannot be below what the card has already spent (400
+         *       `invalid-vcn-request`).
+         *     - `limit.expectedValue` makes the top-up a compare-and-set: when the current ceiling differs,
+         *       nothing changes and the answer is 409 `vcn-limit-conflict`. Use it whenever two systems may
+         *       top up the same card.
+         *     - `endDate` extends or shortens the window: not in the past, after `startDate`, at most 365
+         *       days after the issuance day (400 `invalid-vcn-request`). `startDate` cannot be changed.
+         *
+         *     On 503 `vcn-provider-unavailable` nothing changed; retry the same request.
+         */
+        patch: operations["updateVcn"];
+        trace?: never;
+    };
+    "/credit-cards/v1/vcns/{vcnId}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Reveal a virtual card's number and CVV
+         * @description **Announced, not yet generally available.**
+         *
+         *     Returns the card number, CVV and expiration at the top level of the body, for a card in any
+         *     state. The number is stored encrypted and the CVV is never stored: it is derived on each
+         *     request. Every call is recorded (card, API client, time) for audit. Responses carry
+         *     `Cache-Control: no-store`; never log them.
+         */
+        get: operations["revealVcn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/vcns/{vcnId}/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Former address of the card reveal
+         * @deprecated
+         * @description **Announced, not yet generally available.**
+         *
+         *     The card data moved to `GET /credit-cards/v1/vcns/{vcnId}/reveal`. This address answers
+         *     308 (Permanent Redirect) with that path in `Location`; follow it with the same
+         *     `Authorization` header. Update your integration to call `/reveal` directly.
+         */
+        get: operations["redirectVcnCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/vcns/{vcnId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a virtual card's transactions
+         * @description **Internal: withdrawn from the published contract while the launch is on hold.**
+         *
+         *     The card's purchase attempts, approved and declined, newest first (ties by
+         *     `transactionId`, descending). `startDate` and `endDate` are inclusive days in the company's
+         *     time zone; `endDate` before `startDate` gives 400 `invalid-vcn-request`. `status` filters by
+         *     one or more statuses, comma-separated. Follow `nextPageStartKey` with the same filters to
+         *     read the next page; a cursor that was altered or is sent with other filters gets 400
+         *     `bad-request-exception`.
+         */
+        get: operations["listVcnTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -258,6 +969,938 @@ export interface components {
             requestId: string;
             /** @description One human-readable string per problem found. Empty when there is nothing more to say. */
             details: string[];
+        };
+        /** @description What kind of movement a banking transaction is, and its direction. */
+        BankingTransactionType: {
+            /**
+             * Format: int32
+             * @description Identifier of the transaction type (card purchase, PIX sent, PIX received, bill payment, fee…).
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Display name of the type.
+             * @example Compra no cartão
+             */
+            description: string;
+            /**
+             * @description Name of the icon an interface shows for the type.
+             * @example credit-card
+             */
+            icon: string;
+            /**
+             * @description The direction of the movement. Amounts are always positive; `DEBIT` leaves the account, `CREDIT` enters it.
+             * @enum {string}
+             */
+            subType: "DEBIT" | "CREDIT";
+        };
+        /** @description A file attached to a transaction. Only completely uploaded files are listed. */
+        TransactionAttachment: {
+            /**
+             * Format: uuid
+             * @description The attachment id.
+             * @example 0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b
+             */
+            id: string;
+            /**
+             * @description The file name given when the attachment was created.
+             * @example nota-fiscal-4512.pdf
+             */
+            name: string;
+            /**
+             * @description The MIME type of the file.
+             * @enum {string}
+             */
+            type?: "application/pdf" | "image/png" | "image/jpeg" | "image/heic";
+            _links: {
+                /** @description Where to download the file (`GET`, scope `statements:read`). */
+                content: {
+                    /**
+                     * @description Path of the content, `/attachments/v1/content/{id}`.
+                     * @example /attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b
+                     */
+                    href: string;
+                    /**
+                     * @description Always `content`.
+                     * @example content
+                     */
+                    rel: string;
+                };
+            };
+        };
+        /** @description The reconciliation state of a transaction. Once reconciled, a transaction stays reconciled. */
+        Conciliation: {
+            /**
+             * @description Display text of the state (`Reconciled` or `Not reconciled`).
+             * @example Reconciled
+             */
+            description: string;
+            /** @description True once the transaction was reconciled. */
+            conciled: boolean;
+        };
+        /** @description The platform's classification of the transaction, derived from its merchant category code (MCC) or its type. Not the company's own category (see `customCategory`). */
+        TransactionCategory: {
+            /**
+             * @description Stable code of the classification.
+             * @example TRAVEL
+             */
+            id: string;
+            /**
+             * @description Display name of the classification.
+             * @example Viagens
+             */
+            description: string;
+        };
+        /** @description The company cost center assigned to the transaction (set with `costCenterId`). */
+        TransactionCostCenter: {
+            /**
+             * Format: uuid
+             * @description The cost center id.
+             * @example 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a
+             */
+            id: string;
+            /**
+             * @description The cost center's name.
+             * @example Comercial
+             */
+            description: string;
+        };
+        /** @description A user of the company. */
+        TransactionUser: {
+            /**
+             * Format: uuid
+             * @description The user id.
+             * @example 7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6
+             */
+            id: string;
+            /**
+             * Format: email
+             * @description The user's email address.
+             * @example mariana.costa@acme.com.br
+             */
+            email: string;
+        };
+        /** @description The company category assigned to the transaction (set with `categoryId`); the `categoryIds` filter matches it. */
+        TransactionCustomCategory: {
+            /**
+             * Format: int32
+             * @description The category id.
+             * @example 12
+             */
+            id: number;
+            /**
+             * @description The category's name or accounting code.
+             * @example 6.1.02 Passagens aéreas
+             */
+            name: string;
+        };
+        /**
+         * @description One item of the banking statement. Amounts are positive; the direction is
+         *     `transactionType.subType`. Fields that do not apply to the kind of movement (card fields on a
+         *     PIX transfer, USD fields on a purchase in reais) are `null`.
+         */
+        BankingTransaction: {
+            /**
+             * Format: int64
+             * @description The transaction id; use it in `PATCH /statements/v1/banking/{transactionId}`.
+             * @example 48213
+             */
+            id: number;
+            transactionType: components["schemas"]["BankingTransactionType"];
+            /**
+             * @description The owning company (always the caller's).
+             * @example 5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29
+             */
+            companyId: string;
+            /**
+             * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed transactions can be reconciled and have a receipt.
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3;
+            /**
+             * @description The name of `status`.
+             * @enum {string}
+             */
+            statusDescription: "CANCELED" | "PROCESSED" | "PENDING";
+            /**
+             * Format: int32
+             * @description The account the movement belongs to.
+             * @example 3
+             */
+            accountId: number;
+            /**
+             * @description Last four digits of the card, for card movements.
+             * @example 4021
+             */
+            finalCardNumber: string | null;
+            /**
+             * @description Name printed on the card, for card movements.
+             * @example MARIANA COSTA
+             */
+            bearerName: string | null;
+            /**
+             * Format: date-time
+             * @description When the movement happened, with the company's UTC offset.
+             * @example 2026-11-18T14:32:05-03:00
+             */
+            transactionDate: string;
+            /**
+             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it.
+             * @example 543.33
+             */
+            brlAmount: number;
+            /**
+             * @description The original amount in US dollars, for purchases made in USD.
+             * @example 100
+             */
+            usdAmount: number | null;
+            /**
+             * @description BRL per USD applied to `usdAmount` (up to 4 decimal places).
+             * @example 5.4333
+             */
+            usdExchangeRate: number | null;
+            /**
+             * Format: date-time
+             * @description When `usdExchangeRate` was quoted.
+             * @example 2026-11-18T00:00:00-03:00
+             */
+            usdExchangeRateDate: string | null;
+            /**
+             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais.
+             * @example 562.35
+             */
+            totalTransactionAmount: number;
+            /**
+             * @description IOF tax in reais (international purchases); 0 when none.
+             * @example 19.02
+             */
+            iofAmount: number;
+            /**
+             * @description Service fee in reais; 0 when none.
+             * @example 0
+             */
+            feeServiceAmount: number;
+            /**
+             * @description Merchant category code (ISO 18245), for card movements.
+             * @example 4511
+             */
+            mccCode: number | null;
+            /**
+             * @description Group of merchant category codes the MCC belongs to.
+             * @example 4
+             */
+            mccGroup: number | null;
+            /**
+             * @description Display name of the MCC.
+             * @example Companhias aéreas
+             */
+            mccDescription: string | null;
+            /**
+             * Format: int64
+             * @description The card processor's event id of the purchase.
+             * @example 99120331
+             */
+            idPurchaseEvent: number | null;
+            /**
+             * @description The counterpart of the movement (merchant, payee or payer).
+             * @example LATAM AIRLINES
+             */
+            sourceDestinationName: string;
+            /**
+             * @description Where the merchant is, for card movements.
+             * @example MIAMI - US
+             */
+            placeEstablishment: string | null;
+            /**
+             * @description The statement line.
+             * @example LATAM AIRLINES GRU-MIA
+             */
+            description: string;
+            /**
+             * @description The company's notes; empty when none.
+             * @example Viagem comercial - feira NRF
+             */
+            notes: string;
+            /** @description Uploaded files, oldest first. */
+            attachments: components["schemas"]["TransactionAttachment"][];
+            conciliation: components["schemas"]["Conciliation"];
+            /** @description True when a receipt can be requested (`status` 2). */
+            showReceipt: boolean;
+            category: components["schemas"]["TransactionCategory"];
+            /** @description The company cost center assigned, or null. */
+            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            /** @description The user responsible for the movement (the card holder for card movements); `responsibleEmail` matches its email. */
+            user: components["schemas"]["TransactionUser"] | null;
+            /** @description The user who requested the movement (for transfers and payments), or null. */
+            requesterUser: components["schemas"]["TransactionUser"] | null;
+            /** @description The company category assigned, or null. */
+            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+        };
+        /** @description One page of the banking statement. */
+        BankingTransactionList: {
+            /** @description The page's transactions, in the requested order. */
+            transactions: components["schemas"]["BankingTransaction"][];
+            /**
+             * @description Pass it back as `nextPageStartKey`, with the same filters and sorting, to get the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTEtMTdUMTc6MDI6MTEuMDAwWiIsNDgxOTBdfQ.3yJp0cQ6uXbq7eZt9vS2mXk1oYQwq4Kf8mZ4B2c1dE0
+             */
+            nextPageStartKey?: string;
+        };
+        /**
+         * @description The editable fields of a banking or credit-card transaction. Send at least one; fields left
+         *     out are unchanged. All fields of one request apply together or not at all.
+         */
+        TransactionUpdate: {
+            /**
+             * @description Replaces the notes. An empty string clears them.
+             * @example Almoço com cliente - projeto Atlas
+             */
+            notes?: string;
+            /**
+             * @description Only `true` is accepted: it reconciles the transaction, which must be processed (status 2),
+             *     else 409. Reconciling an already reconciled transaction changes nothing. Reconciliation
+             *     cannot be undone: `false` gets 400.
+             */
+            isConciled?: boolean;
+            /**
+             * Format: int32
+             * @description A category of the company (`GET /categories/v1/categories`); another value gets 400.
+             * @example 12
+             */
+            categoryId?: number;
+            /**
+             * Format: uuid
+             * @description A cost center of the company (`GET /cost-centers/v1/cost-centers`); another value gets 400.
+             * @example 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a
+             */
+            costCenterId?: string;
+        };
+        /** @description Where to download the PDF receipt of a banking transaction, without a token. */
+        ReceiptLink: {
+            /**
+             * Format: uri
+             * @description Signed address of the PDF. Anyone holding it can download the receipt until `expiresAt`; after that, or if altered, it answers 403. Request a new one when it expires.
+             * @example https://api.finance.example/statements/v1/receipts/eyJ0IjoiYiIsImkiOjQ4MjEzfQ.c2lnbmF0dXJl
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the URL stops working (5 minutes after it was issued).
+             * @example 2026-11-20T12:05:00-03:00
+             */
+            expiresAt: string;
+        };
+        /** @description Which installment of a purchase paid in installments this record is. */
+        Installment: {
+            /**
+             * @description This installment's number, from 1.
+             * @example 2
+             */
+            number: number;
+            /**
+             * @description How many installments the purchase has.
+             * @example 6
+             */
+            total: number;
+        };
+        /**
+         * @description One record of the credit-card statement. A purchase in installments appears once per
+         *     installment, each on the bill it falls due in. Purchases abroad carry the original `amount` and
+         *     `currency`, the `exchangeRate` applied and the IOF tax; `brlAmount` is what the bill charges.
+         */
+        CreditCardTransaction: {
+            /**
+             * @description The record id, a ULID; use it in `PATCH /statements/v1/credit-card/{transactionId}`.
+             * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The card; filter with `cardIds`.
+             * @example c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e
+             */
+            cardId: string;
+            /**
+             * @description Last four digits of the card.
+             * @example 4021
+             */
+            finalCardNumber: string;
+            /**
+             * @description Name printed on the card.
+             * @example MARIANA COSTA
+             */
+            bearerName: string;
+            /**
+             * Format: date-time
+             * @description When the purchase was made, with the company's UTC offset (the same on every installment).
+             * @example 2026-11-12T19:44:10-03:00
+             */
+            transactionDate: string;
+            /**
+             * @description The statement line.
+             * @example AMAZON AWS 02/06
+             */
+            description: string;
+            /**
+             * @description The merchant.
+             * @example AMAZON WEB SERVICES
+             */
+            merchantName: string;
+            /**
+             * @description Merchant category code (ISO 18245).
+             * @example 7372
+             */
+            mccCode: number;
+            /**
+             * @description The amount in `currency`, for this installment.
+             * @example 120
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency of `amount`.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description The amount charged on the bill in reais, IOF included.
+             * @example 674.82
+             */
+            brlAmount: number;
+            /**
+             * @description BRL per unit of `currency` applied (up to 4 decimal places); null for purchases in reais.
+             * @example 5.4333
+             */
+            exchangeRate: number | null;
+            /**
+             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais.
+             * @example 22.82
+             */
+            iofAmount: number;
+            installment?: components["schemas"]["Installment"];
+            /**
+             * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed records can be reconciled and count on a bill.
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3;
+            /**
+             * @description The name of `status`.
+             * @enum {string}
+             */
+            statusDescription: "CANCELED" | "PROCESSED" | "PENDING";
+            /**
+             * Format: date
+             * @description Due date of the bill this record is charged on (`GET /credit-cards/v1/bills/{dueDate}`).
+             * @example 2026-12-10
+             */
+            billDueDate: string;
+            /**
+             * @description The company's notes; empty when none.
+             * @example Infraestrutura - ambiente de produção
+             */
+            notes: string;
+            conciliation: components["schemas"]["Conciliation"];
+            category: components["schemas"]["TransactionCategory"];
+            /** @description The company category assigned (with `categoryId`), or null. */
+            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            /** @description The company cost center assigned (with `costCenterId`), or null. */
+            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            /** @description Uploaded files, oldest first. */
+            attachments: components["schemas"]["TransactionAttachment"][];
+            /** @description The card holder, when the card belongs to a user of the company. */
+            user: components["schemas"]["TransactionUser"] | null;
+        };
+        /** @description One page of the credit-card statement, newest first. */
+        CreditCardTransactionList: {
+            /** @description The page's records. */
+            transactions: components["schemas"]["CreditCardTransaction"][];
+            /**
+             * @description Pass it back as `nextPageStartKey`, with the same filters, to get the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTEtMTJUMjI6NDQ6MTAuMDAwWiIsIjAxSkQzUTVXMks4WjlZN1g2VjVUNFMzUjJRIl19.Zm9vYmFy
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description Declares a file to attach to a transaction. The file itself is sent afterwards, by `PUT` to the returned `uploadUrl`. */
+        AttachmentCreate: {
+            /**
+             * @description The transaction's id as a string (the integer id for `banking`, the ULID for `credit-card`).
+             * @example 48213
+             */
+            transactionId: string;
+            /**
+             * @description Which statement the transaction belongs to.
+             * @enum {string}
+             */
+            statement: "banking" | "credit-card";
+            /**
+             * @description The file name shown with the attachment (no path separators).
+             * @example nota-fiscal-4512.pdf
+             */
+            name: string;
+            /**
+             * @description The MIME type of the file. The upload must be sent with exactly this `Content-Type`.
+             * @enum {string}
+             */
+            type: "application/pdf" | "image/png" | "image/jpeg" | "image/heic";
+        };
+        /** @description A declared attachment waiting for its file. */
+        AttachmentUpload: {
+            /**
+             * Format: uuid
+             * @description The attachment id. It appears on the transaction once the file is uploaded.
+             * @example 0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description Signed address to `PUT` the file to, without a token, with the declared `Content-Type` (at most 10 MiB).
+             * @example https://api.finance.example/attachments/v1/uploads/eyJhIjoiMGI2YThmN2UifQ.c2lnbmF0dXJl
+             */
+            uploadUrl: string;
+            /**
+             * Format: date-time
+             * @description When `uploadUrl` stops accepting the file (15 minutes after creation).
+             * @example 2026-11-20T12:15:00-03:00
+             */
+            expiresAt: string;
+        };
+        /** @description An uploaded attachment. */
+        Attachment: {
+            /**
+             * Format: uuid
+             * @description The attachment id.
+             * @example 0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b
+             */
+            id: string;
+            /**
+             * @description The declared file name.
+             * @example nota-fiscal-4512.pdf
+             */
+            name: string;
+            /**
+             * @description The MIME type of the file.
+             * @enum {string}
+             */
+            type: "application/pdf" | "image/png" | "image/jpeg" | "image/heic";
+            /**
+             * @description Size of the file in bytes.
+             * @example 48213
+             */
+            size: number;
+            /**
+             * @description The transaction it is attached to.
+             * @example 48213
+             */
+            transactionId: string;
+            /**
+             * @description The statement of the transaction.
+             * @enum {string}
+             */
+            statement: "banking" | "credit-card";
+            /**
+             * Format: date-time
+             * @description When the upload completed.
+             * @example 2026-11-20T12:01:30-03:00
+             */
+            uploadedAt: string;
+            _links: {
+                /** @description Where to download the file. */
+                content: {
+                    /** @example /attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b */
+                    href: string;
+                    /** @example content */
+                    rel: string;
+                };
+            };
+        };
+        /**
+         * @description The balance of one account. `balance` counts processed movements only; pending debits are held
+         *     in `blockedAmount`, and `availableAmount` is what can still be spent.
+         */
+        AccountBalance: {
+            /**
+             * Format: int32
+             * @description The account id (the `accountId` of banking transactions).
+             * @example 3
+             */
+            accountId: number;
+            /**
+             * @description The account's display name.
+             * @example Conta corrente - operações
+             */
+            name: string;
+            /**
+             * @description The bank's COMPE code.
+             * @example 341
+             */
+            bankCode: string;
+            /**
+             * @description The bank's name.
+             * @example Itaú Unibanco
+             */
+            bankName: string;
+            /**
+             * @description Branch (agência) number.
+             * @example 0912
+             */
+            branch: string;
+            /**
+             * @description Account number with its check digit.
+             * @example 45127-3
+             */
+            number: string;
+            /**
+             * @description ISO 4217 currency of the amounts.
+             * @example BRL
+             */
+            currency: string;
+            /**
+             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft).
+             * @example 184230.57
+             */
+            balance: number;
+            /**
+             * @description Sum of pending debits.
+             * @example 2310
+             */
+            blockedAmount: number;
+            /**
+             * @description `balance - blockedAmount`.
+             * @example 181920.57
+             */
+            availableAmount: number;
+            /**
+             * Format: date-time
+             * @description The instant the balance refers to (now).
+             * @example 2026-11-20T12:00:00-03:00
+             */
+            asOf: string;
+        };
+        /** @description The balances of the company's accounts. */
+        AccountBalanceList: {
+            /** @description One entry per account, by account id. */
+            items: components["schemas"]["AccountBalance"][];
+        };
+        /**
+         * @description A credit-card bill of the company. A bill closes 7 days before it is due; purchases made up to
+         *     and including its closing date (company time zone) are charged on it, and each installment of a
+         *     purchase falls on the following bills. `status` is `OPEN` until the closing date, `CLOSED`
+         *     until the due date, `OVERDUE` after it unless `PAID`.
+         */
+        Bill: {
+            /**
+             * Format: date
+             * @description When the bill is due; it identifies the bill.
+             * @example 2026-12-10
+             */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The last day of purchases charged on this bill.
+             * @example 2026-12-03
+             */
+            closingDate: string;
+            /**
+             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`).
+             * @example 48230.17
+             */
+            totalAmount: number;
+            /**
+             * @description Bills are charged in reais.
+             * @constant
+             */
+            currency: "BRL";
+            /**
+             * @description The bill's state today.
+             * @enum {string}
+             */
+            status: "OPEN" | "CLOSED" | "PAID" | "OVERDUE";
+            /**
+             * Format: date-time
+             * @description When the bill was paid, or null.
+             * @example 2026-12-09T10:12:00-03:00
+             */
+            paidAt: string | null;
+        };
+        /** @description One page of the company's bills, latest due date first. */
+        BillList: {
+            /** @description The page's bills. */
+            items: components["schemas"]["Bill"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMDYtMTAiXX0.c2lnbmF0dXJl
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description A bill with the credit-card records charged on it. */
+        BillDetail: components["schemas"]["Bill"] & {
+            /** @description Every record charged on the bill (any status), newest first. Only processed ones count in `totalAmount`. */
+            transactions: components["schemas"]["CreditCardTransaction"][];
+        };
+        /**
+         * @deprecated
+         * @description **Deprecated** — the person recorded as responsible for the cost center by the legacy
+         *     directory. Read-only, not kept in step with the users API, and removed in a future version:
+         *     do not use it in new integrations.
+         */
+        CostCenterResponsible: {
+            /**
+             * @description The identifier the legacy directory recorded for the person.
+             * @example 9b2e4c1a-7d3f-4e8b-a6c5-0f1d2e3c4b5a
+             */
+            id: string;
+            /**
+             * @description The person's name as recorded.
+             * @example Mariana Souza
+             */
+            name: string;
+        };
+        /** @description A cost center as listed. Carries the deprecated `responsible` when one is recorded. */
+        CostCenterListItem: {
+            /**
+             * Format: uuid
+             * @description The cost center's identifier.
+             * @example 3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14
+             */
+            readonly id: string;
+            /**
+             * @description The owning company, always the company of the access token.
+             * @example 5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90
+             */
+            readonly companyId: string;
+            /**
+             * @description The name, unique in the company.
+             * @example Marketing
+             */
+            name: string;
+            /**
+             * @deprecated
+             * @description **Deprecated**, listed only here (never in the single cost center) and removed in a future
+             *     version. Absent when no responsible person is recorded. Do not use in new integrations.
+             */
+            responsible?: components["schemas"]["CostCenterResponsible"];
+        };
+        /** @description Every cost center of the company, ordered by name (case-insensitive). Not paginated. */
+        CostCenterList: {
+            items: components["schemas"]["CostCenterListItem"][];
+        };
+        /** @description The cost center to create. Unknown fields are rejected (400). */
+        CostCenterCreate: {
+            /**
+             * @description Required, with at least one non-blank character. Leading and trailing blanks are removed
+             *     before storing; must be unique in the company, compared trimmed and case-insensitively.
+             * @example Marketing
+             */
+            name: string;
+        };
+        /** @description A cost center of the company, used to classify statement transactions. */
+        CostCenter: {
+            /**
+             * Format: uuid
+             * @description The cost center's identifier.
+             * @example 3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14
+             */
+            readonly id: string;
+            /**
+             * @description The owning company, always the company of the access token.
+             * @example 5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90
+             */
+            readonly companyId: string;
+            /**
+             * @description The name, unique in the company (compared trimmed and case-insensitively), stored trimmed.
+             * @example Marketing
+             */
+            name: string;
+        };
+        /** @description The cost center to rename. Unknown fields are rejected (400). */
+        CostCenterUpdate: {
+            /**
+             * @description Required, with at least one non-blank character. Leading and trailing blanks are removed
+             *     before storing; must be unique in the company, compared trimmed and case-insensitively.
+             * @example Marketing
+             */
+            name: string;
+        };
+        /**
+         * @description Who maintains the supplier: `CUSTOM` (created by the company through this API) or `DEFAULT`
+         *     (provided by the platform; cannot be renamed or deleted).
+         */
+        SupplierType: {
+            /**
+             * Format: int32
+             * @description Identifier of the type in the platform's catalogue (1 DEFAULT, 2 CUSTOM).
+             * @example 2
+             */
+            id: number;
+            /**
+             * @example CUSTOM
+             * @enum {string}
+             */
+            type: "CUSTOM" | "DEFAULT";
+        };
+        /** @description A supplier of the company. */
+        Supplier: {
+            /**
+             * Format: int32
+             * @description The supplier's identifier.
+             * @example 1042
+             */
+            readonly id: number;
+            /**
+             * @description The owning company, always the company of the access token. This service always sends it.
+             * @example 5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90
+             */
+            readonly companyId?: string;
+            /**
+             * @description The name, unique among the company's suppliers (compared trimmed and case-insensitively).
+             * @example Papelaria Central Ltda
+             */
+            name: string;
+            type: components["schemas"]["SupplierType"];
+        };
+        /** @description A page of the company's suppliers, DEFAULT and CUSTOM, in ascending `id` order. */
+        SupplierList: {
+            items: components["schemas"]["Supplier"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbMTA0Ml19.x3Yh0mS1cH9kQ2pVbGtLd3JrT3NkZ2RmVGhqeA
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description The supplier to create (its type is CUSTOM). Unknown fields are rejected (400). */
+        SupplierCreate: {
+            /**
+             * @description Required, with at least one non-blank character. Leading and trailing blanks are removed
+             *     before storing; must be unique among the company's suppliers, compared trimmed and
+             *     case-insensitively.
+             * @example Papelaria Central Ltda
+             */
+            name: string;
+        };
+        /** @description The supplier to rename. Unknown fields are rejected (400). */
+        SupplierUpdate: {
+            /**
+             * @description Required, with at least one non-blank character. Leading and trailing blanks are removed
+             *     before storing; must be unique among the company's suppliers, compared trimmed and
+             *     case-insensitively.
+             * @example Papelaria Central Ltda
+             */
+            name: string;
+        };
+        /**
+         * @description Who maintains a category or establishment: `CUSTOM` (the company) or `DEFAULT` (the platform;
+         *     a DEFAULT category cannot be renamed or deleted).
+         */
+        CategoryType: {
+            /**
+             * Format: int32
+             * @description Identifier of the type in the platform's catalogue (1 DEFAULT, 2 CUSTOM).
+             * @example 2
+             */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2025-01-01T00:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-01T00:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @example CUSTOM
+             * @enum {string}
+             */
+            type: "CUSTOM" | "DEFAULT";
+        };
+        /** @description An establishment (merchant) linked to a category. */
+        Establishment: {
+            /**
+             * Format: int32
+             * @example 311
+             */
+            readonly id: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-02T12:00:00.000Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description Changes when the establishment is moved to another category.
+             * @example 2026-03-02T12:00:00.000Z
+             */
+            readonly updatedAt: string;
+            /** @example Posto Ipiranga Av. Paulista */
+            name: string;
+            type: components["schemas"]["CategoryType"];
+            /**
+             * Format: int32
+             * @description The id of the category the establishment is linked to.
+             * @example 12
+             */
+            establishmentCategoryId: number;
+        };
+        /** @description An expense category of the company with its linked establishments. */
+        Category: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            readonly id: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-02T12:00:00.000Z
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description Changes on rename.
+             * @example 2026-03-02T12:00:00.000Z
+             */
+            readonly updatedAt: string;
+            /**
+             * @description The owning company, always the company of the access token.
+             * @example 5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90
+             */
+            readonly companyId: string;
+            /**
+             * @description A display name or an accounting code, unique among the company's categories (compared trimmed and case-insensitively).
+             * @example Combustível
+             */
+            name: string;
+            /** @description The linked establishments, in ascending `id` order. Empty when none is linked. */
+            readonly establishments: components["schemas"]["Establishment"][];
+            type: components["schemas"]["CategoryType"];
+        };
+        /** @description A page of the company's categories, DEFAULT and CUSTOM, in ascending `id` order. */
+        CategoryList: {
+            items: components["schemas"]["Category"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbMTJdfQ.c2lnbmF0dXJlLW9mLXRoZS1jdXJzb3I
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description The category to create (its type is CUSTOM; it starts without establishments). Unknown fields are rejected (400). */
+        CategoryCreate: {
+            /**
+             * @description A display name or accounting code, with at least one non-blank character. Leading and
+             *     trailing blanks are removed before storing; must be unique among the company's categories,
+             *     compared trimmed and case-insensitively.
+             * @example Viagens nacionais
+             */
+            name: string;
+        };
+        /** @description The category to rename. Unknown fields are rejected (400). */
+        CategoryUpdate: {
+            /**
+             * @description A display name or accounting code, with at least one non-blank character. Leading and
+             *     trailing blanks are removed before storing; must be unique among the company's categories,
+             *     compared trimmed and case-insensitively.
+             * @example Viagens nacionais
+             */
+            name: string;
         };
         /** @description The role (access profile) a user holds, as embedded in the user. */
         UserRole: {
@@ -436,6 +2079,526 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @description What the card pays for, which selects the blocks of the request: `HOTEL` (a hotel booking,
+         *     `hotelBooking` + `amount`), `AERIAL` (an air booking, `flightBooking` + `amount`) or `CUSTOM`
+         *     (a use you define, `customUse` + `limit`).
+         * @example HOTEL
+         * @enum {string}
+         */
+        VcnType: "HOTEL" | "AERIAL" | "CUSTOM";
+        /**
+         * @description ISO 4217 currency code (three capital letters).
+         * @example BRL
+         */
+        VcnCurrency: string;
+        /**
+         * @description The booking's price, required for `HOTEL` and `AERIAL`, forbidden for `CUSTOM`. Each member
+         *     has at most 2 decimal places (more gives 400, never rounded). `rate + taxes + fees` must be
+         *     greater than zero and becomes the card's ceiling (`limit.value` of the response). The company needs an active funding
+         *     card for the type and `currency` (otherwise 400 `active-funding-card-not-found`).
+         */
+        VcnAmountCreate: {
+            /**
+             * @description The fare or room rate.
+             * @example 1250
+             */
+            rate: number;
+            /**
+             * @description Taxes charged on the booking.
+             * @example 187.5
+             */
+            taxes: number;
+            /**
+             * @description Service fees. Omitted means `0.00`.
+             * @example 35.9
+             */
+            fees?: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /**
+         * @description The ceiling of a `CUSTOM` card: the total its purchases may add up to within the window.
+         *     Required for `CUSTOM`, forbidden for `HOTEL` and `AERIAL` (their ceiling comes from `amount`).
+         *     The company needs an active `CUSTOM` funding card in `currency` (otherwise 400
+         *     `active-funding-card-not-found`).
+         */
+        VcnLimitCreate: {
+            /**
+             * @description At least `0.01`, at most 2 decimal places.
+             * @example 5000
+             */
+            value: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /** @description A guest of a hotel booking. */
+        Guest: {
+            /**
+             * @description Given name.
+             * @example Ana
+             */
+            name: string;
+            /**
+             * @description Family name.
+             * @example Ribeiro
+             */
+            surname: string;
+        };
+        /**
+         * @description The hotel booking a `HOTEL` card pays for; required for `HOTEL`, forbidden otherwise.
+         *     `reservationId` is the idempotency key: while a live card holds it, another issue with it gets
+         *     409 `vcn-already-exists`. Without `endDate`, the card is valid until `checkOut` + 20 days.
+         */
+        HotelBooking: {
+            /**
+             * @description Your reservation's identifier; the idempotency key of `HOTEL` cards.
+             * @example RSV-2026-118734
+             */
+            reservationId: string;
+            /**
+             * Format: date
+             * @description Arrival day.
+             * @example 2026-12-10
+             */
+            checkIn: string;
+            /**
+             * Format: date
+             * @description Departure day; must be after `checkIn`.
+             * @example 2026-12-13
+             */
+            checkOut: string;
+            /**
+             * @description The property's identifier in your booking system.
+             * @example HTL-SAO-00412
+             */
+            propertyId?: string;
+            /**
+             * @description The hotel's name as the guest will see it.
+             * @example Hotel Paulista Plaza
+             */
+            hotelName: string;
+            /** @description The guests of the booking. */
+            guests?: components["schemas"]["Guest"][];
+            /**
+             * @description Whether the hotel may charge incidentals (minibar, parking) to the card. Omitted means `false`.
+             * @example true
+             */
+            allowExtraCharges?: boolean;
+            /**
+             * @description An amount, in the booking's currency, added to the ceiling for incidentals. Only with
+             *     `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`).
+             * @example 300
+             */
+            extraChargesMargin?: number;
+        };
+        /** @description The passenger of an air booking, as on the ticket. */
+        Passenger: {
+            /**
+             * @description Given name.
+             * @example Carlos
+             */
+            name: string;
+            /**
+             * @description Family name.
+             * @example Almeida
+             */
+            surname: string;
+        };
+        /** @description One flight of an air booking. */
+        FlightLeg: {
+            /**
+             * @description IATA code of the departure airport.
+             * @example GRU
+             */
+            origin: string;
+            /**
+             * @description IATA code of the arrival airport.
+             * @example SDU
+             */
+            destination: string;
+            /**
+             * Format: date
+             * @description Local departure day.
+             * @example 2026-12-10
+             */
+            departureDate: string;
+            /**
+             * @description IATA code of the operating airline.
+             * @example LA
+             */
+            carrier: string;
+            /**
+             * @description The flight number without the carrier code.
+             * @example 3912
+             */
+            flightNumber: string;
+        };
+        /**
+         * @description The air booking an `AERIAL` card pays for; required for `AERIAL`, forbidden otherwise.
+         *     `recordLocator` (the PNR) is the idempotency key: while a live card holds it, another issue
+         *     with it gets 409 `vcn-already-exists`. Without `endDate`, the card is valid until the day after
+         *     issuance.
+         */
+        FlightBooking: {
+            /**
+             * @description The booking's PNR (6 capital letters or digits); the idempotency key of `AERIAL` cards.
+             * @example QX7K2M
+             */
+            recordLocator: string;
+            passenger: components["schemas"]["Passenger"];
+            /** @description The flights of the booking, in travel order. */
+            legs: components["schemas"]["FlightLeg"][];
+        };
+        /**
+         * @description A use you define for a `CUSTOM` card; required for `CUSTOM`, forbidden otherwise. `id` is the
+         *     idempotency key: while a live card holds it, another issue with it gets 409
+         *     `vcn-already-exists`. Without `endDate`, the card is valid for 60 days after issuance.
+         */
+        CustomUse: {
+            /**
+             * @description Your identifier of the use (an event, a project, a purchase order).
+             * @example PO-2026-00981
+             */
+            id: string;
+            /**
+             * @description What the card is for.
+             * @example Software licences for the design team
+             */
+            description?: string;
+        };
+        /**
+         * @description A field of your own carried with the card (cost center, trip purpose…). `value` must read as
+         *     its `dataType`: a decimal number for `NUMBER`, `YYYY-MM-DD` for `DATE`, `true` or `false` for
+         *     `BOOLEAN` (otherwise 400 `invalid-vcn-request`).
+         */
+        CustomField: {
+            /**
+             * @description The field's name.
+             * @example costCenter
+             */
+            name: string;
+            /**
+             * @description The field's value, as text.
+             * @example Engenharia
+             */
+            value: string;
+            /**
+             * @description How `value` is to be read.
+             * @example STRING
+             * @enum {string}
+             */
+            dataType: "STRING" | "NUMBER" | "DATE" | "BOOLEAN";
+        };
+        /**
+         * @description Who asked for the card, kept for auditing. `email` and `phone` are internal: they are never
+         *     shared with the merchant or the card network.
+         */
+        Requestor: {
+            /**
+             * @description Full name.
+             * @example Mariana Souza
+             */
+            name: string;
+            /**
+             * Format: email
+             * @description Work e-mail address.
+             * @example mariana.souza@acme.com.br
+             */
+            email: string;
+            /**
+             * @description Phone number in E.164 form.
+             * @example +5511987654321
+             */
+            phone?: string;
+        };
+        /**
+         * @description A request to issue a virtual card. Send exactly the blocks `type` asks for:
+         *
+         *     | type | required | forbidden |
+         *     |---|---|---|
+         *     | `HOTEL` | `amount`, `hotelBooking` | `limit`, `flightBooking`, `customUse` |
+         *     | `AERIAL` | `amount`, `flightBooking` | `limit`, `hotelBooking`, `customUse` |
+         *     | `CUSTOM` | `limit`, `customUse` | `amount`, `hotelBooking`, `flightBooking` |
+         *
+         *     A missing or forbidden block gives 400 `invalid-vcn-request`. Unknown fields give 400
+         *     `bad-request-exception`.
+         */
+        VcnCreate: {
+            type: components["schemas"]["VcnType"];
+            amount?: components["schemas"]["VcnAmountCreate"];
+            limit?: components["schemas"]["VcnLimitCreate"];
+            /**
+             * Format: date
+             * @description First day the card can be used, in the company's time zone. Omitted: the issuance day. It
+             *     cannot be before the issuance day.
+             * @example 2026-12-01
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Last day the card can be used, in the company's time zone. Must be after `startDate` (or
+             *     after the issuance day when `startDate` is omitted) and at most 365 days after the
+             *     issuance day — counted from issuance even when `startDate` is sent. Omitted: `HOTEL`
+             *     `checkOut` + 20 days, `AERIAL` issuance + 1 day, `CUSTOM` issuance + 60 days.
+             * @example 2027-01-02
+             */
+            endDate?: string;
+            /**
+             * @description How many purchases the card approves at most. Omitted: `AERIAL` 2, `HOTEL` 3, `CUSTOM` 10000.
+             * @example 3
+             */
+            maxPurchaseQuantity?: number;
+            hotelBooking?: components["schemas"]["HotelBooking"];
+            flightBooking?: components["schemas"]["FlightBooking"];
+            customUse?: components["schemas"]["CustomUse"];
+            /** @description Your own fields, kept with the card. At least one item when sent. */
+            customFields?: components["schemas"]["CustomField"][];
+            requestor: components["schemas"]["Requestor"];
+        };
+        /**
+         * @description The card's state. `ACTIVE` on issue; `BLOCKED` (purchases declined, may be unblocked by the
+         *     issuer) and `CANCELLED` (final) are set by the card program; `EXPIRED` once the company's
+         *     current day is after `endDate`. `ACTIVE` and `BLOCKED` cards within their window are *live*:
+         *     a live card holds its booking's idempotency key.
+         * @example ACTIVE
+         * @enum {string}
+         */
+        VcnStatus: "ACTIVE" | "BLOCKED" | "CANCELLED" | "EXPIRED";
+        /** @description The booking's price as issued; `fees` is always present (`0` when it was omitted). */
+        VcnAmount: {
+            /**
+             * @description The fare or room rate.
+             * @example 1250
+             */
+            rate: number;
+            /**
+             * @description Taxes charged on the booking.
+             * @example 187.5
+             */
+            taxes: number;
+            /**
+             * @description Service fees.
+             * @example 35.9
+             */
+            fees: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /** @description An amount of money in a currency. */
+        VcnMoney: {
+            /**
+             * @description At most 2 decimal places.
+             * @example 5000
+             */
+            value: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /**
+         * @description The card's data. Treat it as PCI cardholder data: do not log or store it outside a
+         *     PCI-compliant vault. The CVV is never stored by the service; it is derived on each request.
+         */
+        VcnCard: {
+            /**
+             * @description The 16-digit card number.
+             * @example 4111119274630518
+             */
+            pan: string;
+            /**
+             * @description The 3-digit security code.
+             * @example 382
+             */
+            cvv: string;
+            /**
+             * @description Expiration as `MM/YYYY`, the month of the card's `endDate`.
+             * @example 01/2027
+             */
+            expirationDate: string;
+        };
+        /**
+         * @description An issued virtual card. It echoes the booking block of its `type` (`hotelBooking`,
+         *     `flightBooking` or `customUse`) and, for `HOTEL` and `AERIAL`, the `amount`; `limit` is the
+         *     effective ceiling and `maxPurchaseQuantity` the effective purchase count.
+         */
+        Vcn: {
+            /**
+             * @description The card's identifier (a ULID).
+             * @example 01JD3R7M5Q2W8E4T6Y1V9K0PZX
+             */
+            vcnId: string;
+            type: components["schemas"]["VcnType"];
+            hotelBooking?: components["schemas"]["HotelBooking"];
+            flightBooking?: components["schemas"]["FlightBooking"];
+            customUse?: components["schemas"]["CustomUse"];
+            status: components["schemas"]["VcnStatus"];
+            /**
+             * Format: date
+             * @description First day of the window (company time zone).
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Last day of the window (company time zone).
+             * @example 2027-01-02
+             */
+            endDate: string;
+            amount?: components["schemas"]["VcnAmount"];
+            limit: components["schemas"]["VcnMoney"];
+            /**
+             * @description The effective maximum number of approved purchases.
+             * @example 3
+             */
+            maxPurchaseQuantity: number;
+            card: components["schemas"]["VcnCard"];
+        };
+        /**
+         * @description The error body of the virtual-card operations. Branch on `code`, a stable kebab-case string:
+         *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
+         *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
+         *     `vcn-not-updatable`, `vcn-provider-unavailable`, `unauthorized`, `forbidden`,
+         *     `too-many-requests`, `internal-exception`. Every `invalid-vcn-request` message starts with
+         *     `Invalid VCN request: ` on create and on update, followed by the reason.
+         */
+        VcnError: {
+            /**
+             * @description The HTTP reason phrase of the status.
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description A human-readable explanation. Not contractual beyond the `invalid-vcn-request` prefix.
+             * @example Invalid VCN request: endDate must be after startDate
+             */
+            message: string;
+            /**
+             * @description The stable machine-readable error code.
+             * @example invalid-vcn-request
+             */
+            code: string;
+            /**
+             * @description Equals the `X-Request-Id` response header.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId: string;
+            /**
+             * @description Present on `bad-request-exception`: one item per schema violation, with the field name
+             *     prefixed by the request part (`body.amount.rate`, `query.limit`, `params.vcnId`).
+             */
+            errors?: components["schemas"]["FieldErrorDetail"][];
+        };
+        /**
+         * @description The new ceiling. `value` is the accumulated ceiling of the whole window — not a balance and not
+         *     an increment: to add 500.00 to a 1000.00 card, send `1500.00`. It cannot be below what the
+         *     card has already spent (400 `invalid-vcn-request`).
+         *
+         *     Send `expectedValue` (the ceiling you last read) to make the change a compare-and-set: when the
+         *     ceiling is no longer `expectedValue`, nothing changes and the answer is 409
+         *     `vcn-limit-conflict`. Of several concurrent top-ups carrying the same `expectedValue`, exactly
+         *     one succeeds.
+         */
+        VcnLimitUpdate: {
+            /**
+             * @description The new accumulated ceiling, in the card's currency.
+             * @example 7500
+             */
+            value: number;
+            /**
+             * @description The ceiling the caller believes the card has now.
+             * @example 5000
+             */
+            expectedValue?: number;
+        };
+        /**
+         * @description A top-up and/or a change of validity of a `CUSTOM` card. Send at least one of `limit` and
+         *     `endDate`. `startDate` cannot be changed (400 `bad-request-exception`).
+         */
+        VcnUpdate: {
+            limit?: components["schemas"]["VcnLimitUpdate"];
+            /**
+             * Format: date
+             * @description The new last day of the window (company time zone): extends or shortens it. It cannot be in
+             *     the past, must be after `startDate`, and at most 365 days after the issuance day (400
+             *     `invalid-vcn-request`).
+             * @example 2027-02-15
+             */
+            endDate?: string;
+        };
+        /** @description The card's state after a top-up. */
+        VcnSummary: {
+            /**
+             * @description The card's identifier.
+             * @example 01JD3R7M5Q2W8E4T6Y1V9K0PZX
+             */
+            vcnId: string;
+            status: components["schemas"]["VcnStatus"];
+            limit: components["schemas"]["VcnMoney"];
+            /**
+             * Format: date
+             * @description First day of the window (company time zone).
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Last day of the window (company time zone).
+             * @example 2027-02-15
+             */
+            endDate: string;
+        };
+        /**
+         * @description `APPROVED`: the purchase was authorized and counts against the ceiling. `DECLINED`: refused (see `declineReason`).
+         * @example APPROVED
+         * @enum {string}
+         */
+        VcnTransactionStatus: "APPROVED" | "DECLINED";
+        /**
+         * @description Why a purchase was declined: the card was `BLOCKED`, `CANCELLED` or `EXPIRED`; the day was
+         *     before the window (`NOT_YET_VALID`); the purchase count was used up
+         *     (`PURCHASE_QUANTITY_EXCEEDED`); or the purchase would take the card past its ceiling
+         *     (`LIMIT_EXCEEDED`).
+         * @example LIMIT_EXCEEDED
+         * @enum {string}
+         */
+        VcnDeclineReason: "CARD_BLOCKED" | "CARD_CANCELLED" | "CARD_EXPIRED" | "NOT_YET_VALID" | "PURCHASE_QUANTITY_EXCEEDED" | "LIMIT_EXCEEDED";
+        /** @description A purchase attempt with a virtual card. */
+        VcnTransaction: {
+            /**
+             * @description The transaction's identifier (a ULID).
+             * @example 01JD4B2C8N6M4K2J0H8G6F4D2S
+             */
+            transactionId: string;
+            status: components["schemas"]["VcnTransactionStatus"];
+            amount: components["schemas"]["VcnMoney"];
+            /**
+             * Format: date-time
+             * @description When the purchase was attempted.
+             * @example 2026-12-10T18:42:11.000Z
+             */
+            date: string;
+            /**
+             * @description The merchant as the card network names it.
+             * @example HOTEL PAULISTA PLAZA
+             */
+            merchantName: string;
+            /**
+             * @description The merchant category code (MCC).
+             * @example 7011
+             */
+            merchantCategory: string;
+            /**
+             * @description The issuer's authorization code; present on `APPROVED` transactions only.
+             * @example A1B2C3
+             */
+            authorizationCode?: string;
+            declineReason?: components["schemas"]["VcnDeclineReason"];
+        };
+        /** @description A page of a card's transactions, newest first. */
+        VcnTransactionList: {
+            transactions: components["schemas"]["VcnTransaction"][];
+            /**
+             * @description Pass it back to get the next page with the same filters. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTItMTBUMTg6NDI6MTEuMDAwWiIsIjAxSkQ0QjJDOE42TTRLMkowSDhHNkY0RDJTIl19.c2ln
+             */
+            nextPageStartKey?: string;
+        };
     };
     responses: {
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -480,30 +2643,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
-        FieldBadRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Bad Request",
-                 *       "message": "Invalid request",
-                 *       "code": 400,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         {
-                 *           "field": "limit",
-                 *           "message": "must be <= 100"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["FieldError"];
-            };
-        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -543,6 +2682,127 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Not Found",
+                 *       "message": "Resource not found",
+                 *       "code": 404,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "request/body/name must NOT have fewer than 1 characters",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "request/body/name must NOT have fewer than 1 characters"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state of the resource. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Conflict",
+                 *       "message": "A cost center with this name already exists",
+                 *       "code": 409,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "name: already in use"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request is well formed but cannot be carried out as sent. */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unprocessable Entity",
+                 *       "message": "Categories have linked establishments; send moveTo to reassign them",
+                 *       "code": 422,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "category 12 has 3 linked establishments"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
+        FieldBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "Invalid request",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         {
+                 *           "field": "limit",
+                 *           "message": "must be <= 100"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["FieldError"];
+            };
+        };
         /** @description `userId` is not a UUID version 4; `details` names it. */
         UserIdBadRequest: {
             headers: {
@@ -571,6 +2831,9 @@ export interface components {
         FieldNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -590,6 +2853,9 @@ export interface components {
         FieldConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -610,13 +2876,195 @@ export interface components {
                 "application/json": components["schemas"]["FieldError"];
             };
         };
+        /**
+         * @description The request breaks a rule; `code` says which kind. `bad-request-exception`: the request does
+         *     not match the schema (`errors` names each field, prefixed `body.`, `query.` or `params.`).
+         *     `invalid-vcn-request`: a block, amount or window rule is broken (the message, after the prefix
+         *     `Invalid VCN request: `, says which). `active-funding-card-not-found`: the company has no
+         *     active funding card for the card type and currency. Fix the request before retrying.
+         */
+        VcnBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
+        VcnUnauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unauthorized",
+                 *       "message": "The access token is missing, invalid or expired",
+                 *       "code": "unauthorized",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
+        VcnForbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Forbidden",
+                 *       "message": "This operation needs the scope vcn:write",
+                 *       "code": "forbidden",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description `vcn-not-found`: no card with this `vcnId` exists for the company (a card of another company
+         *     answers the same). `not-found`: virtual cards are not enabled in this environment.
+         */
+        VcnNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Not Found",
+                 *       "message": "Virtual card 01JD3R7M5Q2W8E4T6Y1V9K0PZX not found",
+                 *       "code": "vcn-not-found",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description The card's state forbids the request; `code` says why. `vcn-already-exists`: a live card
+         *     already holds the booking's idempotency key (the message names its `vcnId`).
+         *     `vcn-not-updatable`: only `CUSTOM` cards can be updated. `vcn-not-active`: the card is
+         *     cancelled or expired. `vcn-limit-conflict`: the ceiling is no longer `limit.expectedValue`;
+         *     read the card again before deciding.
+         */
+        VcnConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
+        VcnTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Too Many Requests",
+                 *       "message": "Rate limit exceeded, retry in 12 seconds",
+                 *       "code": "too-many-requests",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
+        VcnInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Internal Server Error",
+                 *       "message": "An unexpected error occurred",
+                 *       "code": "internal-exception",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
+         *     no idempotency key is held, so the same request can be retried (with backoff).
+         */
+        VcnServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The card provider is unavailable; retry later",
+                 *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
     };
     parameters: {
+        /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+        TransactionStartDate: string;
+        /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+        TransactionEndDate: string;
         /**
          * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
          *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
          */
         NextPageStartKey: string;
+        /** @description The `id` of the banking statement item. */
+        BankingTransactionId: number;
+        /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+        CreditCardTransactionId: string;
+        /** @description The cost center's id (a UUID). */
+        CostCenterId: string;
+        /** @description The supplier's id. */
+        SupplierId: number;
+        /** @description The category's id. */
+        CategoryId: number;
+        /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+        VcnId: string;
     };
     requestBodies: never;
     headers: {
@@ -707,6 +3155,1929 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listBankingTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only movements of this account. Omitted, all accounts. */
+                accountId?: number;
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description Page size. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+                /**
+                 * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
+                 *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
+                 */
+                sorting?: string;
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: boolean;
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: boolean;
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: number[];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: string[];
+                /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
+                responsibleEmail?: string;
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: (1 | 2 | 3)[];
+                /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
+                amountEq?: number;
+                /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
+                amountGt?: number;
+                /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
+                amountLt?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the statement. An empty `transactions` with no `nextPageStartKey` means nothing (more) matches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "id": 48213,
+                     *           "transactionType": {
+                     *             "id": 1,
+                     *             "description": "Compra no cartão",
+                     *             "icon": "credit-card",
+                     *             "subType": "DEBIT"
+                     *           },
+                     *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *           "status": 2,
+                     *           "statusDescription": "PROCESSED",
+                     *           "accountId": 3,
+                     *           "finalCardNumber": "4021",
+                     *           "bearerName": "MARIANA COSTA",
+                     *           "transactionDate": "2026-11-18T14:32:05-03:00",
+                     *           "brlAmount": 543.33,
+                     *           "usdAmount": 100,
+                     *           "usdExchangeRate": 5.4333,
+                     *           "usdExchangeRateDate": "2026-11-18T00:00:00-03:00",
+                     *           "totalTransactionAmount": 562.35,
+                     *           "iofAmount": 19.02,
+                     *           "feeServiceAmount": 0,
+                     *           "mccCode": 4511,
+                     *           "mccGroup": 4,
+                     *           "mccDescription": "Companhias aéreas",
+                     *           "idPurchaseEvent": 99120331,
+                     *           "sourceDestinationName": "LATAM AIRLINES",
+                     *           "placeEstablishment": "MIAMI - US",
+                     *           "description": "LATAM AIRLINES GRU-MIA",
+                     *           "notes": "Viagem comercial - feira NRF",
+                     *           "attachments": [
+                     *             {
+                     *               "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *               "name": "fatura-latam.pdf",
+                     *               "type": "application/pdf",
+                     *               "_links": {
+                     *                 "content": {
+                     *                   "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *                   "rel": "content"
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "conciliation": {
+                     *             "description": "Reconciled",
+                     *             "conciled": true
+                     *           },
+                     *           "showReceipt": true,
+                     *           "category": {
+                     *             "id": "TRAVEL",
+                     *             "description": "Viagens"
+                     *           },
+                     *           "costCenter": {
+                     *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *             "description": "Comercial"
+                     *           },
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           },
+                     *           "requesterUser": null,
+                     *           "customCategory": {
+                     *             "id": 12,
+                     *             "name": "6.1.02 Passagens aéreas"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 48190,
+                     *           "transactionType": {
+                     *             "id": 2,
+                     *             "description": "PIX enviado",
+                     *             "icon": "pix",
+                     *             "subType": "DEBIT"
+                     *           },
+                     *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *           "status": 3,
+                     *           "statusDescription": "PENDING",
+                     *           "accountId": 3,
+                     *           "finalCardNumber": null,
+                     *           "bearerName": null,
+                     *           "transactionDate": "2026-11-17T14:02:11-03:00",
+                     *           "brlAmount": 1890,
+                     *           "usdAmount": null,
+                     *           "usdExchangeRate": null,
+                     *           "usdExchangeRateDate": null,
+                     *           "totalTransactionAmount": 1890,
+                     *           "iofAmount": 0,
+                     *           "feeServiceAmount": 0,
+                     *           "mccCode": null,
+                     *           "mccGroup": null,
+                     *           "mccDescription": null,
+                     *           "idPurchaseEvent": null,
+                     *           "sourceDestinationName": "GRAFICA PAULISTA LTDA",
+                     *           "placeEstablishment": null,
+                     *           "description": "PIX enviado - GRAFICA PAULISTA LTDA",
+                     *           "notes": "",
+                     *           "attachments": [],
+                     *           "conciliation": {
+                     *             "description": "Not reconciled",
+                     *             "conciled": false
+                     *           },
+                     *           "showReceipt": false,
+                     *           "category": {
+                     *             "id": "TRANSFERS",
+                     *             "description": "Transferências"
+                     *           },
+                     *           "costCenter": null,
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           },
+                     *           "requesterUser": {
+                     *             "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "email": "joao.pereira@acme.com.br"
+                     *           },
+                     *           "customCategory": null
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTEtMTdUMTc6MDI6MTEuMDAwWiIsNDgxOTBdfQ.3yJp0cQ6uXbq7eZt9vS2mXk1oYQwq4Kf8mZ4B2c1dE0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingTransactionList"];
+                };
+            };
+            /** @description A parameter is malformed or breaks a rule above, or `nextPageStartKey` is altered or belongs to other filters. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "startDate and endDate must be sent together",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "startDate and endDate must be sent together"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    reconcileBankingTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "notes": "Almoço com cliente - projeto Atlas",
+                 *       "isConciled": true,
+                 *       "categoryId": 12,
+                 *       "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Every field sent was applied. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid: empty, an unknown field, notes longer than 1000 characters, `isConciled: false`, or a `categoryId`/`costCenterId` that is not the company's. Nothing changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "costCenterId is not a cost center of the company",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "costCenterId: 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `isConciled: true` on a transaction that is not processed (status 1 or 3): it cannot be reconciled. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The transaction cannot be reconciled",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "only processed transactions (status 2) can be reconciled; this one is PENDING"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getBankingTransactionReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed link to the receipt. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`; the link is a credential. */
+                    "Cache-Control"?: "no-store";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://api.finance.example/statements/v1/receipts/eyJ0IjoiYiIsImkiOjQ4MjEzfQ.c2lnbmF0dXJl",
+                     *       "expiresAt": "2026-11-20T12:05:00-03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The transaction is not processed (status 1 or 3), so it has no receipt. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The transaction has no receipt",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "only processed transactions (status 2) have a receipt; this one is CANCELED"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    downloadBankingTransactionReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of a receipt link, as issued in `url` by `GET /statements/v1/banking/{transactionId}/receipt`. */
+                receiptToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF receipt. */
+            200: {
+                headers: {
+                    /** @description `inline`, with a file name `receipt-<transactionId>.pdf`. */
+                    "Content-Disposition"?: string;
+                    /** @description Always `private, no-store`. */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.3 … */
+                    "application/pdf": string;
+                };
+            };
+            /** @description The link expired or was altered. Request a new one. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "The receipt link expired; request a new one",
+                     *       "code": 403,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCreditCardTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only records of these cards (comma-separated `cardId`s). */
+                cardIds?: string[];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description Page size. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the statement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *           "finalCardNumber": "4021",
+                     *           "bearerName": "MARIANA COSTA",
+                     *           "transactionDate": "2026-11-12T19:44:10-03:00",
+                     *           "description": "AMAZON AWS 02/06",
+                     *           "merchantName": "AMAZON WEB SERVICES",
+                     *           "mccCode": 7372,
+                     *           "amount": 120,
+                     *           "currency": "USD",
+                     *           "brlAmount": 674.82,
+                     *           "exchangeRate": 5.4333,
+                     *           "iofAmount": 22.82,
+                     *           "installment": {
+                     *             "number": 2,
+                     *             "total": 6
+                     *           },
+                     *           "status": 2,
+                     *           "statusDescription": "PROCESSED",
+                     *           "billDueDate": "2026-12-10",
+                     *           "notes": "Infraestrutura - ambiente de produção",
+                     *           "conciliation": {
+                     *             "description": "Not reconciled",
+                     *             "conciled": false
+                     *           },
+                     *           "category": {
+                     *             "id": "SOFTWARE",
+                     *             "description": "Software e serviços digitais"
+                     *           },
+                     *           "customCategory": {
+                     *             "id": 15,
+                     *             "name": "6.3.01 Serviços de nuvem"
+                     *           },
+                     *           "costCenter": {
+                     *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *             "description": "Tecnologia"
+                     *           },
+                     *           "attachments": [],
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTEtMTJUMjI6NDQ6MTAuMDAwWiIsIjAxSkQzUTVXMks4WjlZN1g2VjVUNFMzUjJRIl19.Zm9vYmFy"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardTransactionList"];
+                };
+            };
+            /** @description A parameter is malformed, only one of `startDate`/`endDate` was sent, `endDate` is before `startDate`, or `nextPageStartKey` is altered or belongs to other filters. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "nextPageStartKey is invalid, or was issued for other filters or sorting",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "nextPageStartKey is invalid",
+                     *         "or was issued for other filters or sorting"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    reconcileCreditCardTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+                transactionId: components["parameters"]["CreditCardTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "notes": "Almoço com cliente - projeto Atlas",
+                 *       "isConciled": true,
+                 *       "categoryId": 12,
+                 *       "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Every field sent was applied. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid: empty, an unknown field, notes longer than 1000 characters, `isConciled: false`, or a `categoryId`/`costCenterId` that is not the company's. Nothing changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "costCenterId is not a cost center of the company",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "costCenterId: 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `isConciled: true` on a record that is not processed (status 1 or 3): it cannot be reconciled. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The transaction cannot be reconciled",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "only processed transactions (status 2) can be reconciled; this one is PENDING"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactionId": "48213",
+                 *       "statement": "banking",
+                 *       "name": "nota-fiscal-4512.pdf",
+                 *       "type": "application/pdf"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AttachmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The attachment is declared; upload its file to `uploadUrl`. */
+            201: {
+                headers: {
+                    /** @description Where the file will be readable once uploaded (`/attachments/v1/content/{id}`). */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *       "uploadUrl": "https://api.finance.example/attachments/v1/uploads/eyJhIjoiMGI2YThmN2UifQ.c2lnbmF0dXJl",
+                     *       "expiresAt": "2026-11-20T12:15:00-03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AttachmentUpload"];
+                };
+            };
+            /** @description The body is invalid, or `transactionId` is not shaped like an id of the named statement (an integer for `banking`, a ULID for `credit-card`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "transactionId must be the integer id of a banking transaction",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactionId: must be the integer id of a banking transaction"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The transaction already holds 20 attachments (counting pending uploads). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The transaction already has the maximum number of attachments",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "a transaction holds at most 20 attachments"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    uploadAttachmentContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of an upload URL, as issued in `uploadUrl` by `POST /attachments/v1`. */
+                uploadToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example %PDF-1.7 … */
+                "application/pdf": string;
+                "image/png": string;
+                "image/jpeg": string;
+                "image/heic": string;
+            };
+        };
+        responses: {
+            /** @description The file is stored and attached to the transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *       "name": "nota-fiscal-4512.pdf",
+                     *       "type": "application/pdf",
+                     *       "size": 48213,
+                     *       "transactionId": "48213",
+                     *       "statement": "banking",
+                     *       "uploadedAt": "2026-11-20T12:01:30-03:00",
+                     *       "_links": {
+                     *         "content": {
+                     *           "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *           "rel": "content"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            /** @description The body is empty, `Content-Type` differs from the declared type, or the bytes are not a file of that type. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "Content-Type must be the declared type application/pdf",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "Content-Type: image/png was sent, application/pdf was declared"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upload URL expired or was altered. Declare the attachment again. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "The upload URL expired; declare the attachment again",
+                     *       "code": 403,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The file of this attachment was already uploaded; an upload URL is used once. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The attachment was already uploaded",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "the attachment was already uploaded"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than 10 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payload Too Large",
+                     *       "message": "The file is larger than 10 MiB",
+                     *       "code": 413,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "unsupported media type text/plain",
+                     *       "code": 415,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAttachmentContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The attachment id (as in the transaction's `attachments[].id`). */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with the declared file name. */
+                    "Content-Disposition"?: string;
+                    /** @description The SHA-256 of the content; the file never changes. */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.7 … */
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/heic": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAccountBalance: {
+        parameters: {
+            query?: {
+                /** @description Only this account. Omitted, every account of the company. */
+                accountId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balances. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "accountId": 3,
+                     *           "name": "Conta corrente - operações",
+                     *           "bankCode": "341",
+                     *           "bankName": "Itaú Unibanco",
+                     *           "branch": "0912",
+                     *           "number": "45127-3",
+                     *           "currency": "BRL",
+                     *           "balance": 184230.57,
+                     *           "blockedAmount": 2310,
+                     *           "availableAmount": 181920.57,
+                     *           "asOf": "2026-11-20T12:00:00-03:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountBalanceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listBills: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bills. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "dueDate": "2026-12-10",
+                     *           "closingDate": "2026-12-03",
+                     *           "totalAmount": 31877.4,
+                     *           "currency": "BRL",
+                     *           "status": "OPEN",
+                     *           "paidAt": null
+                     *         },
+                     *         {
+                     *           "dueDate": "2026-11-10",
+                     *           "closingDate": "2026-11-03",
+                     *           "totalAmount": 48230.17,
+                     *           "currency": "BRL",
+                     *           "status": "PAID",
+                     *           "paidAt": "2026-11-09T10:12:00-03:00"
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTEtMTAiXX0.c2lnbmF0dXJl"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BillList"];
+                };
+            };
+            /** @description `limit` is out of range, or `nextPageStartKey` is altered. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "Invalid request",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "query.limit must be <= 100"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getBill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bill's due date (`YYYY-MM-DD`). */
+                dueDate: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bill and its records. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dueDate": "2026-12-10",
+                     *       "closingDate": "2026-12-03",
+                     *       "totalAmount": 674.82,
+                     *       "currency": "BRL",
+                     *       "status": "OPEN",
+                     *       "paidAt": null,
+                     *       "transactions": [
+                     *         {
+                     *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *           "finalCardNumber": "4021",
+                     *           "bearerName": "MARIANA COSTA",
+                     *           "transactionDate": "2026-11-12T19:44:10-03:00",
+                     *           "description": "AMAZON AWS 02/06",
+                     *           "merchantName": "AMAZON WEB SERVICES",
+                     *           "mccCode": 7372,
+                     *           "amount": 120,
+                     *           "currency": "USD",
+                     *           "brlAmount": 674.82,
+                     *           "exchangeRate": 5.4333,
+                     *           "iofAmount": 22.82,
+                     *           "installment": {
+                     *             "number": 2,
+                     *             "total": 6
+                     *           },
+                     *           "status": 2,
+                     *           "statusDescription": "PROCESSED",
+                     *           "billDueDate": "2026-12-10",
+                     *           "notes": "",
+                     *           "conciliation": {
+                     *             "description": "Not reconciled",
+                     *             "conciled": false
+                     *           },
+                     *           "category": {
+                     *             "id": "SOFTWARE",
+                     *             "description": "Software e serviços digitais"
+                     *           },
+                     *           "customCategory": null,
+                     *           "costCenter": null,
+                     *           "attachments": [],
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BillDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCostCenters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's cost centers (possibly none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0b7d9a1e-5c3f-4e2a-8d6b-1f9e0c2a3b4d",
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "Engenharia"
+                     *         },
+                     *         {
+                     *           "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "Marketing",
+                     *           "responsible": {
+                     *             "id": "9b2e4c1a-7d3f-4e8b-a6c5-0f1d2e3c4b5a",
+                     *             "name": "Mariana Souza"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CostCenterList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Marketing"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CostCenterCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The URL of the new cost center. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Marketing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cost center's id (a UUID). */
+                id: components["parameters"]["CostCenterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cost center. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Marketing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cost center's id (a UUID). */
+                id: components["parameters"]["CostCenterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCostCenter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cost center's id (a UUID). */
+                id: components["parameters"]["CostCenterId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Marketing Digital"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CostCenterUpdate"];
+            };
+        };
+        responses: {
+            /** @description The renamed cost center. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Marketing Digital"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CostCenter"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listSuppliers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suppliers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 17,
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "Kalunga",
+                     *           "type": {
+                     *             "id": 1,
+                     *             "type": "DEFAULT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 1042,
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "Papelaria Central Ltda",
+                     *           "type": {
+                     *             "id": 2,
+                     *             "type": "CUSTOM"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbMTA0Ml19.x3Yh0mS1cH9kQ2pVbGtLd3JrT3NkZ2RmVGhqeA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SupplierList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Papelaria Central Ltda"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupplierCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The URL of the new supplier. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Papelaria Central Ltda",
+                     *       "type": {
+                     *         "id": 2,
+                     *         "type": "CUSTOM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Supplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The company already has a supplier with this name (compared trimmed and case-insensitively). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "A supplier with this name already exists",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "name: already in use"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The supplier's id. */
+                id: components["parameters"]["SupplierId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supplier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Papelaria Central Ltda",
+                     *       "type": {
+                     *         "id": 2,
+                     *         "type": "CUSTOM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Supplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The supplier's id. */
+                id: components["parameters"]["SupplierId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Papelaria Central S.A."
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupplierUpdate"];
+            };
+        };
+        responses: {
+            /** @description The renamed supplier. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1042,
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Papelaria Central S.A.",
+                     *       "type": {
+                     *         "id": 2,
+                     *         "type": "CUSTOM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Supplier"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another supplier of the company has this name, or the supplier is `DEFAULT`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The supplier's id. */
+                id: components["parameters"]["SupplierId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The supplier is `DEFAULT` and cannot be deleted. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "DEFAULT suppliers cannot be renamed or deleted",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "supplier 17 is DEFAULT"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 12,
+                     *           "createdAt": "2026-03-02T12:00:00.000Z",
+                     *           "updatedAt": "2026-03-02T12:00:00.000Z",
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "Combustível",
+                     *           "establishments": [
+                     *             {
+                     *               "id": 311,
+                     *               "createdAt": "2026-03-02T12:00:00.000Z",
+                     *               "updatedAt": "2026-03-02T12:00:00.000Z",
+                     *               "name": "Posto Ipiranga Av. Paulista",
+                     *               "type": {
+                     *                 "id": 1,
+                     *                 "createdAt": "2025-01-01T00:00:00.000Z",
+                     *                 "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *                 "type": "DEFAULT"
+                     *               },
+                     *               "establishmentCategoryId": 12
+                     *             }
+                     *           ],
+                     *           "type": {
+                     *             "id": 1,
+                     *             "createdAt": "2025-01-01T00:00:00.000Z",
+                     *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *             "type": "DEFAULT"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 57,
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "updatedAt": "2026-11-20T15:00:00.000Z",
+                     *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *           "name": "3.1.02 Viagens nacionais",
+                     *           "establishments": [],
+                     *           "type": {
+                     *             "id": 2,
+                     *             "createdAt": "2025-01-01T00:00:00.000Z",
+                     *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *             "type": "CUSTOM"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbNTddfQ.c2lnbmF0dXJlLW9mLXRoZS1jdXJzb3I"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "3.1.02 Viagens nacionais"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoryCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The URL of the new category. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 57,
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "3.1.02 Viagens nacionais",
+                     *       "establishments": [],
+                     *       "type": {
+                     *         "id": 2,
+                     *         "createdAt": "2025-01-01T00:00:00.000Z",
+                     *         "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *         "type": "CUSTOM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The company already has a category with this name (compared trimmed and case-insensitively). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "A category with this name already exists",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "name: already in use"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteCategories: {
+        parameters: {
+            query: {
+                /**
+                 * @description The categories to delete, comma-separated (`ids=12,57`); 1 to 100 distinct ids.
+                 * @example [
+                 *       57,
+                 *       58
+                 *     ]
+                 */
+                ids: number[];
+                /**
+                 * @description The category that receives the deleted categories' establishments and transactions.
+                 * @example 12
+                 */
+                moveTo?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is malformed, `moveTo` is one of `ids`, or `moveTo` is not a category of the company. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description One or more of `ids` is not a category of the company; `details` names each. Nothing was deleted. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Some categories do not exist",
+                     *       "code": 404,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "category 58 not found"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "DEFAULT categories cannot be renamed or deleted",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "category 12 is DEFAULT"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The category's id. */
+                id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "createdAt": "2026-03-02T12:00:00.000Z",
+                     *       "updatedAt": "2026-03-02T12:00:00.000Z",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "Combustível",
+                     *       "establishments": [
+                     *         {
+                     *           "id": 311,
+                     *           "createdAt": "2026-03-02T12:00:00.000Z",
+                     *           "updatedAt": "2026-03-02T12:00:00.000Z",
+                     *           "name": "Posto Ipiranga Av. Paulista",
+                     *           "type": {
+                     *             "id": 1,
+                     *             "createdAt": "2025-01-01T00:00:00.000Z",
+                     *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *             "type": "DEFAULT"
+                     *           },
+                     *           "establishmentCategoryId": 12
+                     *         },
+                     *         {
+                     *           "id": 312,
+                     *           "createdAt": "2026-03-02T12:00:00.000Z",
+                     *           "updatedAt": "2026-03-02T12:00:00.000Z",
+                     *           "name": "Shell Select Rebouças",
+                     *           "type": {
+                     *             "id": 1,
+                     *             "createdAt": "2025-01-01T00:00:00.000Z",
+                     *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *             "type": "DEFAULT"
+                     *           },
+                     *           "establishmentCategoryId": 12
+                     *         }
+                     *       ],
+                     *       "type": {
+                     *         "id": 1,
+                     *         "createdAt": "2025-01-01T00:00:00.000Z",
+                     *         "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *         "type": "DEFAULT"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The category's id. */
+                id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "3.1.03 Viagens internacionais"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The renamed category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 57,
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T09:30:00.000Z",
+                     *       "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                     *       "name": "3.1.03 Viagens internacionais",
+                     *       "establishments": [],
+                     *       "type": {
+                     *         "id": 2,
+                     *         "createdAt": "2025-01-01T00:00:00.000Z",
+                     *         "updatedAt": "2025-01-01T00:00:00.000Z",
+                     *         "type": "CUSTOM"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another category of the company has this name, or the category is `DEFAULT`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -1096,6 +5467,331 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    createVcn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "HOTEL",
+                 *       "amount": {
+                 *         "rate": 1250,
+                 *         "taxes": 187.5,
+                 *         "fees": 35.9,
+                 *         "currency": "BRL"
+                 *       },
+                 *       "maxPurchaseQuantity": 3,
+                 *       "hotelBooking": {
+                 *         "reservationId": "RSV-2026-118734",
+                 *         "checkIn": "2026-12-10",
+                 *         "checkOut": "2026-12-13",
+                 *         "propertyId": "HTL-SAO-00412",
+                 *         "hotelName": "Hotel Paulista Plaza",
+                 *         "guests": [
+                 *           {
+                 *             "name": "Ana",
+                 *             "surname": "Ribeiro"
+                 *           }
+                 *         ],
+                 *         "allowExtraCharges": false
+                 *       },
+                 *       "customFields": [
+                 *         {
+                 *           "name": "costCenter",
+                 *           "value": "Engenharia",
+                 *           "dataType": "STRING"
+                 *         }
+                 *       ],
+                 *       "requestor": {
+                 *         "name": "Mariana Souza",
+                 *         "email": "mariana.souza@acme.com.br",
+                 *         "phone": "+5511987654321"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnCreate"];
+            };
+        };
+        responses: {
+            /** @description Issued. The body carries the card data; `Location` is the card's URL. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The URL of the new card. */
+                    Location?: string;
+                    /** @description Always `no-store`; the body holds card data. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "type": "HOTEL",
+                     *       "hotelBooking": {
+                     *         "reservationId": "RSV-2026-118734",
+                     *         "checkIn": "2026-12-10",
+                     *         "checkOut": "2026-12-13",
+                     *         "propertyId": "HTL-SAO-00412",
+                     *         "hotelName": "Hotel Paulista Plaza",
+                     *         "guests": [
+                     *           {
+                     *             "name": "Ana",
+                     *             "surname": "Ribeiro"
+                     *           }
+                     *         ],
+                     *         "allowExtraCharges": false
+                     *       },
+                     *       "status": "ACTIVE",
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-01-02",
+                     *       "amount": {
+                     *         "rate": 1250,
+                     *         "taxes": 187.5,
+                     *         "fees": 35.9,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "limit": {
+                     *         "value": 1473.4,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "maxPurchaseQuantity": 3,
+                     *       "card": {
+                     *         "pan": "4111119274630518",
+                     *         "cvv": "382",
+                     *         "expirationDate": "01/2027"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Vcn"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
+        };
+    };
+    updateVcn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": {
+                 *         "value": 7500,
+                 *         "expectedValue": 5000
+                 *       },
+                 *       "endDate": "2027-02-15"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. The card's ceiling and window as they are now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "status": "ACTIVE",
+                     *       "limit": {
+                     *         "value": 7500,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-02-15"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnSummary"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
+        };
+    };
+    revealVcn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card data. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pan": "4111119274630518",
+                     *       "cvv": "382",
+                     *       "expirationDate": "01/2027"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnCard"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+        };
+    };
+    redirectVcnCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Moved permanently to the reveal operation. */
+            308: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The reveal path of the same card. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+        };
+    };
+    listVcnTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description First day (inclusive, company time zone). */
+                startDate?: string;
+                /** @description Last day (inclusive, company time zone). */
+                endDate?: string;
+                /** @description Only transactions with one of these statuses (comma-separated). */
+                status?: components["schemas"]["VcnTransactionStatus"][];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactions": [
+                     *         {
+                     *           "transactionId": "01JD4B2C8N6M4K2J0H8G6F4D2S",
+                     *           "status": "DECLINED",
+                     *           "amount": {
+                     *             "value": 980,
+                     *             "currency": "BRL"
+                     *           },
+                     *           "date": "2026-12-11T09:15:02.000Z",
+                     *           "merchantName": "HOTEL PAULISTA PLAZA",
+                     *           "merchantCategory": "7011",
+                     *           "declineReason": "LIMIT_EXCEEDED"
+                     *         },
+                     *         {
+                     *           "transactionId": "01JD4A9X3V1T7R5P3N1M9K7H5G",
+                     *           "status": "APPROVED",
+                     *           "amount": {
+                     *             "value": 1473.4,
+                     *             "currency": "BRL"
+                     *           },
+                     *           "date": "2026-12-10T18:42:11.000Z",
+                     *           "merchantName": "HOTEL PAULISTA PLAZA",
+                     *           "merchantCategory": "7011",
+                     *           "authorizationCode": "A1B2C3"
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTItMTBUMTg6NDI6MTEuMDAwWiIsIjAxSkQ0QTlYM1YxVDdSNVAzTjFNOUs3SDVHIl19.c2ln"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnTransactionList"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
         };
     };
 }

@@ -1,7 +1,21 @@
 // Every operation of the contract, by operationId. `satisfies Handlers` makes a missing handler a compile error.
 import type { Handlers } from './handler.js';
 import { handlers as auth } from '../areas/auth/handlers.js';
+import { handlers as directory } from '../areas/directory/handlers.js';
+import { handlers as users } from '../areas/users/handlers.js';
+import { handlers as statements } from '../areas/statements/handlers.js';
+import { handlers as attachments } from '../areas/attachments/handlers.js';
+import { handlers as accounts } from '../areas/accounts/handlers.js';
+import { handlers as bills } from '../areas/bills/handlers.js';
+import { handlers as vcn } from '../areas/vcn/handlers.js';
 
 export const operations = {
   ...auth,
+  ...directory,
+  ...users,
+  ...statements,
+  ...attachments,
+  ...accounts,
+  ...bills,
+  ...vcn,
 } satisfies Handlers;

@@ -1,3 +1,155 @@
-// Row types of the statements area's tables (see its migration in server/db/migrations/).
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface StatementsTables {}
+// Row types of the statements tables (migration 0004): accounts, banking and credit-card
+// transactions, bills and attachments. Money is in integer minor units; instants are UTC ISO strings
+// (`2026-11-18T17:32:05.000Z`), so text order is time order; calendar dates are `YYYY-MM-DD`.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** 1 CANCELED, 2 PROCESSED, 3 PENDING. */
+export type TransactionStatus = 1 | 2 | 3;
+
+export interface AccountTable {
+  id: Generated<number>;
+  company_id: string;
+  name: string;
+  bank_code: string;
+  bank_name: string;
+  branch: string;
+  number: string;
+  currency: string;
+  opening_balance_minor: number;
+  /** Opening balance plus processed credits minus processed debits. */
+  balance_minor: number;
+  /** Sum of pending debits. */
+  blocked_minor: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BankingTransactionTable {
+  id: Generated<number>;
+  company_id: string;
+  account_id: number;
+  transaction_type_id: number;
+  transaction_type_description: string;
+  transaction_type_icon: string;
+  /** 'DEBIT' | 'CREDIT' */
+  sub_type: string;
+  status: TransactionStatus;
+  final_card_number: string | null;
+  bearer_name: string | null;
+  transaction_date: string;
+  brl_amount_minor: number;
+  usd_amount_minor: number | null;
+  usd_exchange_rate: number | null;
+  usd_exchange_rate_date: string | null;
+  total_amount_minor: number;
+  iof_amount_minor: number;
+  fee_service_amount_minor: number;
+  mcc_code: number | null;
+  mcc_group: number | null;
+  mcc_description: string | null;
+  id_purchase_event: number | null;
+  source_destination_name: string;
+  place_establishment: string | null;
+  description: string;
+  notes: string;
+  /** 0 or 1. */
+  conciled: number;
+  conciled_at: string | null;
+  category_code: string;
+  category_description: string;
+  custom_category_id: number | null;
+  cost_center_id: string | null;
+  user_id: string | null;
+  requester_user_id: string | null;
+  /** 0 or 1: at least one uploaded attachment. */
+  has_attachments: number;
+  created_at: string;
+}
+
+export interface CreditCardTransactionTable {
+  /** ULID. */
+  id: string;
+  company_id: string;
+  card_id: string;
+  final_card_number: string;
+  bearer_name: string;
+  transaction_date: string;
+  description: string;
+  merchant_name: string;
+  mcc_code: number;
+  category_code: string;
+  category_description: string;
+  amount_minor: number;
+  currency: string;
+  brl_amount_minor: number;
+  exchange_rate: number | null;
+  iof_amount_minor: number;
+  installment_number: number | null;
+  installment_total: number | null;
+  status: TransactionStatus;
+  /** The bill this record is charged on (`bills.due_date`). */
+  bill_due_date: string;
+  notes: string;
+  conciled: number;
+  conciled_at: string | null;
+  custom_category_id: number | null;
+  cost_center_id: string | null;
+  user_id: string | null;
+  has_attachments: number;
+  created_at: string;
+}
+
+export interface BillTable {
+  company_id: string;
+  due_date: string;
+  closing_date: string;
+  currency: string;
+  /** Sum of the processed records' brl_amount_minor. */
+  total_minor: number;
+  paid_at: string | null;
+  created_at: string;
+}
+
+export type AttachmentStatus = 'PENDING' | 'UPLOADED';
+
+export interface AttachmentTable {
+  /** UUID v4. */
+  id: string;
+  company_id: string;
+  banking_transaction_id: number | null;
+  credit_card_transaction_id: string | null;
+  name: string;
+  content_type: string;
+  status: AttachmentStatus;
+  size_bytes: number | null;
+  /** Hex SHA-256 of the content: its address in the blob store. */
+  sha256: string | null;
+  created_at: string;
+  upload_expires_at: string;
+  uploaded_at: string | null;
+}
+
+/** Attachment contents kept in the database when no data folder is configured (tests). */
+export interface AttachmentBlobTable {
+  sha256: string;
+  content: Buffer;
+  size_bytes: number;
+  created_at: string;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type BankingTransactionRow = Selectable<BankingTransactionTable>;
+export type NewBankingTransaction = Insertable<BankingTransactionTable>;
+export type CreditCardTransactionRow = Selectable<CreditCardTransactionTable>;
+export type NewCreditCardTransaction = Insertable<CreditCardTransactionTable>;
+export type BillRow = Selectable<BillTable>;
+export type AttachmentRow = Selectable<AttachmentTable>;
+
+export interface StatementsTables {
+  accounts: AccountTable;
+  banking_transactions: BankingTransactionTable;
+  credit_card_transactions: CreditCardTransactionTable;
+  bills: BillTable;
+  attachments: AttachmentTable;
+  attachment_blobs: AttachmentBlobTable;
+}

@@ -1,7 +1,15 @@
 // Every migration, in order. A migration, once released, is never edited: add a new one.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_auth.js';
+import * as m0002 from './0002_directory.js';
+import * as m0003 from './0003_users.js';
+import * as m0004 from './0004_statements.js';
+import * as m0005 from './0005_vcn.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
+  '0002_directory': m0002,
+  '0003_users': m0003,
+  '0004_statements': m0004,
+  '0005_vcn': m0005,
 };

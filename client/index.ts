@@ -1,0 +1,74 @@
+// The typed client of the Company Finance Service: the openapi-fetch client for every operation of
+// the contract, plus token handling, retries, request ids, pagination iterators and typed errors.
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../generated/openapi.js';
+import { paginators, type Paginators } from './paginate.js';
+import { requestIdMiddleware } from './request-id.js';
+import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
+import { TokenSource, type Clock } from './token.js';
+import { createAnonymousSender, createTransport, type Fetch } from './transport.js';
+
+export interface FinanceClientOptions {
+  /** The API's base URL, e.g. `https://sandbox.finance.example` or `http://localhost:8080`. */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Scopes to ask for, a subset of the client's (`['statements:read']` or `'statements:read directory:read'`). */
+  scope?: string | readonly string[];
+  /** The token endpoint; default `<baseUrl>/oauth/token`. */
+  tokenUrl?: string;
+  /** The transport; default the global `fetch`. Every attempt (token requests included) goes through it. */
+  fetch?: Fetch;
+  /** The time used to decide when the token needs refreshing; default the system clock. */
+  clock?: Clock;
+  /** Refresh the token this long before it expires; default 60 000 ms. */
+  refreshBeforeExpiryMs?: number;
+  retry?: RetryOptions;
+  /** Aborts every call of this client (each call also takes its own `signal`). */
+  signal?: AbortSignal;
+}
+
+export type FinanceClient = Client<paths> & {
+  /** Async iterators over every paged list: `for await (const user of client.paginate.users())`. */
+  paginate: Paginators;
+};
+
+/** Comma-separated arrays (`status=1,2`), as the contract's `style: form, explode: false` parameters. */
+export const querySerializer = { array: { style: 'form', explode: false } } as const;
+
+export function createFinanceClient(options: FinanceClientOptions): FinanceClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const fetch: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+  const policy = { ...RETRY_DEFAULTS, ...options.retry };
+  const tokens = new TokenSource({
+    tokenUrl: options.tokenUrl ?? `${baseUrl}/oauth/token`,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scope: options.scope,
+    clock: options.clock ?? { now: () => new Date() },
+    refreshBeforeMs: options.refreshBeforeExpiryMs ?? 60_000,
+    send: createAnonymousSender(fetch, policy),
+    signal: options.signal ?? new AbortController().signal,
+  });
+  const transport = createTransport({ baseUrl, fetch, tokens, policy, signal: options.signal });
+  const client = createClient<paths>({ baseUrl, fetch: transport, querySerializer });
+  client.use(requestIdMiddleware);
+  return Object.assign(client, { paginate: paginators(client) });
+}
+
+export {
+  FinanceApiError,
+  unwrap,
+  isFinanceApiError,
+  isBadRequest,
+  isNotFound,
+  isConflict,
+  hasVcnCode,
+  type FieldProblem,
+  type VcnErrorCode,
+} from './errors.js';
+export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
+export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
+export type { Clock } from './token.js';
+export type { Fetch } from './transport.js';
+export type { paths, components, operations } from '../generated/openapi.js';

@@ -1,0 +1,70 @@
+// optic's diff engine and breaking-change ruleset, called in-process: the same code `optic diff
+// old new --check` runs, without its ~2 s process start per comparison (the gate's tests run a
+// dozen). Entry points are optic 1.0.x internals (the version is pinned by the lockfile); the
+// CLI equivalent of one comparison is
+//   OPTIC_TELEMETRY_LEVEL=off npx optic diff old.json new.json --check
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+
+export interface OpticRuleResult {
+  name: string;
+  where: string;
+  error?: string;
+  passed: boolean;
+  exempted: boolean;
+  /** 0 info, 1 warn, 2 error. */
+  severity: number;
+}
+
+export interface OpticEndpoint {
+  method: string;
+  path: string;
+  diffs: { trail: string; change: 'added' | 'removed' | 'changed' }[];
+}
+
+export interface OpticComparison {
+  /** Failed error-level rules of the breaking-change ruleset. */
+  failures: OpticRuleResult[];
+  /** Operations with any change. */
+  endpoints: OpticEndpoint[];
+}
+
+type Config = Record<string, unknown>;
+interface OpticModules {
+  loadSpec(ref: string, config: Config, options: { strict: boolean; denormalize: boolean }): Promise<unknown>;
+  compute(specs: [unknown, unknown], config: Config, options: { check: boolean; path: string }): Promise<{
+    specResults: { results: OpticRuleResult[] };
+    changelogData: { endpoints: Record<string, OpticEndpoint> };
+  }>;
+  config: Config;
+}
+
+let modules: OpticModules | undefined;
+
+function load(): OpticModules {
+  if (modules) return modules;
+  process.env.OPTIC_TELEMETRY_LEVEL = 'off';
+  const require = createRequire(import.meta.url);
+  const build = (file: string) => require(`@useoptic/optic/build/${file}`);
+  const { createOpticClient } = build('client');
+  modules = {
+    loadSpec: build('utils/spec-loaders').loadSpec,
+    compute: build('commands/diff/compute').compute,
+    // optic's default CLI configuration, minus git and the cloud: no optic.yml, so the standard
+    // is optic's built-in breaking-change ruleset.
+    config: { isDefaultConfig: true, root: process.cwd(), isAuthenticated: false, isInCi: false, client: createOpticClient('no_token') },
+  };
+  return modules;
+}
+
+/** Compares two OpenAPI files (JSON or YAML) with optic's breaking-change checks. */
+export async function opticCompare(baseFile: string, headFile: string): Promise<OpticComparison> {
+  const { loadSpec, compute, config } = load();
+  const options = { strict: true, denormalize: true };
+  const specs = await Promise.all([loadSpec(resolve(baseFile), config, options), loadSpec(resolve(headFile), config, options)]);
+  const result = await compute(specs as [unknown, unknown], config, { check: true, path: resolve(headFile) });
+  return {
+    failures: result.specResults.results.filter((rule) => !rule.passed && !rule.exempted && rule.severity >= 2),
+    endpoints: Object.values(result.changelogData.endpoints),
+  };
+}

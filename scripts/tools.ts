@@ -1,0 +1,53 @@
+// Runs the contract tools installed in node_modules/.bin and keeps their output readable.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface ToolResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const projectRoot = resolve(import.meta.dirname, '..');
+
+// Redocly CLI prints a boxed Node.js-support notice on every run; it says nothing about the contract.
+const noise = /[║╔╚]|^\s*$|npm warn Unknown user config/;
+
+export const withoutNoise = (text: string): string =>
+  text
+    .split('\n')
+    .filter((line) => !noise.test(line))
+    .join('\n');
+
+export const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** Runs `node_modules/.bin/<name> ...args` from the project root and collects its output. */
+export function runTool(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ToolResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(resolve(projectRoot, 'node_modules', '.bin', name), args, {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+/** Like runTool, but throws with the tool's output when it fails. */
+export async function mustRunTool(name: string, args: string[]): Promise<ToolResult> {
+  const result = await runTool(name, args);
+  if (result.code !== 0) {
+    throw new Error(`${name} ${args.join(' ')} failed:\n${withoutNoise(result.stdout + result.stderr)}`);
+  }
+  return result;
+}
+
+/** True when the module at `moduleUrl` is the script node was started with. */
+export const isMain = (moduleUrl: string): boolean =>
+  process.argv[1] !== undefined && moduleUrl === pathToFileURL(resolve(process.argv[1])).href;

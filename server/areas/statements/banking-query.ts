@@ -1,0 +1,70 @@
+// GET /statements/v1/banking: the validated query → the store's page query, enforcing the rules the
+// schema cannot express (date pair, amount exclusivity) and binding the cursor to the filters.
+import type { Input } from '../../http/handler.js';
+import { badRequest } from '../../http/errors.js';
+import { decodeCursor } from '../../http/cursor.js';
+import { toMinor } from '../../lib/money.js';
+import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-list.js';
+import { addDays, startOfDay } from './time.js';
+
+type Query = Input<'listBankingTransactions'>['query'];
+
+const SORTING = /^(transactionDate|brlAmount|totalTransactionAmount):(asc|desc)$/;
+
+export function parseSorting(value: string | undefined): { field: BankingSortField; direction: SortDirection } {
+  const match = SORTING.exec(value ?? 'transactionDate:desc');
+  if (!match) {
+    throw badRequest('sorting must be transactionDate, brlAmount or totalTransactionAmount followed by :asc or :desc');
+  }
+  return { field: match[1] as BankingSortField, direction: match[2] as SortDirection };
+}
+
+/** The calendar-day pair as a UTC [from, to) range; both or neither. */
+export function dateRange(startDate: string | undefined, endDate: string | undefined, timeZone: string) {
+  if ((startDate === undefined) !== (endDate === undefined)) throw badRequest('startDate and endDate must be sent together');
+  if (startDate === undefined || endDate === undefined) return {};
+  if (endDate < startDate) throw badRequest('endDate must not be before startDate');
+  return { from: startOfDay(startDate, timeZone), to: startOfDay(addDays(endDate, 1), timeZone) };
+}
+
+function amountFilter(q: Query): BankingFilters['amount'] {
+  const given = (['amountEq', 'amountGt', 'amountLt'] as const).filter((k) => q[k] !== undefined);
+  if (given.length > 1) throw badRequest(`amountEq, amountGt and amountLt are mutually exclusive; got ${given.join(', ')}`);
+  if (q.amountEq !== undefined) return { op: '=', minor: toMinor(q.amountEq) };
+  if (q.amountGt !== undefined) return { op: '>', minor: toMinor(q.amountGt) };
+  if (q.amountLt !== undefined) return { op: '<', minor: toMinor(q.amountLt) };
+  return undefined;
+}
+
+const sortedUnique = <T extends string | number>(values: T[] | undefined) =>
+  values === undefined ? undefined : [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * The page query (without user ids: the handler resolves `responsibleEmail`) and the cursor scope:
+ * every filter and the sorting, normalized so equal queries give equal scopes.
+ */
+export function bankingPageQuery(q: Query, companyId: string, timeZone: string, cursorSecret: Buffer) {
+  const sort = parseSorting(q.sorting);
+  const filters: BankingFilters = {
+    accountId: q.accountId,
+    ...dateRange(q.startDate, q.endDate, timeZone),
+    hasAttachments: q.hasAttachments,
+    wasConciled: q.wasConciled,
+    categoryIds: sortedUnique(q.categoryIds),
+    costCenterIds: sortedUnique(q.costCenterIds?.map((id) => id.toLowerCase())),
+    status: sortedUnique(q.status),
+    amount: amountFilter(q),
+  };
+  const email = q.responsibleEmail?.trim().toLowerCase();
+  const { from: _from, to: _to, ...rest } = filters;
+  const scope = { list: 'banking', ...rest, startDate: q.startDate, endDate: q.endDate, email, sort };
+  let after: BankingPageQuery['after'];
+  if (q.nextPageStartKey !== undefined) {
+    const [key, id] = decodeCursor(cursorSecret, scope, q.nextPageStartKey);
+    const keyType = sort.field === 'transactionDate' ? 'string' : 'number';
+    if (typeof key !== keyType || typeof id !== 'number') throw badRequest('nextPageStartKey is invalid');
+    after = [key as string | number, id];
+  }
+  const page: BankingPageQuery = { companyId, filters, sort, after, take: q.limit ?? 20 };
+  return { page, scope, email };
+}

@@ -1,0 +1,74 @@
+// PATCH of a banking or credit-card transaction: notes, category, cost center, reconciliation.
+// Read, check and write happen in one transaction, so concurrent PATCHes of one row serialize and
+// every field of a request applies together or not at all.
+import type { Kysely } from 'kysely';
+import type { Db } from '../../../db/database.js';
+import { badRequest, conflict, notFound } from '../../../http/errors.js';
+import { STATUS_NAMES } from '../present.js';
+
+export interface TransactionPatch {
+  notes?: string;
+  isConciled?: boolean;
+  categoryId?: number;
+  costCenterId?: string;
+}
+
+/** The columns both statements share for annotation. */
+interface Annotatable {
+  id: number | string;
+  company_id: string;
+  status: 1 | 2 | 3;
+  notes: string;
+  conciled: number;
+  conciled_at: string | null;
+  custom_category_id: number | null;
+  cost_center_id: string | null;
+}
+type Statement = 'banking_transactions' | 'credit_card_transactions';
+type View = Kysely<Record<Statement, Annotatable>>;
+
+export async function annotateTransaction(
+  db: Db, statement: Statement, companyId: string, id: number | string, patch: TransactionPatch, now: Date,
+): Promise<void> {
+  if (patch.isConciled === false) {
+    throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', ['isConciled: only true is accepted']);
+  }
+  await db.transaction().execute(async (trx) => {
+    const view = trx as unknown as View;
+    const row = await view
+      .selectFrom(statement)
+      .select(['status', 'conciled'])
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound('Transaction not found');
+
+    const problems: string[] = [];
+    if (patch.categoryId !== undefined) {
+      const category = await trx.selectFrom('categories').select('id')
+        .where('company_id', '=', companyId).where('id', '=', patch.categoryId).executeTakeFirst();
+      if (!category) problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
+    }
+    if (patch.costCenterId !== undefined) {
+      const costCenter = await trx.selectFrom('cost_centers').select('id')
+        .where('company_id', '=', companyId).where('id', '=', patch.costCenterId).executeTakeFirst();
+      if (!costCenter) problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
+    }
+    if (problems.length > 0) throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
+
+    const reconcile = patch.isConciled === true && row.conciled === 0;
+    if (reconcile && row.status !== 2) {
+      throw conflict('The transaction cannot be reconciled', [
+        `only processed transactions (status 2) can be reconciled; this one is ${STATUS_NAMES[row.status]}`,
+      ]);
+    }
+    const changes: Partial<Annotatable> = {
+      ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
+      ...(patch.categoryId !== undefined ? { custom_category_id: patch.categoryId } : {}),
+      ...(patch.costCenterId !== undefined ? { cost_center_id: patch.costCenterId } : {}),
+      ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
+    };
+    if (Object.keys(changes).length === 0) return;
+    await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
+  });
+}

@@ -1,0 +1,84 @@
+// The credit-card statement: keyset pages by (transaction_date, id) newest first, optionally of some
+// cards (one ordered arm per card, merged), and every record of one bill.
+import type { Db } from '../../../db/database.js';
+import type { CreditCardTransactionRow } from '../tables.js';
+import { creditCardAttachments, type AttachmentSummary } from './attachments-of.js';
+
+export interface CreditCardItem extends CreditCardTransactionRow {
+  user_email: string | null;
+  custom_category_name: string | null;
+  cost_center_name: string | null;
+  attachments: AttachmentSummary[];
+}
+
+export interface CreditCardPageQuery {
+  companyId: string;
+  cardIds?: string[];
+  from?: string;
+  to?: string;
+  after?: [string, string];
+  take: number;
+}
+
+function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
+  let query = db
+    .selectFrom('credit_card_transactions')
+    .select(['id', 'transaction_date'])
+    .where('company_id', '=', q.companyId);
+  if (cardId !== undefined) query = query.where('card_id', '=', cardId);
+  if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);
+  if (q.to !== undefined) query = query.where('transaction_date', '<', q.to);
+  if (q.after) {
+    const [date, id] = q.after;
+    query = query.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '<', eb.tuple(date, id)));
+  }
+  return query.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(q.take);
+}
+
+function pageIds(db: Db, q: CreditCardPageQuery) {
+  const cards = q.cardIds ?? [];
+  if (cards.length <= 1) return arm(db, q, cards[0]);
+  const [first, ...rest] = cards.map((card, i) => db.selectFrom(arm(db, q, card).as(`arm${i}`)).selectAll());
+  let union = first!;
+  for (const next of rest) union = union.unionAll(next);
+  return union.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(q.take);
+}
+
+/** Joins names, sorts newest first and adds attachments. */
+async function withDetails(db: Db, companyId: string, base: ReturnType<typeof detailsQuery>): Promise<CreditCardItem[]> {
+  const rows = await base.execute();
+  const attachments = await creditCardAttachments(db, companyId, rows.filter((r) => r.has_attachments === 1).map((r) => r.id));
+  return rows.map((row) => ({ ...row, attachments: attachments.get(row.id) ?? [] }));
+}
+
+function detailsQuery(db: Db) {
+  return db
+    .selectFrom('credit_card_transactions as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
+    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
+    .selectAll('t')
+    .select(['u.email as user_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
+    .orderBy('t.transaction_date', 'desc')
+    .orderBy('t.id', 'desc');
+}
+
+export async function loadCreditCardPage(db: Db, q: CreditCardPageQuery): Promise<{ items: CreditCardItem[]; nextKey?: [string, string] }> {
+  const ids = pageIds(db, { ...q, take: q.take + 1 });
+  const rows = await withDetails(db, q.companyId, detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')));
+  const more = rows.length > q.take;
+  const items = more ? rows.slice(0, q.take) : rows;
+  const last = items[items.length - 1];
+  return { items, nextKey: more && last ? [last.transaction_date, last.id] : undefined };
+}
+
+/** Every record charged on the company's bill due on `dueDate`, newest first. */
+export function loadBillTransactions(db: Db, companyId: string, dueDate: string): Promise<CreditCardItem[]> {
+  return withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate));
+}
+
+/** One record of the company, or undefined. */
+export async function findCreditCardItem(db: Db, companyId: string, id: string): Promise<CreditCardItem | undefined> {
+  const rows = await withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id));
+  return rows[0];
+}

@@ -1,0 +1,68 @@
+// Writing statement rows (seed, ingest, tests): batched multi-row inserts that keep account
+// balances and bill totals current. Call inside a transaction so rows and totals land together.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
+import { closingDateOf } from '../../bills/cycle.js';
+
+type Trx = Kysely<Database>;
+
+/** Rows per INSERT statement, under SQLite's bound-parameter limit for these widths. */
+const BATCH = 500;
+
+export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const inserted = await trx.insertInto('banking_transactions').values(rows.slice(i, i + BATCH)).returning('id').execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  const deltas = new Map<number, { balance: number; blocked: number }>();
+  for (const row of rows) {
+    const d = deltas.get(row.account_id) ?? { balance: 0, blocked: 0 };
+    const signed = row.sub_type === 'CREDIT' ? row.total_amount_minor : -row.total_amount_minor;
+    if (row.status === 2) d.balance += signed;
+    if (row.status === 3 && row.sub_type === 'DEBIT') d.blocked += row.total_amount_minor;
+    deltas.set(row.account_id, d);
+  }
+  for (const [accountId, d] of deltas) {
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({
+        balance_minor: eb('balance_minor', '+', d.balance),
+        blocked_minor: eb('blocked_minor', '+', d.blocked),
+        updated_at: now.toISOString(),
+      }))
+      .where('id', '=', accountId)
+      .execute();
+  }
+  return ids;
+}
+
+export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCardTransaction[], now: Date): Promise<void> {
+  const totals = new Map<string, { companyId: string; dueDate: string; total: number }>();
+  for (const row of rows) {
+    const key = `${row.company_id}|${row.bill_due_date}`;
+    const t = totals.get(key) ?? { companyId: row.company_id, dueDate: row.bill_due_date, total: 0 };
+    if (row.status === 2) t.total += row.brl_amount_minor;
+    totals.set(key, t);
+  }
+  for (const t of totals.values()) {
+    await trx
+      .insertInto('bills')
+      .values({ company_id: t.companyId, due_date: t.dueDate, closing_date: closingDateOf(t.dueDate), currency: 'BRL', total_minor: 0, paid_at: null, created_at: now.toISOString() })
+      .onConflict((oc) => oc.columns(['company_id', 'due_date']).doNothing())
+      .execute();
+  }
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await trx.insertInto('credit_card_transactions').values(rows.slice(i, i + BATCH)).execute();
+  }
+  for (const t of totals.values()) {
+    if (t.total === 0) continue;
+    await trx
+      .updateTable('bills')
+      .set((eb) => ({ total_minor: eb('total_minor', '+', t.total) }))
+      .where('company_id', '=', t.companyId)
+      .where('due_date', '=', t.dueDate)
+      .execute();
+  }
+}

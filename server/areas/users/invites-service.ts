@@ -1,0 +1,86 @@
+// Invites: creating one (refused for members and pending addresses) and accepting one (sandbox).
+// Checks and writes share one transaction; the unique index on pending invites backs them up
+// should two requests still meet (several replicas on one PostgreSQL).
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict } from '../../http/errors.js';
+import { isUniqueViolation, nameFromEmail, normalizeEmail } from './email.js';
+import { assignableRole } from './users-service.js';
+import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } from './store/invites.js';
+import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
+
+/** The contract's limit on a user's name. */
+const MAX_NAME_LENGTH = 120;
+
+/** How long an invite stays pending. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const alreadyMember = (email: string) =>
+  conflict('This address already belongs to a user of the company', [{ field: 'email', message: `${email} is already a member of the company` }]);
+const alreadyInvited = (email: string) =>
+  conflict('This address already has a pending invite', [{ field: 'email', message: `${email} has a pending invite` }]);
+
+/** Creates a pending invite; answers the address as stored. */
+export async function createInvite(db: Db, clock: Clock, companyId: string, body: { roleId: string; email: string }): Promise<string> {
+  const email = body.email.trim();
+  const normalized = normalizeEmail(email);
+  const now = clock.now();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const role = await assignableRole(trx, companyId, body.roleId);
+      if (await findUserByEmail(trx, companyId, normalized)) throw alreadyMember(email);
+      await expireInvites(trx, companyId, normalized, now.toISOString());
+      if (await findPendingInvite(trx, companyId, normalized)) throw alreadyInvited(email);
+      await insertInvite(trx, {
+        id: randomUUID(),
+        company_id: companyId,
+        email,
+        email_normalized: normalized,
+        role_id: role.id,
+        status: 'PENDING',
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + INVITE_TTL_MS).toISOString(),
+        accepted_at: null,
+        user_id: null,
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyInvited(email);
+    throw err;
+  }
+  return email;
+}
+
+/** Why an invite cannot be accepted; the CLI prints the message. */
+export class InviteNotAcceptable extends Error {
+  override name = 'InviteNotAcceptable';
+}
+
+/** Turns the address's pending invite into an active user with the invited role. */
+export async function acceptInvite(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  input: { email: string; name?: string },
+): Promise<UserView> {
+  const normalized = normalizeEmail(input.email);
+  const now = clock.now().toISOString();
+  return db.transaction().execute(async (trx) => {
+    await expireInvites(trx, companyId, normalized, now);
+    const invite = await findPendingInvite(trx, companyId, normalized);
+    if (!invite) throw new InviteNotAcceptable(`no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`);
+    if (await findUserByEmail(trx, companyId, normalized)) throw new InviteNotAcceptable(`${input.email} is already a member of the company`);
+    const name = input.name?.trim() || nameFromEmail(invite.email);
+    if (name.length > MAX_NAME_LENGTH) throw new InviteNotAcceptable(`the name must have at most ${MAX_NAME_LENGTH} characters`);
+    const id = randomUUID();
+    await insertUsers(trx, [{
+      id, company_id: companyId, email: invite.email, email_normalized: normalized, name, phone: null,
+      role_id: invite.role_id, active: 1, created_at: now, updated_at: now, deleted_at: null,
+    }]);
+    await markInviteAccepted(trx, companyId, invite.id, id, now);
+    const user = await findUser(trx, companyId, id);
+    if (!user) throw new Error(`user ${id} vanished inside its creation`);
+    return user;
+  });
+}

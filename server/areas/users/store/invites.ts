@@ -1,0 +1,60 @@
+// Queries on invites. A PENDING invite whose expires_at has passed counts as expired.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { InviteRow } from '../tables.js';
+
+type Db = Kysely<Database>;
+
+/** Stores the EXPIRED status of the address's pending invites that are past their expiry. */
+export async function expireInvites(db: Db, companyId: string, emailNormalized: string, now: string): Promise<void> {
+  await db
+    .updateTable('invites')
+    .set({ status: 'EXPIRED' })
+    .where('company_id', '=', companyId)
+    .where('email_normalized', '=', emailNormalized)
+    .where('status', '=', 'PENDING')
+    .where('expires_at', '<=', now)
+    .execute();
+}
+
+/** The address's latest PENDING invite, expired or not (compare expires_at with now). */
+export async function findPendingInvite(db: Db, companyId: string, emailNormalized: string): Promise<InviteRow | undefined> {
+  return db
+    .selectFrom('invites')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('email_normalized', '=', emailNormalized)
+    .where('status', '=', 'PENDING')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+export async function insertInvite(db: Db, row: InviteRow): Promise<void> {
+  await db.insertInto('invites').values(row).execute();
+}
+
+export async function markInviteAccepted(db: Db, companyId: string, inviteId: string, userId: string, at: string): Promise<void> {
+  await db
+    .updateTable('invites')
+    .set({ status: 'ACCEPTED', accepted_at: at, user_id: userId })
+    .where('company_id', '=', companyId)
+    .where('id', '=', inviteId)
+    .execute();
+}
+
+export interface InviteView extends InviteRow {
+  role_name: string;
+}
+
+/** The company's invites, newest first. */
+export async function listInvites(db: Db, companyId: string): Promise<InviteView[]> {
+  return db
+    .selectFrom('invites')
+    .innerJoin('roles', 'roles.id', 'invites.role_id')
+    .selectAll('invites')
+    .select('roles.name as role_name')
+    .where('invites.company_id', '=', companyId)
+    .orderBy('invites.created_at', 'desc')
+    .orderBy('invites.id', 'desc')
+    .execute();
+}

@@ -1,0 +1,68 @@
+// Rows → the contract's response shapes.
+import type { components } from '../../../generated/openapi.js';
+import type { Config } from '../../config.js';
+import { fromMinor } from '../../lib/money.js';
+import { decryptPan, deriveCvv } from './crypto.js';
+import { expirationOf } from './dates.js';
+import { effectiveStatus } from './status.js';
+import type { VcnRow, VcnTransactionRow } from './tables.js';
+
+type Schemas = components['schemas'];
+
+const BOOKING_FIELD = { HOTEL: 'hotelBooking', AERIAL: 'flightBooking', CUSTOM: 'customUse' } as const;
+
+/** The card data: PAN decrypted, CVV derived (never stored), expiration from the window. */
+export function cardData(row: VcnRow, secrets: Config['secrets'], pan = decryptPan(secrets.panKey, row.id, row.pan_ciphertext)): Schemas['VcnCard'] {
+  const expirationDate = expirationOf(row.end_date);
+  return { pan, cvv: deriveCvv(secrets.cvvKey, pan, expirationDate), expirationDate };
+}
+
+export function presentVcn(row: VcnRow, card: Schemas['VcnCard'], today: string): Schemas['Vcn'] {
+  const money = { limit: { value: fromMinor(row.limit_minor), currency: row.currency } };
+  const amount =
+    row.rate_minor === null
+      ? {}
+      : {
+          amount: {
+            rate: fromMinor(row.rate_minor),
+            taxes: fromMinor(row.taxes_minor ?? 0),
+            fees: fromMinor(row.fees_minor ?? 0),
+            currency: row.currency,
+          },
+        };
+  return {
+    vcnId: row.id,
+    type: row.type,
+    [BOOKING_FIELD[row.type]]: JSON.parse(row.booking) as unknown,
+    status: effectiveStatus(row.status, row.end_date, today),
+    startDate: row.start_date,
+    endDate: row.end_date,
+    ...amount,
+    ...money,
+    maxPurchaseQuantity: row.max_purchase_quantity,
+    card,
+  };
+}
+
+export function presentSummary(row: VcnRow, today: string): Schemas['VcnSummary'] {
+  return {
+    vcnId: row.id,
+    status: effectiveStatus(row.status, row.end_date, today),
+    limit: { value: fromMinor(row.limit_minor), currency: row.currency },
+    startDate: row.start_date,
+    endDate: row.end_date,
+  };
+}
+
+export function presentTransaction(row: VcnTransactionRow): Schemas['VcnTransaction'] {
+  return {
+    transactionId: row.id,
+    status: row.status,
+    amount: { value: fromMinor(row.amount_minor), currency: row.currency },
+    date: row.occurred_at,
+    merchantName: row.merchant_name,
+    merchantCategory: row.merchant_category,
+    ...(row.authorization_code ? { authorizationCode: row.authorization_code } : {}),
+    ...(row.decline_reason ? { declineReason: row.decline_reason as Schemas['VcnDeclineReason'] } : {}),
+  };
+}

@@ -1,0 +1,42 @@
+// Reading a card for a reveal, recorded in the audit table in the same transaction.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { VcnRevealRow, VcnRow } from '../tables.js';
+import { getVcn } from './cards.js';
+
+export interface RevealRequest {
+  companyId: string;
+  vcnId: string;
+  clientId: string;
+  requestId: string;
+  now: Date;
+}
+
+/** The card to reveal; the reveal is recorded (card, client, time) before anything is returned. */
+export async function recordReveal(db: Kysely<Database>, request: RevealRequest): Promise<VcnRow> {
+  return db.transaction().execute(async (trx) => {
+    const card = await getVcn(trx, request.companyId, request.vcnId);
+    await trx
+      .insertInto('vcn_reveals')
+      .values({
+        company_id: request.companyId,
+        vcn_id: request.vcnId,
+        client_id: request.clientId,
+        request_id: request.requestId,
+        revealed_at: request.now.toISOString(),
+      })
+      .execute();
+    return card;
+  });
+}
+
+export async function listReveals(db: Kysely<Database>, companyId: string, vcnId: string): Promise<Array<Omit<VcnRevealRow, 'id'> & { id: number }>> {
+  return db
+    .selectFrom('vcn_reveals')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('vcn_id', '=', vcnId)
+    .orderBy('revealed_at')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,34 @@
+// Options and output shared by the `finance` commands.
+import type { Command } from 'commander';
+import { openDatabase, type Db } from '../db/database.js';
+
+export const DEFAULT_DB = './data/finance.sqlite';
+
+export const withDb = (command: Command) => command.option('--db <path>', 'SQLite database file', DEFAULT_DB);
+
+/** Opens the database, runs `work`, and always closes it. */
+export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openDatabase(path);
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `--json`: one JSON document on stdout. Otherwise a human-readable line per entry on stdout. */
+export function output(json: boolean, value: Record<string, unknown>): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) process.stdout.write(`${key}: ${Array.isArray(v) ? v.join(' ') : String(v)}\n`);
+}
+
+export const parseScopes = (value: string) => value.split(/[,\s]+/).filter(Boolean);
+
+export const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${value}`);
+  return n;
+};

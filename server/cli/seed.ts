@@ -1,0 +1,46 @@
+// Realistic, deterministic demo data for one company: every area's seeder, in dependency order.
+import cliProgress from 'cli-progress';
+import type { Db } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { createRng } from '../lib/random.js';
+import type { SeedContext } from './seed-context.js';
+import { seedDirectory } from '../areas/directory/seed.js';
+import { seedUsers } from '../areas/users/seed.js';
+import { seedStatements } from '../areas/statements/seed.js';
+import { seedVcn } from '../areas/vcn/seed.js';
+
+export interface SeedOptions {
+  companyId: string;
+  transactions: number;
+  seed: number;
+  clock: Clock;
+}
+
+/** Seeds a company, showing a progress bar when stderr is a terminal. */
+export async function seedCompany(db: Db, options: SeedOptions): Promise<void> {
+  const company = await db.selectFrom('companies').select('id').where('id', '=', options.companyId).executeTakeFirst();
+  if (!company) throw new Error(`no company ${options.companyId}`);
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'seeding {bar} {percentage}% | {value}/{total} transactions | {eta_formatted} left' }, cliProgress.Presets.shades_classic)
+    : undefined;
+  const ctx: SeedContext = {
+    companyId: options.companyId,
+    rng: createRng(options.seed),
+    clock: options.clock,
+    transactions: options.transactions,
+    onProgress: bar
+      ? (done, total) => {
+          if (bar.getTotal() !== total) bar.start(total, done);
+          bar.update(done);
+        }
+      : undefined,
+  };
+  try {
+    await seedDirectory(db, ctx);
+    await seedUsers(db, ctx);
+    await seedStatements(db, ctx);
+    await seedVcn(db, ctx);
+  } finally {
+    bar?.stop();
+  }
+}

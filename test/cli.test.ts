@@ -1,0 +1,106 @@
+// The `finance` command end to end, as a user runs it: separate processes on a database file.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openDatabase } from '../server/db/database.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'finance-cli-'));
+const dbPath = join(dir, 'finance.sqlite');
+const finance = async (...args: string[]) => {
+  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  return stdout;
+};
+
+let company: { companyId: string; clientId: string; clientSecret: string; scopes: string[] };
+
+beforeAll(async () => {
+  company = JSON.parse(await finance('company', 'create', '--name', 'Padaria Pão Quente Ltda', '--json'));
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('finance company create', () => {
+  it('when run with --json, then it prints one JSON document with the new credentials and every scope', () => {
+    expect(company.companyId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(company.clientId).toMatch(/^cli_[0-9a-f]{24}$/);
+    expect(company.clientSecret).toMatch(/^sk_/);
+    expect(company.scopes).toContain('vcn:reveal');
+  });
+});
+
+describe('finance client create', () => {
+  it('when given scopes, then the new client holds exactly those', async () => {
+    const client = JSON.parse(await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read,users:read', '--json'));
+    expect(client).toMatchObject({ companyId: company.companyId, scopes: ['statements:read', 'users:read'] });
+  });
+
+  it('when a scope is unknown, then it fails and creates nothing', async () => {
+    await expect(finance('client', 'create', '--company', company.companyId, '--scopes', 'root:all', '--json')).rejects.toThrow(/unknown scopes/);
+  });
+});
+
+describe('finance seed', () => {
+  it('when run twice with the same seed on two companies, then both get the same amount of data', async () => {
+    const other = JSON.parse(await finance('company', 'create', '--name', 'Outra Empresa SA', '--json'));
+    await finance('seed', '--company', company.companyId, '--transactions', '300', '--seed', '7', '--json');
+    await finance('seed', '--company', other.companyId, '--transactions', '300', '--seed', '7', '--json');
+    const db = await openDatabase(dbPath);
+    try {
+      for (const id of [company.companyId, other.companyId]) {
+        const { n } = await db.selectFrom('banking_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', id).executeTakeFirstOrThrow();
+        expect(Number(n)).toBe(300);
+      }
+    } finally {
+      await db.destroy();
+    }
+  }, 60_000);
+});
+
+describe('finance serve', () => {
+  it('when started on an empty database, then it prints demo credentials that work, and SIGTERM stops it cleanly; a restart keeps the data', async () => {
+    const fresh = join(dir, 'serve.sqlite');
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const start = () => {
+      const child = spawn('node', ['bin/finance.js', 'serve', '--db', fresh, '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+      let out = '';
+      const ready = new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Token URL')) setTimeout(() => resolve(out), 100);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
+      });
+      return { child, ready };
+    };
+    const first = start();
+    const banner = await first.ready;
+    const clientId = /client_id:\s+(\S+)/.exec(banner)?.[1];
+    const clientSecret = /client_secret:\s+(\S+)/.exec(banner)?.[1];
+    expect(clientId && clientSecret).toBeTruthy();
+    const tokenRes = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId!, client_secret: clientSecret! }),
+    });
+    expect(tokenRes.status).toBe(200);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const list = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, { headers: { Authorization: `Bearer ${access_token}` } });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { transactions: unknown[] }).transactions).toHaveLength(5);
+
+    const exited = new Promise<number | null>((resolve) => first.child.once('exit', resolve));
+    first.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const second = start();
+    const banner2 = await second.ready;
+    expect(banner2).toContain('already has companies');
+    const again = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, { headers: { Authorization: `Bearer ${access_token}` } });
+    expect(again.status).toBe(200);
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 90_000);
+});
