@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { requestNarrowings } from './contract-constraints.js';
-import { opticCompare } from './optic.js';
+import { describeEndpointChanges, opticCompare } from './optic.js';
 import { isMain, projectRoot } from './tools.js';
 
 export const baselinePath = resolve(projectRoot, 'openapi', 'released', 'openapi.json');
@@ -20,6 +20,8 @@ export interface ContractDiff {
   findings: string[];
   /** Operations (`METHOD /path`) added, removed and changed. */
   operations: { added: string[]; removed: string[]; changed: string[] };
+  /** What changed inside the changed operations: `METHOD /path: request property x added`. */
+  details: string[];
 }
 
 export const readSpec = (file: string): Record<string, unknown> => parse(readFileSync(file, 'utf8'));
@@ -32,12 +34,18 @@ export async function diffContracts(base: string, head: string): Promise<Contrac
     ...requestNarrowings(readSpec(base), readSpec(head)).map((line) => `${line} [request constraint narrowed]`),
   ];
   const operations = { added: [] as string[], removed: [] as string[], changed: [] as string[] };
+  const details: string[] = [];
   for (const endpoint of optic.endpoints) {
+    const name = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
     const whole = endpoint.diffs.find((diff) => diff.trail === '')?.change;
-    const list = whole === 'added' ? operations.added : whole === 'removed' ? operations.removed : operations.changed;
-    list.push(`${endpoint.method.toUpperCase()} ${endpoint.path}`);
+    if (whole === 'added') operations.added.push(name);
+    else if (whole === 'removed') operations.removed.push(name);
+    else {
+      operations.changed.push(name);
+      details.push(...describeEndpointChanges(endpoint).map((line) => `${name}: ${line}`));
+    }
   }
-  return { breaking: findings.length > 0, findings: [...new Set(findings)], operations };
+  return { breaking: findings.length > 0, findings: [...new Set(findings)], operations, details };
 }
 
 async function main(): Promise<number> {
@@ -48,9 +56,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const diff = await diffContracts(base, head);
-  for (const [change, operations] of Object.entries(diff.operations)) {
-    for (const operation of operations) console.log(`${change.padEnd(8)} ${operation}`);
-  }
+  for (const operation of diff.operations.added) console.log(`added    ${operation}`);
+  for (const operation of diff.operations.removed) console.log(`removed  ${operation}`);
+  for (const detail of diff.details) console.log(`changed  ${detail}`);
   if (diff.breaking) {
     for (const finding of diff.findings) console.error(`✗ ${finding}`);
     console.error(

@@ -57,6 +57,7 @@ async function changeLines(base: Spec, head: Spec, allowBreaking: boolean): Prom
   };
   section('Added', named(head, diff.operations.added));
   section('Changed', named(head, diff.operations.changed));
+  lines.push(...diff.details.map((detail) => `  - ${detail}`));
   section('Removed', named(base, diff.operations.removed));
   if (diff.breaking) lines.push('', 'Breaking changes:', ...diff.findings.map((finding) => `- ${finding}`));
   return lines.length > 0 ? lines : ['- Descriptions and examples only; no operation changed.'];

@@ -68,3 +68,38 @@ export async function opticCompare(baseFile: string, headFile: string): Promise<
     endpoints: Object.values(result.changelogData.endpoints),
   };
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
+
+// How each level of optic's per-endpoint change tree reads in a changelog line.
+const levels: Record<string, (key: string) => string> = {
+  queryParameters: (name) => `query parameter ${name}`,
+  pathParameters: (name) => `path parameter ${name}`,
+  headerParameters: (name) => `header parameter ${name}`,
+  cookieParameters: (name) => `cookie parameter ${name}`,
+  responses: (status) => `response ${status}`,
+  headers: (name) => `header ${name}`,
+  contents: (mediaType) => mediaType,
+  fields: (pointer) =>
+    `property ${pointer.replace(/^\/schema/, '').replaceAll('/properties/', '.').replaceAll('/items', '[]').replace(/^\./, '')}`,
+};
+
+function describe(node: unknown, label: string[], out: string[]): void {
+  if (!isObject(node)) return;
+  for (const diff of Array.isArray(node.diffs) ? node.diffs : []) {
+    if (isObject(diff)) out.push([...label, String(diff.trail ?? '').replace(/^\//, ''), diff.change].filter(Boolean).join(' '));
+  }
+  for (const [key, child] of Object.entries(node)) {
+    if (!isObject(child) || key === 'diffs' || key === 'rules' || key === 'examples') continue;
+    const level = levels[key];
+    if (level) for (const [name, item] of Object.entries(child)) describe(item, [...label, level(name)], out);
+    else describe(child, key === 'request' ? [...label, 'request'] : label, out);
+  }
+}
+
+/** One line per change inside a changed endpoint: `request application/json property note added`. */
+export function describeEndpointChanges(endpoint: OpticEndpoint): string[] {
+  const out: string[] = [];
+  describe(endpoint, [], out);
+  return out;
+}

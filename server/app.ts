@@ -16,20 +16,23 @@ import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
+import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
   db: Db;
   clock: Clock;
   config: Config;
   logger?: Logger;
+  /** The card processor; the simulated one when not given. */
+  issuer?: CardIssuer;
 }
 
 export const DOCS_HTML = fileURLToPath(new URL('../generated/docs/index.html', import.meta.url));
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export function createApp({ db, clock, config, logger = createLogger(config.logLevel) }: AppOptions) {
-  const services: Services = { db, clock, config };
+export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer() }: AppOptions) {
+  const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
   const publicBundle = loadBundle('public');
   const routes = operationRoutes(internal);

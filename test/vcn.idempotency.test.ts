@@ -1,6 +1,7 @@
 // createVcn: one live card per booking key, replacement once expired or cancelled, concurrency,
 // and an issuer failure that leaves nothing behind.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callIssuer } from '../server/areas/vcn/store/provider.js';
 import type { VcnType } from '../server/areas/vcn/tables.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
@@ -119,5 +120,11 @@ describe('createVcn: keys per type', () => {
     const holder = await server.db.selectFrom('vcns').select(['id', 'holds_key']).where('id', '=', first.vcnId).executeTakeFirstOrThrow();
     expect(holder.holds_key).toBe(1);
     await issue(acme, body);
+  });
+});
+
+describe('the issuer call', () => {
+  it('when the issuer does not answer in time, then it is 503 vcn-provider-unavailable', async () => {
+    await expect(callIssuer(() => new Promise(() => {}), 20)).rejects.toMatchObject({ status: 503, code: 'vcn-provider-unavailable' });
   });
 });

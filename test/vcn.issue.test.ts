@@ -139,6 +139,7 @@ describe('createVcn: blocks', () => {
   it.each([
     ['NUMBER', '12,5'],
     ['DATE', '10/12/2026'],
+    ['DATE', '2026-02-30'],
     ['BOOLEAN', 'yes'],
   ] as const)('when a %s custom field holds %s, then 400 invalid-vcn-request', async (dataType, value) => {
     expectVcnError(await post(customRequest({ customFields: [{ name: 'x', value, dataType }] })), 400, 'invalid-vcn-request');

@@ -7,6 +7,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
+import type { CardIssuer } from '../areas/vcn/issuer.js';
 
 export type OperationId = keyof operations;
 
@@ -56,6 +57,8 @@ export interface Services {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
+  /** The card processor behind the virtual-card operations. */
+  issuer: CardIssuer;
 }
 
 export interface HandlerContext extends Services {

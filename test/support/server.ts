@@ -11,6 +11,7 @@ import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { createLogger } from '../../server/http/logger.js';
 import type { Logger } from 'pino';
+import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
 
 export type Api = Client<paths>;
 
@@ -28,6 +29,8 @@ export interface TestServer {
   db: Db;
   clock: ManualClock;
   config: Config;
+  /** The simulated card issuer of this server: tests make it fail. */
+  issuer: SimulatedIssuer;
   /** An unauthenticated typed client. */
   anonymous: Api;
   newCompany(options?: { name?: string; scopes?: readonly string[]; timeZone?: string }): Promise<TestCompany>;
@@ -49,7 +52,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = await openDatabase(options.dbPath ?? ':memory:');
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
-  const app = createApp({ db, clock, config, logger: options.logger ?? createLogger('silent') });
+  const issuer = createSimulatedIssuer();
+  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent') });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -74,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db,
     clock,
     config,
+    issuer,
     anonymous: createClient<paths>({ baseUrl, querySerializer }),
     apiWithToken,
     async newCompany({ name, scopes = ALL_SCOPES, timeZone } = {}) {

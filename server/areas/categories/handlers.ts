@@ -4,10 +4,10 @@ import type { Database } from '../../db/schema.js';
 import { defineHandlers } from '../../http/handler.js';
 import { notFound } from '../../http/errors.js';
 import type { CategoryRow } from '../directory/tables.js';
-import { loadTypes } from '../directory/types.js';
+import { loadTypes } from '../directory/store/types.js';
 import { pageOf, pageRequest } from '../directory/paging.js';
-import { findCategory, insertCategories, listCategories, listEstablishments, newCategory, renameCategory } from './store.js';
-import { deleteCategories } from './delete.js';
+import { findCategory, insertCategories, listCategories, listEstablishments, newCategory, renameCategory } from './store/categories.js';
+import { deleteCategories } from './store/delete.js';
 import { presentCategories } from './present.js';
 
 const categoryNotFound = () => notFound('Category not found');

@@ -1,6 +1,6 @@
 // The API shape of a category and its establishments.
 import type { CategoryRow, EstablishmentRow } from '../directory/tables.js';
-import { typeOf, type TypeCatalogue } from '../directory/types.js';
+import { typeOf, type TypeCatalogue } from '../directory/store/types.js';
 
 export function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue) {
   return {
@@ -15,13 +15,15 @@ export function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue
 
 /** Presents categories with their establishments (given for all of them, in any grouping). */
 export function presentCategories(rows: readonly CategoryRow[], establishments: readonly EstablishmentRow[], types: TypeCatalogue) {
+  const linked = new Map<number, EstablishmentRow[]>();
+  for (const e of establishments) linked.set(e.category_id, [...(linked.get(e.category_id) ?? []), e]);
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     companyId: row.company_id,
     name: row.name,
-    establishments: establishments.filter((e) => e.category_id === row.id).map((e) => presentEstablishment(e, types)),
+    establishments: (linked.get(row.id) ?? []).map((e) => presentEstablishment(e, types)),
     type: typeOf(types, row.type_id),
   }));
 }

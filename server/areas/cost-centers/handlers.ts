@@ -8,6 +8,9 @@ import {
 
 const costCenterNotFound = () => notFound('Cost center not found');
 
+/** UUIDs compare case-insensitively; ids are stored in lower case. */
+const idOf = (params: { id: string }) => params.id.toLowerCase();
+
 const present = (row: CostCenterRow) => ({ id: row.id, companyId: row.company_id, name: row.name });
 
 /** The list item adds the deprecated `responsible` when one is recorded. */
@@ -33,19 +36,19 @@ export const handlers = defineHandlers({
   },
 
   getCostCenter: async ({ params }, ctx) => {
-    const row = await findCostCenter(ctx.db, ctx.auth.companyId, params.id);
+    const row = await findCostCenter(ctx.db, ctx.auth.companyId, idOf(params));
     if (!row) throw costCenterNotFound();
     return { status: 200, body: present(row) };
   },
 
   updateCostCenter: async ({ params, body }, ctx) => {
-    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, params.id, body.name, ctx.clock.now().toISOString());
+    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, idOf(params), body.name, ctx.clock.now().toISOString());
     if (!row) throw costCenterNotFound();
     return { status: 200, body: present(row) };
   },
 
   deleteCostCenter: async ({ params }, ctx) => {
-    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, params.id))) throw costCenterNotFound();
+    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params)))) throw costCenterNotFound();
     return { status: 204 };
   },
 });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CostCenterRow } from '../directory/tables.js';
 import { cleanName, nameKey, uniqueName } from '../directory/names.js';
-import { clearCostCenter } from '../directory/transactions.js';
+import { clearCostCenter } from '../directory/store/transactions.js';
 
 type Db = Kysely<Database>;
 

@@ -6,10 +6,10 @@ import type { SeedContext } from '../../cli/seed-context.js';
 import type { Rng } from '../../lib/random.js';
 import { seededUuid } from '../users/seed.js';
 import type { DirectoryType } from './tables.js';
-import { TYPE_ID } from './types.js';
+import { TYPE_ID } from './store/types.js';
 import { insertCostCenters, newCostCenter } from '../cost-centers/store.js';
 import { insertSuppliers, newSupplier } from '../suppliers/store.js';
-import { hasCategories, insertCategories, insertEstablishments, newCategory } from '../categories/store.js';
+import { hasCategories, insertCategories, insertEstablishments, newCategory } from '../categories/store/categories.js';
 import { COST_CENTERS, CUSTOM_CATEGORIES, CUSTOM_SUPPLIERS, DEFAULT_CATEGORIES, DEFAULT_SUPPLIERS, LEGACY_RESPONSIBLES } from './seed-data.js';
 
 /** `count` distinct items of `items`, in their original order. */

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import type { DirectoryType, NewSupplier } from '../directory/tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../directory/names.js';
-import { TYPE_ID } from '../directory/types.js';
+import { TYPE_ID } from '../directory/store/types.js';
 import type { PageRequest } from '../directory/paging.js';
 
 type Db = Kysely<Database>;

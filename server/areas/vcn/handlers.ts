@@ -3,7 +3,6 @@ import { VcnError, invalidVcnRequest } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { defineHandlers, type HandlerContext } from '../../http/handler.js';
 import { dayIn } from './dates.js';
-import { issuerOf } from './issuer.js';
 import { cardData, presentSummary, presentTransaction, presentVcn } from './present.js';
 import { planIssue } from './rules.js';
 import { getVcn } from './store/cards.js';
@@ -38,7 +37,7 @@ export const handlers = defineHandlers({
   createVcn: async ({ body }, ctx) => {
     const { now, today } = clockOf(ctx);
     const plan = planIssue(body, today);
-    const { row, pan } = await issueVcn(ctx.db, issuerOf(ctx), {
+    const { row, pan } = await issueVcn(ctx.db, ctx.issuer, {
       companyId: ctx.auth.companyId,
       clientId: ctx.auth.clientId,
       plan,
@@ -55,7 +54,7 @@ export const handlers = defineHandlers({
 
   updateVcn: async ({ params, body }, ctx) => {
     const { now, today } = clockOf(ctx);
-    const row = await updateVcn(ctx.db, issuerOf(ctx), {
+    const row = await updateVcn(ctx.db, ctx.issuer, {
       companyId: ctx.auth.companyId,
       vcnId: params.vcnId,
       limit: body.limit,

@@ -91,9 +91,3 @@ export function createSimulatedIssuer(): SimulatedIssuer {
     },
   };
 }
-
-/** The process's issuer when the app is not given one (the sandbox). */
-export const sandboxIssuer: SimulatedIssuer = createSimulatedIssuer();
-
-/** The issuer of the app's services, or the sandbox one. */
-export const issuerOf = (services: object): CardIssuer => (services as { issuer?: CardIssuer }).issuer ?? sandboxIssuer;

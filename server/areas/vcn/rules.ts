@@ -47,16 +47,18 @@ function checkBlocks(body: VcnCreate): void {
   if (problems.length > 0) throw invalidVcnRequest(problems.join('; '));
 }
 
-const VALUE_PATTERNS: Record<Schemas['CustomField']['dataType'], RegExp> = {
-  STRING: /^/,
-  NUMBER: /^-?[0-9]+(\.[0-9]+)?$/,
-  DATE: /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/,
-  BOOLEAN: /^(true|false)$/,
+const isCalendarDay = (value: string) =>
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
+const VALUE_CHECKS: Record<Schemas['CustomField']['dataType'], (value: string) => boolean> = {
+  STRING: () => true,
+  NUMBER: (value) => /^-?[0-9]+(\.[0-9]+)?$/.test(value),
+  DATE: isCalendarDay,
+  BOOLEAN: (value) => value === 'true' || value === 'false',
 };
 
 function checkCustomFields(fields: Schemas['CustomField'][] | undefined): void {
   fields?.forEach((field, i) => {
-    if (!VALUE_PATTERNS[field.dataType].test(field.value)) {
+    if (!VALUE_CHECKS[field.dataType](field.value)) {
       throw invalidVcnRequest(`customFields[${i}].value is not a valid ${field.dataType}`);
     }
   });

@@ -4,8 +4,8 @@ import type { Db } from '../../../server/db/database.js';
 import type { CostCenterRow, DirectoryType } from '../../../server/areas/directory/tables.js';
 import { insertCostCenters, newCostCenter } from '../../../server/areas/cost-centers/store.js';
 import { insertSuppliers, newSupplier } from '../../../server/areas/suppliers/store.js';
-import { insertCategories, insertEstablishments, newCategory } from '../../../server/areas/categories/store.js';
-import { TYPE_ID } from '../../../server/areas/directory/types.js';
+import { insertCategories, insertEstablishments, newCategory } from '../../../server/areas/categories/store/categories.js';
+import { TYPE_ID } from '../../../server/areas/directory/store/types.js';
 
 const NOW = '2026-11-01T12:00:00.000Z';
 let sequence = 0;

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../../server/db/database.js';
-import { issuerOf, type SimulatedIssuer } from '../../../server/areas/vcn/issuer.js';
+import type { SimulatedIssuer } from '../../../server/areas/vcn/issuer.js';
 import { addFundingCard } from '../../../server/areas/vcn/store/funding.js';
 import { authorizePurchase, setCardStatus } from '../../../server/areas/vcn/store/sandbox.js';
 import type { StoredVcnStatus, VcnTransactionRow, VcnType } from '../../../server/areas/vcn/tables.js';
@@ -102,7 +102,7 @@ export async function issue(company: TestCompany, body: VcnCreate): Promise<Vcn>
 }
 
 /** The simulated issuer the test server's app uses. */
-export const simulatedIssuer = (server: TestServer): SimulatedIssuer => issuerOf(server) as SimulatedIssuer;
+export const simulatedIssuer = (server: TestServer): SimulatedIssuer => server.issuer;
 
 /** A sandbox purchase at the server's current time. */
 export function purchase(server: TestServer, vcnId: string, amount: number, merchant = 'HOTEL PAULISTA PLAZA', mcc = '7011'): Promise<VcnTransactionRow> {

@@ -1,11 +1,11 @@
 // Queries on the company's categories and their establishments.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { conflict } from '../../http/errors.js';
-import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../directory/tables.js';
-import { cleanName, idsInOrder, nameKey, uniqueName } from '../directory/names.js';
-import { TYPE_ID } from '../directory/types.js';
-import type { PageRequest } from '../directory/paging.js';
+import type { Database } from '../../../db/schema.js';
+import { conflict } from '../../../http/errors.js';
+import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../../directory/tables.js';
+import { cleanName, idsInOrder, nameKey, uniqueName } from '../../directory/names.js';
+import { TYPE_ID } from '../../directory/store/types.js';
+import type { PageRequest } from '../../directory/paging.js';
 
 type Db = Kysely<Database>;
 

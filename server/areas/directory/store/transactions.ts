@@ -1,28 +1,13 @@
 // What deleting a category or cost center does to the statement transactions classified with it.
-// The statements tables (migration 0004) are seen here only through the columns that point at the
-// directory, so this area does not depend on the rest of their shape.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
-
-type Classified = {
-  company_id: string;
-  custom_category_id: number | null;
-  cost_center_id: string | null;
-};
-
-type ClassifiedTables = {
-  banking_transactions: Classified;
-  credit_card_transactions: Classified;
-};
+import type { Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.js';
 
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
-
-const view = (trx: Transaction<Database>): Kysely<ClassifiedTables> => trx.withTables<ClassifiedTables>() as unknown as Kysely<ClassifiedTables>;
 
 /** Reclassifies the company's transactions of categories `from` to `to`, or clears them when `to` is null. */
 export async function reassignCategory(trx: Transaction<Database>, companyId: string, from: readonly number[], to: number | null): Promise<void> {
   for (const table of STATEMENTS) {
-    await view(trx)
+    await trx
       .updateTable(table)
       .set({ custom_category_id: to })
       .where('company_id', '=', companyId)
@@ -34,7 +19,7 @@ export async function reassignCategory(trx: Transaction<Database>, companyId: st
 /** Clears the cost center from the company's transactions classified with it. */
 export async function clearCostCenter(trx: Transaction<Database>, companyId: string, costCenterId: string): Promise<void> {
   for (const table of STATEMENTS) {
-    await view(trx)
+    await trx
       .updateTable(table)
       .set({ cost_center_id: null })
       .where('company_id', '=', companyId)

@@ -1,0 +1,53 @@
+// Ingest lines are validated against the contract's own transaction schemas (from the internal
+// bundle), less the fields the platform assigns. Money keeps the contract's 2-decimal rule.
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadBundle, validatorSpec } from '../../../http/spec.js';
+import { hasAtMostTwoDecimals } from '../../../lib/money.js';
+
+type Json = Record<string, unknown>;
+// CommonJS packages: their export is under `default` when loaded from ESM.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+
+/** Fields of a statement item that the platform assigns: an ingest line must not carry them. */
+export const ASSIGNED = {
+  BankingTransaction: ['id', 'companyId', 'statusDescription', 'showReceipt', 'attachments'],
+  CreditCardTransaction: ['statusDescription', 'billDueDate', 'attachments'],
+} as const;
+
+export type IngestSchema = keyof typeof ASSIGNED;
+
+function ingestVariant(schema: Json, assigned: readonly string[]): Json {
+  const properties = { ...(schema.properties as Json) };
+  for (const name of assigned) delete properties[name];
+  const required = (schema.required as string[]).filter((name) => !assigned.includes(name));
+  return { ...schema, properties, required, additionalProperties: false };
+}
+
+/** Compiles one validator per statement. */
+export function compileValidators(): Record<IngestSchema, ValidateFunction> {
+  const spec = validatorSpec(loadBundle('internal')) as { components: { schemas: Json } };
+  const schemas = { ...spec.components.schemas };
+  for (const [name, assigned] of Object.entries(ASSIGNED)) {
+    schemas[`${name}Ingest`] = ingestVariant(schemas[name] as Json, assigned);
+  }
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv, { mode: 'full' });
+  ajv.addFormat('decimal2', { type: 'number', validate: (value: number) => hasAtMostTwoDecimals(value) });
+  ajv.addSchema({ $id: 'contract', components: { schemas } });
+  return {
+    BankingTransaction: ajv.compile({ $ref: 'contract#/components/schemas/BankingTransactionIngest' }),
+    CreditCardTransaction: ajv.compile({ $ref: 'contract#/components/schemas/CreditCardTransactionIngest' }),
+  };
+}
+
+/** "transaction.brlAmount must match format \"decimal2\"" → readable problems. */
+export const describeErrors = (errors: ErrorObject[] | null | undefined): string[] =>
+  (errors ?? []).map((e) => {
+    const where = `transaction${e.instancePath.replace(/\//g, '.')}`;
+    if (e.keyword === 'format' && e.params.format === 'decimal2') return `${where} must have at most 2 decimal places`;
+    if (e.keyword === 'additionalProperties') return `${where} has an unknown or platform-assigned field ${String(e.params.additionalProperty)}`;
+    return `${where} ${e.message ?? 'is invalid'}`;
+  });
