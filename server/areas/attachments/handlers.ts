@@ -78,7 +78,9 @@ export const handlers = defineHandlers({
   getAttachmentContent: async ({ params }, { db, auth, config }) => {
     const attachment = await findUploaded(db, auth.companyId, params.attachmentId.toLowerCase());
     if (!attachment || !attachment.sha256) throw notFound('Attachment not found');
-    const content = config.dataDir ? await readFileBlob(config.dataDir, attachment.sha256) : await readDbBlob(db, attachment.sha256);
+    // Seeded files live in the database even when a data folder is configured.
+    const content = (config.dataDir ? await readFileBlob(config.dataDir, attachment.sha256).catch(() => undefined) : undefined)
+      ?? (await readDbBlob(db, attachment.sha256));
     if (!content) throw new Error(`attachment ${attachment.id}: content ${attachment.sha256} is missing`);
     return {
       status: 200,

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { SeedContext } from '../../cli/seed-context.js';
 import { TRANSACTION_TYPES, type TransactionType } from './catalog.js';
 import { insertBankingTransactions, insertCreditCardTransactions } from './store/insert.js';
-import { attachSeedFiles, insertAccounts, payPastBills, seedPools } from './store/seed-support.js';
+import { attachSeedFiles, fundAccounts, insertAccounts, payPastBills, seedPools } from './store/seed-support.js';
 import { instants, type Card, type Generator } from './seed/context.js';
 import { bankingRow } from './seed/banking.js';
 import { creditCardRows } from './seed/credit-card.js';
@@ -17,9 +17,9 @@ const BATCH = 5_000;
 const HISTORY_DAYS = 730;
 
 const ACCOUNTS = [
-  { name: 'Conta corrente - operações', bank_code: '341', bank_name: 'Itaú Unibanco', branch: '0912', opening: 85_000_000 },
-  { name: 'Conta pagamentos', bank_code: '001', bank_name: 'Banco do Brasil', branch: '3274', opening: 32_000_000 },
-  { name: 'Conta cartões corporativos', bank_code: '237', bank_name: 'Bradesco', branch: '1520', opening: 15_000_000 },
+  { name: 'Conta corrente - operações', bank_code: '341', bank_name: 'Itaú Unibanco', branch: '0912' },
+  { name: 'Conta pagamentos', bank_code: '001', bank_name: 'Banco do Brasil', branch: '3274' },
+  { name: 'Conta cartões corporativos', bank_code: '237', bank_name: 'Bradesco', branch: '1520' },
 ];
 
 /** A tiny but valid one-page PDF standing in for an uploaded invoice. */
@@ -51,7 +51,7 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   if (pools.accounts.length === 0) {
     pools.accounts = await insertAccounts(db, ACCOUNTS.map((a) => ({
       company_id: companyId, name: a.name, bank_code: a.bank_code, bank_name: a.bank_name, branch: a.branch,
-      number: `${rng.int(10_000, 99_999)}-${rng.int(0, 9)}`, currency: 'BRL', opening_balance_minor: a.opening, balance_minor: a.opening,
+      number: `${rng.int(10_000, 99_999)}-${rng.int(0, 9)}`, currency: 'BRL', opening_balance_minor: 0, balance_minor: 0,
       blocked_minor: 0, created_at: now.toISOString(), updated_at: now.toISOString(),
     })));
   }
@@ -64,7 +64,7 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   const [operations, payments, cardAccount] = [pools.accounts[0]!, pools.accounts[1] ?? pools.accounts[0]!, pools.accounts[2] ?? pools.accounts[0]!];
   const accountFor = (type: TransactionType) =>
     type.icon === 'credit-card' || type === TRANSACTION_TYPES.internationalPurchase || type === TRANSACTION_TYPES.refund ? cardAccount.id
-      : type === TRANSACTION_TYPES.billPayment ? payments.id : operations.id;
+      : type === TRANSACTION_TYPES.billPayment || type === TRANSACTION_TYPES.tedReceived ? payments.id : operations.id;
 
   const total = ctx.transactions;
   const files = Array.from({ length: 24 }, (_, i) => invoicePdf(i)).map((content) => ({ content, sha256: createHash('sha256').update(content).digest('hex') }));
@@ -73,8 +73,16 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const at = instants(g, total, HISTORY_DAYS);
     let purchaseEvent = 70_000_000 + rng.int(0, 9_999_999);
+    // The lowest running balance of each account, to fund it so that it never goes below a cushion.
+    const running = new Map<number, { now: number; min: number }>();
     for (let i = 0; i < total; i += BATCH) {
       const rows = at.slice(i, i + BATCH).map((t) => bankingRow(g, t, accountFor, (purchaseEvent += rng.int(1, 40))));
+      for (const r of rows.filter((row) => row.status === 2)) {
+        const b = running.get(r.account_id) ?? { now: 0, min: 0 };
+        b.now += r.sub_type === 'CREDIT' ? r.total_amount_minor : -r.total_amount_minor;
+        b.min = Math.min(b.min, b.now);
+        running.set(r.account_id, b);
+      }
       const ids = await insertBankingTransactions(trx, rows, now);
       const links = ids.flatMap((id, k) => (rng.chance(0.08) && rows[k]!.sub_type === 'DEBIT'
         ? [{ id: seededUuid(rng), bankingId: id, name: `nota-fiscal-${id}.pdf`, file: rng.int(0, files.length - 1), at: new Date(at[i + k]! + 86_400_000).toISOString() }]
@@ -85,5 +93,6 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
     const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, company.time_zone));
     for (let i = 0; i < cardRows.length; i += BATCH) await insertCreditCardTransactions(trx, cardRows.slice(i, i + BATCH), now);
     await payPastBills(trx, companyId, localDate(now, company.time_zone));
+    await fundAccounts(trx, companyId, [...running].map(([id, b]) => ({ id, net: b.now, lowest: b.min, cushion: rng.int(2_000_000, 25_000_000) })));
   });
 }

@@ -77,11 +77,11 @@ export function bankingRow(g: Generator, at: number, accountFor: (type: Transact
     }
     case TRANSACTION_TYPES.pixReceived: {
       const name = rng.pick(COUNTERPARTS.customers);
-      return transfer(name, [10_000, 4_000_000], CATEGORIES.INCOME, `PIX recebido - ${name}`);
+      return transfer(name, [10_000, 1_200_000], CATEGORIES.INCOME, `PIX recebido - ${name}`);
     }
     case TRANSACTION_TYPES.tedReceived: {
       const name = rng.pick(COUNTERPARTS.customers);
-      return transfer(name, [100_000, 9_000_000], CATEGORIES.INCOME, `TED recebida - ${name}`);
+      return transfer(name, [100_000, 3_000_000], CATEGORIES.INCOME, `TED recebida - ${name}`);
     }
     case TRANSACTION_TYPES.billPayment: {
       const name = rng.pick(COUNTERPARTS.billers);

@@ -4,7 +4,7 @@
 // cost centers, users) is answered as one ordered arm per value, merged by a UNION ALL: each arm
 // walks its own index range in order and stops after `take` rows, where a single IN would have to
 // collect and sort every matching row.
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
 
@@ -68,7 +68,14 @@ function arm(db: Db, q: BankingPageQuery, split: Split | undefined) {
   if (f.to !== undefined) query = query.where('transaction_date', '<', f.to);
   if (f.hasAttachments !== undefined) query = query.where('has_attachments', '=', f.hasAttachments ? 1 : 0);
   if (f.wasConciled !== undefined) query = query.where('conciled', '=', f.wasConciled ? 1 : 0);
-  if (f.amount) query = query.where('brl_amount_minor', f.amount.op, f.amount.minor);
+  if (f.amount) {
+    // A range on the amount matches many rows: under date order, keep the date index driving (the
+    // `+ 0` makes the amount unusable as an index bound) instead of collecting and sorting them all.
+    const ranged = f.amount.op !== '=' && q.sort.field === 'transactionDate';
+    query = ranged
+      ? query.where(sql<number>`${sql.ref('brl_amount_minor')} + 0`, f.amount.op, f.amount.minor)
+      : query.where('brl_amount_minor', f.amount.op, f.amount.minor);
+  }
   for (const list of listFilters(f)) {
     if (split?.column === list.column) query = query.where(list.column, '=', split.value as never);
     else if (list.values.length === 1) query = query.where(list.column, '=', list.values[0] as never);

@@ -20,9 +20,10 @@ export interface BankingPage {
   nextKey?: [string | number, number];
 }
 
-export async function loadBankingPage(db: Db, query: BankingPageQuery): Promise<BankingPage> {
+/** The page's rows (one more than `take`, to tell whether more follow) with joined names. */
+export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
   const direction = query.sort.direction;
-  const rows = await db
+  return db
     .selectFrom(pageIdsQuery(db, { ...query, take: query.take + 1 }).as('p'))
     .innerJoin('banking_transactions as t', 't.id', 'p.id')
     .leftJoin('users as u', 'u.id', 't.user_id')
@@ -32,8 +33,11 @@ export async function loadBankingPage(db: Db, query: BankingPageQuery): Promise<
     .selectAll('t')
     .select(['p.sort_key', 'u.email as user_email', 'r.email as requester_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
     .orderBy('p.sort_key', direction)
-    .orderBy('p.id', direction)
-    .execute();
+    .orderBy('p.id', direction);
+}
+
+export async function loadBankingPage(db: Db, query: BankingPageQuery): Promise<BankingPage> {
+  const rows = await bankingPageRowsQuery(db, query).execute();
   const more = rows.length > query.take;
   const pageRows = more ? rows.slice(0, query.take) : rows;
   const attachments = await bankingAttachments(db, query.companyId, pageRows.filter((r) => r.has_attachments === 1).map((r) => r.id));

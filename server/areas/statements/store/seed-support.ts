@@ -1,9 +1,8 @@
 // Reads and writes the statements seeder needs beyond inserting transactions.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
 import type { AccountTable } from '../tables.js';
-import type { Insertable } from 'kysely';
 
 export interface SeedPools {
   users: Array<{ id: string; name: string; email: string }>;
@@ -55,5 +54,24 @@ export async function attachSeedFiles(
       };
     })).execute();
     await trx.updateTable('banking_transactions').set({ has_attachments: 1 }).where('id', 'in', batch.map((l) => l.bankingId)).execute();
+  }
+}
+
+/**
+ * Raises each account's opening balance so that, over the movements just written (net `net`,
+ * lowest running total `lowest`, both counted from the balance before them), it never fell below
+ * `cushion`.
+ */
+export async function fundAccounts(
+  trx: Kysely<Database>, companyId: string, accounts: Array<{ id: number; net: number; lowest: number; cushion: number }>,
+): Promise<void> {
+  for (const a of accounts) {
+    const row = await trx.selectFrom('accounts').select('balance_minor').where('company_id', '=', companyId).where('id', '=', a.id).executeTakeFirst();
+    if (!row) continue;
+    const before = row.balance_minor - a.net;
+    const lift = Math.max(0, a.cushion - (before + a.lowest));
+    await trx.updateTable('accounts')
+      .set((eb) => ({ opening_balance_minor: eb('opening_balance_minor', '+', lift), balance_minor: eb('balance_minor', '+', lift) }))
+      .where('company_id', '=', companyId).where('id', '=', a.id).execute();
   }
 }

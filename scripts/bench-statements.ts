@@ -1,0 +1,142 @@
+// Benchmark of the banking statement list (DESIGN §5): one company with 1,000,000 banking
+// transactions plus 9 other companies' rows; the median latency of page 1, a page 5,000 pages deep,
+// each filter alone and all filters together, each with its ratio to page 1, and the EXPLAIN QUERY
+// PLAN of each query. It calls the list handler directly (the same code as over HTTP, minus HTTP).
+// Usage: npm run bench:statements [-- --rows 1000000 --others 9 --other-rows 100000 --runs 200]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompiledQuery } from 'kysely';
+import { openDatabase, type Db } from '../server/db/database.js';
+import { createCompany } from '../server/areas/auth/store.js';
+import { ManualClock } from '../server/lib/clock.js';
+import { createRng } from '../server/lib/random.js';
+import { testConfig } from '../server/config.js';
+import { seedDirectory } from '../server/areas/directory/seed.js';
+import { seedUsers } from '../server/areas/users/seed.js';
+import { seedStatements } from '../server/areas/statements/seed.js';
+import { handlers } from '../server/areas/statements/handlers.js';
+import { bankingPageQuery } from '../server/areas/statements/banking-query.js';
+import { bankingPageRowsQuery } from '../server/areas/statements/store/banking-page.js';
+import { userIdsByEmail } from '../server/areas/statements/store/lookups.js';
+import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
+import { encodeCursor } from '../server/http/cursor.js';
+import type { HandlerContext, Input } from '../server/http/handler.js';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ROWS = arg('rows', 1_000_000);
+const OTHERS = arg('others', 9);
+const OTHER_ROWS = arg('other-rows', 100_000);
+const RUNS = arg('runs', 200);
+type Query = Input<'listBankingTransactions'>['query'];
+
+const clock = new ManualClock('2026-11-20T15:00:00Z');
+const config = testConfig();
+
+async function seed(db: Db, name: string, rows: number, seedNumber: number) {
+  const companyId = await createCompany(db, clock, { name });
+  const ctx = { companyId, rng: createRng(seedNumber), clock, transactions: rows, onProgress: (done: number, total: number) => {
+    if (done === total || done % 100_000 === 0) process.stderr.write(`\r  ${name}: ${done}/${total} banking rows`);
+  } };
+  await seedDirectory(db, ctx);
+  await seedUsers(db, ctx);
+  const started = performance.now();
+  await seedStatements(db, ctx);
+  process.stderr.write(` — statements seeded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return companyId;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-statements-'));
+  const db = await openDatabase(join(dir, 'bench.sqlite'));
+  try {
+    process.stderr.write(`seeding ${ROWS} + ${OTHERS} × ${OTHER_ROWS} banking rows…\n`);
+    const companyId = await seed(db, 'Benchmark Comércio Ltda', ROWS, 1);
+    for (let i = 0; i < OTHERS; i += 1) await seed(db, `Outra Empresa ${i + 1} Ltda`, OTHER_ROWS, 100 + i);
+    await db.executeQuery(CompiledQuery.raw('ANALYZE'));
+
+    const auth = { companyId, clientId: 'bench', scopes: new Set(['statements:read']), timeZone: 'America/Sao_Paulo' };
+    const ctx = { db, clock, config, auth, requestId: 'bench' } as unknown as HandlerContext;
+    const list = (query: Query) => handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);
+
+    // Filter values taken from the data, as a caller would use them.
+    const pick = async (text: string) => (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [companyId]))).rows[0]!;
+    const account = (await pick('select account_id as v from banking_transactions where company_id = ? group by 1 order by count(*) limit 1')).v as number;
+    const categories = (await db.selectFrom('categories').select('id').where('company_id', '=', companyId).orderBy('id').limit(2).execute()).map((r) => r.id);
+    const costCenter = (await pick('select cost_center_id as v from banking_transactions where company_id = ? and cost_center_id is not null limit 1')).v as string;
+    const email = (await pick('select u.email as v from banking_transactions t join users u on u.id = t.user_id where t.company_id = ? group by 1 order by count(*) limit 1')).v as string;
+    const amount = (await pick('select brl_amount_minor as v from banking_transactions where company_id = ? limit 1 offset 5000')).v as number;
+
+    const deep = async (sorting: string) => {
+      const q: Query = { limit: 20, sorting };
+      const { page, scope } = bankingPageQuery(q, companyId, auth.timeZone, config.secrets.cursor);
+      const column = SORT_COLUMNS[page.sort.field];
+      const row = await db.selectFrom('banking_transactions').select([`${column} as k`, 'id']).where('company_id', '=', companyId)
+        .orderBy(column, page.sort.direction).orderBy('id', page.sort.direction).offset(5_000 * 20 - 1).limit(1).executeTakeFirstOrThrow();
+      return { ...q, nextPageStartKey: encodeCursor(config.secrets.cursor, scope, [row.k as string | number, row.id]) };
+    };
+
+    const cases: Array<[string, Query]> = [
+      ['page 1', { limit: 20 }],
+      ['page 5,000', await deep('transactionDate:desc')],
+      ['accountId', { accountId: account }],
+      ['startDate/endDate (1 month)', { startDate: '2026-03-01', endDate: '2026-03-31' }],
+      ['hasAttachments=true', { hasAttachments: true }],
+      ['wasConciled=false', { wasConciled: false }],
+      ['categoryIds (2)', { categoryIds: categories }],
+      ['costCenterIds (1)', { costCenterIds: [costCenter] }],
+      ['responsibleEmail', { responsibleEmail: email }],
+      ['status=3', { status: [3] }],
+      ['status=1,3', { status: [1, 3] }],
+      ['amountEq', { amountEq: amount / 100 }],
+      ['amountGt=1000', { amountGt: 1000 }],
+      ['amountLt=50', { amountLt: 50 }],
+      ['all filters together', {
+        accountId: account, startDate: '2025-01-01', endDate: '2026-11-20', hasAttachments: false, wasConciled: false,
+        categoryIds: categories, costCenterIds: [costCenter], responsibleEmail: email, status: [2, 3], amountGt: 20,
+      }],
+      ['sorting=brlAmount:desc page 1', { sorting: 'brlAmount:desc' }],
+      ['sorting=brlAmount:desc page 5,000', await deep('brlAmount:desc')],
+    ];
+
+    const results: Array<{ name: string; median: number; rows: number; plan: string[] }> = [];
+    for (const [name, query] of cases) {
+      const sample = await list(query);
+      const rows = 'body' in sample && sample.body ? (sample.body as { transactions: unknown[] }).transactions.length : 0;
+      for (let i = 0; i < 20; i += 1) await list(query);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        const t0 = performance.now();
+        await list(query);
+        times.push((performance.now() - t0) * 1000);
+      }
+      const { page, email: wanted } = bankingPageQuery(query, companyId, auth.timeZone, config.secrets.cursor);
+      if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
+      const compiled = bankingPageRowsQuery(db, page).compile();
+      const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]));
+      results.push({ name, median: median(times), rows, plan: plan.rows.map((r) => r.detail) });
+    }
+
+    const base = results[0]!.median;
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    console.log(`\nBanking list, ${ROWS.toLocaleString('en')} rows in the company + ${OTHERS} × ${OTHER_ROWS.toLocaleString('en')} other companies' rows; median of ${RUNS} runs (handler, no HTTP)\n`);
+    console.log(line(['query', 'rows', 'median µs', 'ratio to page 1']));
+    console.log(line(['---', '---:', '---:', '---:']));
+    for (const r of results) console.log(line([r.name, String(r.rows), r.median.toFixed(0), (r.median / base).toFixed(2)]));
+    console.log('\nEXPLAIN QUERY PLAN');
+    for (const r of results) console.log(`\n${r.name}:\n${r.plan.map((p) => `  ${p}`).join('\n')}`);
+  } finally {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
