@@ -73,11 +73,15 @@ export async function up(db: Db): Promise<void> {
   await index(db, 'bt_company_date', bt, ['company_id', 'transaction_date', 'id']);
   await index(db, 'bt_company_brl', bt, ['company_id', 'brl_amount_minor', 'id']);
   await index(db, 'bt_company_total', bt, ['company_id', 'total_amount_minor', 'id']);
-  // Filters: ids that are unique across companies lead on their own (they also serve foreign-key checks).
-  await index(db, 'bt_account_date', bt, ['account_id', 'transaction_date', 'id']);
-  await index(db, 'bt_category_date', bt, ['custom_category_id', 'transaction_date', 'id']);
-  await index(db, 'bt_cost_center_date', bt, ['cost_center_id', 'transaction_date', 'id']);
-  await index(db, 'bt_user_date', bt, ['user_id', 'transaction_date', 'id']);
+  // Filters: ids that are unique across companies lead on their own (they also serve foreign-key
+  // checks). These indexes also carry every other filtered column, so when several filters combine,
+  // the rows of the leading one are checked inside the index, without reading the table.
+  const filtered = ['company_id', 'account_id', 'status', 'conciled', 'has_attachments', 'brl_amount_minor', 'custom_category_id', 'cost_center_id', 'user_id'];
+  const covering = (lead: string) => [lead, 'transaction_date', 'id', ...filtered.filter((c) => c !== lead)];
+  await index(db, 'bt_account_date', bt, covering('account_id'));
+  await index(db, 'bt_category_date', bt, covering('custom_category_id'));
+  await index(db, 'bt_cost_center_date', bt, covering('cost_center_id'));
+  await index(db, 'bt_user_date', bt, covering('user_id'));
   await index(db, 'bt_requester', bt, ['requester_user_id']);
   await index(db, 'bt_company_status_date', bt, ['company_id', 'status', 'transaction_date', 'id']);
   await index(db, 'bt_company_conciled_date', bt, ['company_id', 'conciled', 'transaction_date', 'id']);

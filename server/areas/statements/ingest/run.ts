@@ -18,7 +18,8 @@ export interface LineProblem {
 
 export class IngestRejected extends Error {
   constructor(readonly problems: LineProblem[], readonly more: number) {
-    super(`${problems.length + more} invalid line(s); nothing was stored`);
+    const lines = new Set(problems.map((p) => p.line)).size;
+    super(`${problems.length + more} problem(s) on ${lines}${more > 0 ? '+' : ''} line(s); nothing was stored`);
   }
 }
 
