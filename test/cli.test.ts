@@ -1,7 +1,7 @@
 // The `finance` command end to end, as a user runs it: separate processes on a database file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -56,6 +56,46 @@ describe('finance seed', () => {
     } finally {
       await db.destroy();
     }
+  }, 60_000);
+});
+
+describe('finance ingest', () => {
+  const line = (accountId: number, brlAmount = 543.33) => JSON.stringify({
+    statement: 'banking',
+    transaction: {
+      transactionType: { id: 8, description: 'Compra internacional', icon: 'globe', subType: 'DEBIT' },
+      status: 2, accountId, finalCardNumber: '4021', bearerName: 'MARIANA COSTA', transactionDate: '2026-11-18T14:32:05-03:00',
+      brlAmount, usdAmount: 100, usdExchangeRate: 5.4333, usdExchangeRateDate: '2026-11-18T00:00:00-03:00',
+      totalTransactionAmount: 562.35, iofAmount: 19.02, feeServiceAmount: 0, mccCode: 5462, mccGroup: 5, mccDescription: 'Padarias',
+      idPurchaseEvent: 1, sourceDestinationName: 'MOINHO SAO JORGE', placeEstablishment: 'SAO PAULO - BR', description: 'Pix farinha',
+      notes: '', conciliation: { description: 'Not reconciled', conciled: false }, category: { id: 'FOOD', description: 'Alimentação' },
+      costCenter: null, user: null, requesterUser: null, customCategory: null,
+    },
+  });
+  const banking = async () => {
+    const db = await openDatabase(dbPath);
+    try {
+      const account = await db.selectFrom('accounts').select('id').where('company_id', '=', company.companyId).executeTakeFirstOrThrow();
+      const { n } = await db.selectFrom('banking_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', company.companyId).executeTakeFirstOrThrow();
+      return { accountId: Number(account.id), count: Number(n) };
+    } finally {
+      await db.destroy();
+    }
+  };
+
+  it('when every line is valid, then all are stored; when one line is bad, then it is reported by number and nothing is stored', async () => {
+    const before = await banking();
+    const good = join(dir, 'good.jsonl');
+    writeFileSync(good, `${line(before.accountId)}\n${line(before.accountId)}\n`);
+    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', good, '--json'))).toMatchObject({ banking: 2, creditCard: 0 });
+    expect((await banking()).count).toBe(before.count + 2);
+
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, `${line(before.accountId)}\n${line(before.accountId, 543.333)}\n${line(before.accountId)}\n`);
+    const failure = await finance('ingest', '--company', company.companyId, '--file', bad).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    expect(failure?.code).not.toBe(0);
+    expect(failure?.stderr).toMatch(/bad\.jsonl:2: .*brlAmount/);
+    expect((await banking()).count).toBe(before.count + 2);
   }, 60_000);
 });
 

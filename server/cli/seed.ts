@@ -1,4 +1,5 @@
 // Realistic, deterministic demo data for one company: every area's seeder, in dependency order.
+import { createHash } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
@@ -16,6 +17,13 @@ export interface SeedOptions {
   clock: Clock;
 }
 
+/**
+ * The random source of one company's data: the same `--seed` on the same company gives the same
+ * data, and two companies seeded with one number still get distinct identifiers.
+ */
+const companyRng = (seed: number, companyId: string) =>
+  createRng(createHash('sha256').update(`${seed}:${companyId}`).digest().readUInt32BE(0));
+
 /** Seeds a company, showing a progress bar when stderr is a terminal. */
 export async function seedCompany(db: Db, options: SeedOptions): Promise<void> {
   const company = await db.selectFrom('companies').select('id').where('id', '=', options.companyId).executeTakeFirst();
@@ -25,7 +33,7 @@ export async function seedCompany(db: Db, options: SeedOptions): Promise<void> {
     : undefined;
   const ctx: SeedContext = {
     companyId: options.companyId,
-    rng: createRng(options.seed),
+    rng: companyRng(options.seed, options.companyId),
     clock: options.clock,
     transactions: options.transactions,
     onProgress: bar

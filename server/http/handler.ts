@@ -12,7 +12,7 @@ import type { CardIssuer } from '../areas/vcn/issuer.js';
 export type OperationId = keyof operations;
 
 /** Operations callable without an access token. */
-export type PublicOperationId = 'createToken';
+export type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';
 
 type Part<K extends OperationId, P extends 'path' | 'query'> =
   operations[K]['parameters'] extends { [X in P]?: infer T } ? (undefined extends T ? Exclude<T, undefined> | Record<string, never> : T) : never;
