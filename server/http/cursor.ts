@@ -40,8 +40,10 @@ export function decodeCursor(secret: Buffer, scope: unknown, token: string, fiel
   };
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) throw invalid();
-  const expected = sign(secret, payload, scope);
-  const given = Buffer.from(signature, 'base64url');
+  // Compare the encoded text: base64url's last character has spare bits, so decoded bytes would
+  // accept several spellings of one signature.
+  const expected = Buffer.from(sign(secret, payload, scope).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   try {
     const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k?: unknown };

@@ -20,8 +20,10 @@ export function verifyToken(
   secret: Buffer, purpose: string, token: string, now: Date, messages: { invalid: string; expired: string },
 ): Record<string, unknown> {
   const [payload, signature, extra] = token.split('.');
-  const given = Buffer.from(signature ?? '', 'base64url');
-  const expected = payload ? mac(secret, purpose, payload) : Buffer.alloc(0);
+  // Compare the encoded text, not decoded bytes: base64url's last character carries spare bits, so
+  // several spellings decode to the same bytes, and only the one we issued is genuine.
+  const given = Buffer.from(signature ?? '');
+  const expected = Buffer.from(payload ? mac(secret, purpose, payload).toString('base64url') : '');
   if (!payload || extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new ApiError(403, messages.invalid);
   }
