@@ -5255,7 +5255,10 @@ export interface operations {
             query?: {
                 /** @description Only the user with this address (whole address, case-insensitive). */
                 email?: string;
-                /** @description Page size, 1 to 100. Default 50. */
+                /**
+                 * @description Page size, 1 to 100. The contract sets no default: when omitted, the server chooses the
+                 *     page size (50 today) and reports the one it used in the response's `limit`.
+                 */
                 limit?: number;
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
