@@ -84,6 +84,8 @@ async function main() {
     const costCenter = (await pick('select cost_center_id as v from banking_transactions where company_id = ? and cost_center_id is not null limit 1')).v as string;
     const email = (await pick('select u.email as v from banking_transactions t join users u on u.id = t.user_id where t.company_id = ? group by 1 order by count(*) limit 1')).v as string;
     const amount = (await pick('select brl_amount_minor as v from banking_transactions where company_id = ? limit 1 offset 5000')).v as number;
+    const accountAmount = (await db.selectFrom('banking_transactions').select('brl_amount_minor as v').where('company_id', '=', companyId)
+      .where('account_id', '=', account).offset(5_000).limit(1).executeTakeFirstOrThrow()).v;
 
     const deep = async (sorting: string) => {
       const q: Query = { limit: 20, sorting };
@@ -92,6 +94,17 @@ async function main() {
       const row = await db.selectFrom('banking_transactions').select([`${column} as k`, 'id']).where('company_id', '=', companyId)
         .orderBy(column, page.sort.direction).orderBy('id', page.sort.direction).offset(5_000 * 20 - 1).limit(1).executeTakeFirstOrThrow();
       return { ...q, nextPageStartKey: encodeCursor(config.secrets.cursor, scope, [row.k as string | number, row.id]) };
+    };
+
+    const allFilters: Query = {
+      accountId: account, startDate: '2025-01-01', endDate: '2026-11-20', hasAttachments: false, wasConciled: false,
+      categoryIds: categories, costCenterIds: [costCenter], responsibleEmail: email, status: [2, 3], amountGt: 20,
+    };
+    const secondPage = async (query: Query) => {
+      const first = await list(query);
+      const key = 'body' in first && first.body ? (first.body as { nextPageStartKey?: string }).nextPageStartKey : undefined;
+      if (key === undefined) throw new Error('the first page of a paged case has no next page');
+      return { ...query, nextPageStartKey: key };
     };
 
     const cases: Array<[string, Query]> = [
@@ -109,12 +122,16 @@ async function main() {
       ['amountEq', { amountEq: amount / 100 }],
       ['amountGt=1000', { amountGt: 1000 }],
       ['amountLt=50', { amountLt: 50 }],
-      ['all filters together', {
-        accountId: account, startDate: '2025-01-01', endDate: '2026-11-20', hasAttachments: false, wasConciled: false,
-        categoryIds: categories, costCenterIds: [costCenter], responsibleEmail: email, status: [2, 3], amountGt: 20,
-      }],
+      ['all filters together', allFilters],
+      ['all filters, limit 4, page 2', await secondPage({ ...allFilters, limit: 4 })],
+      ['responsibleEmail + categoryIds (1) + wasConciled=false', { responsibleEmail: email, categoryIds: [categories[0]!], wasConciled: false }],
+      ['costCenterIds (1) + categoryIds (2)', { costCenterIds: [costCenter], categoryIds: categories }],
+      ['responsibleEmail + costCenterIds (1) + status=1', { responsibleEmail: email, costCenterIds: [costCenter], status: [1] }],
+      ['accountId + amountEq', { accountId: account, amountEq: accountAmount / 100 }],
       ['sorting=brlAmount:desc page 1', { sorting: 'brlAmount:desc' }],
       ['sorting=brlAmount:desc page 5,000', await deep('brlAmount:desc')],
+      ['sorting=brlAmount:desc + 1 month', { sorting: 'brlAmount:desc', startDate: '2026-03-01', endDate: '2026-03-31' }],
+      ['sorting=brlAmount:desc + responsibleEmail', { sorting: 'brlAmount:desc', responsibleEmail: email }],
     ];
 
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
@@ -123,13 +140,15 @@ async function main() {
       if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
       return page;
     }));
-    // Warm everything, then time in rounds (every case once per round), so load on the machine
-    // weighs on all cases alike.
+    // Warm everything, then time in rounds (every case once per round, each round starting at the
+    // next case), so load on the machine and the order of cases weigh on all cases alike.
     for (let i = 0; i < 20; i += 1) for (const [k, [, query]] of cases.entries()) { await list(query); await loadBankingPage(db, prepared[k]!); }
     const storeTimes = cases.map(() => [] as number[]);
     const handlerTimes = cases.map(() => [] as number[]);
     for (let i = 0; i < RUNS; i += 1) {
-      for (const [k, [, query]] of cases.entries()) {
+      for (let j = 0; j < cases.length; j += 1) {
+        const k = (i + j) % cases.length;
+        const query = cases[k]![1];
         let t0 = performance.now();
         await loadBankingPage(db, prepared[k]!);
         storeTimes[k]!.push((performance.now() - t0) * 1000);

@@ -3,7 +3,9 @@
 // statement reads what the first page reads. A list filter with several values (status, categories,
 // cost centers, users) is answered as one ordered arm per value, merged by a UNION ALL: each arm
 // walks its own index range in order and stops after `take` rows, where a single IN would have to
-// collect and sort every matching row.
+// collect and sort every matching row. Each arm keeps its classification filters as equalities, so
+// a sparse combination (user, cost center, category) is walked on the pair index of two of them
+// (migration 0004) instead of the whole range of one.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
