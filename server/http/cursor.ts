@@ -53,3 +53,15 @@ export function decodeCursor(secret: Buffer, scope: unknown, token: string, fiel
     throw invalid();
   }
 }
+
+/**
+ * Cuts the `limit + 1` rows a keyset query fetched into the page and, when more rows follow, the
+ * cursor of the next page (`keyOf` gives the sort key of the page's last row).
+ */
+export function pageOf<T>(
+  secret: Buffer, scope: unknown, rows: T[], limit: number, keyOf: (last: T) => SortKey,
+): { items: T[]; nextPageStartKey?: string } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return rows.length > limit && last !== undefined ? { items, nextPageStartKey: encodeCursor(secret, scope, keyOf(last)) } : { items };
+}

@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/openapi.js';
 import { defineHandlers } from '../../http/handler.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/cursor.js';
+import { decodeCursor, pageOf } from '../../http/cursor.js';
 import { fromMinor } from '../../lib/money.js';
 import type { BillRow } from '../statements/tables.js';
 import { formatInstant, localDate } from '../statements/time.js';
@@ -32,15 +32,11 @@ export const handlers = defineHandlers({
       before = key;
     }
     const rows = await listBills(db, auth.companyId, take + 1, before);
-    const page = rows.slice(0, take);
+    const { items, nextPageStartKey } = pageOf(config.secrets.cursor, SCOPE, rows, take, (last) => [last.due_date]);
     const today = localDate(clock.now(), auth.timeZone);
-    const last = page[page.length - 1];
     return {
       status: 200,
-      body: {
-        items: page.map((b) => presentBill(b, today, auth.timeZone)),
-        ...(rows.length > take && last ? { nextPageStartKey: encodeCursor(config.secrets.cursor, SCOPE, [last.due_date]) } : {}),
-      },
+      body: { items: items.map((b) => presentBill(b, today, auth.timeZone)), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
     };
   },
 

@@ -1,6 +1,6 @@
 // Keyset paging of the directory lists (suppliers, categories): ascending id, opaque signed cursors.
 import { badRequest } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/cursor.js';
+import { decodeCursor, pageOf as keysetPage } from '../../http/cursor.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -29,8 +29,5 @@ export function pageRequest(secret: Buffer, list: string, companyId: string, que
  * Cuts the `limit + 1` rows fetched into the page and, when more follow, the key of the next one.
  */
 export function pageOf<T extends { id: number }>(secret: Buffer, list: string, companyId: string, rows: T[], limit: number) {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  const nextPageStartKey = rows.length > limit && last ? encodeCursor(secret, scopeOf(list, companyId), [last.id]) : undefined;
-  return { items, nextPageStartKey };
+  return keysetPage(secret, scopeOf(list, companyId), rows, limit, (last) => [last.id]);
 }

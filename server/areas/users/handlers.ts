@@ -1,6 +1,6 @@
 // Users, roles and invites: read the validated request, call the store or the rules, shape the reply.
 import { badRequest } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/cursor.js';
+import { decodeCursor, pageOf } from '../../http/cursor.js';
 import { defineHandlers } from '../../http/handler.js';
 import { normalizeEmail } from './email.js';
 import { presentRole, presentUser } from './present.js';
@@ -31,10 +31,8 @@ export const handlers = defineHandlers({
     const scope = { op: 'listUsers', companyId: ctx.auth.companyId, email };
     const after = cursorKey(ctx.config.secrets.cursor, scope, query.nextPageStartKey, 1);
     const rows = await listUsers(ctx.db, ctx.auth.companyId, { limit, email, afterEmail: after?.[0] });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? encodeCursor(ctx.config.secrets.cursor, scope, [last.email_normalized]) : undefined;
-    return { status: 200, body: { data: page.map(presentUser), ...(next ? { nextPageStartKey: next } : {}), limit } };
+    const { items, nextPageStartKey } = pageOf(ctx.config.secrets.cursor, scope, rows, limit, (last) => [last.email_normalized]);
+    return { status: 200, body: { data: items.map(presentUser), ...(nextPageStartKey ? { nextPageStartKey } : {}), limit } };
   },
 
   getUser: async ({ params }, ctx) => {
@@ -58,10 +56,8 @@ export const handlers = defineHandlers({
     const scope = { op: 'listRoles', companyId: ctx.auth.companyId };
     const after = cursorKey(ctx.config.secrets.cursor, scope, query.nextPageStartKey, 2) as [string, string] | undefined;
     const rows = await listRoles(ctx.db, ctx.auth.companyId, { limit, after });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? encodeCursor(ctx.config.secrets.cursor, scope, [last.name, last.id]) : undefined;
-    return { status: 200, body: { items: page.map(presentRole), ...(next ? { nextPageStartKey: next } : {}) } };
+    const { items, nextPageStartKey } = pageOf(ctx.config.secrets.cursor, scope, rows, limit, (last) => [last.name, last.id]);
+    return { status: 200, body: { items: items.map(presentRole), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 
   createInvite: async ({ body }, ctx) => {
