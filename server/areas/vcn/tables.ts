@@ -2,10 +2,16 @@
 import type { Generated } from 'kysely';
 
 export type VcnType = 'HOTEL' | 'AERIAL' | 'CUSTOM';
-/** Stored states; EXPIRED is never stored, it is computed from end_date (see status.ts). */
+/** Stored states of an issued card; EXPIRED is never stored, it is computed from end_date (see status.ts). */
 export type StoredVcnStatus = 'ACTIVE' | 'BLOCKED' | 'CANCELLED';
+/**
+ * PENDING: internal, never in the API — a reservation that holds the idempotency key while the
+ * issuer is called outside any transaction (see store/issue.ts). It has no card data yet.
+ */
+export type VcnRowStatus = StoredVcnStatus | 'PENDING';
 export type VcnTransactionStatus = 'APPROVED' | 'DECLINED';
 
+/** An issued card (not a reservation): what every read of the area returns. */
 export interface VcnRow {
   /** ULID. */
   id: string;
@@ -42,9 +48,30 @@ export interface VcnRow {
   /** AES-256-GCM ciphertext of the PAN (see crypto.ts); the PAN is never stored in clear. */
   pan_ciphertext: string;
   pan_last4: string;
+  /** For a reservation, the time it was taken (the staleness reference). */
   created_at: string;
   updated_at: string;
+  /**
+   * A top-up in flight at the issuer (see store/update.ts): its token, start time, and the
+   * ceiling and endDate it asks for. All null when no change is in flight.
+   */
+  change_id: string | null;
+  change_started_at: string | null;
+  change_limit_minor: number | null;
+  change_end_date: string | null;
+  /** The expired or cancelled card whose key this one took over (a reservation gives it back if the issue fails). */
+  replaces_id: string | null;
 }
+
+type CardDataColumns = 'status' | 'provider_ref' | 'pan_ciphertext' | 'pan_last4';
+
+/** The stored row of `vcns`: an issued card, or a reservation (PENDING, card data null). */
+export type VcnTable = Omit<VcnRow, CardDataColumns> & {
+  status: VcnRowStatus;
+  provider_ref: string | null;
+  pan_ciphertext: string | null;
+  pan_last4: string | null;
+};
 
 /** The company's own card that funds virtual cards of one type and currency. */
 export interface FundingCardRow {
@@ -87,7 +114,7 @@ export interface VcnRevealRow {
 }
 
 export interface VcnTables {
-  vcns: VcnRow;
+  vcns: VcnTable;
   funding_cards: FundingCardRow;
   vcn_transactions: VcnTransactionRow;
   vcn_reveals: VcnRevealRow;

@@ -26,7 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('HOTEL', 'AERIAL', 'CUSTOM')`))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('ACTIVE', 'BLOCKED', 'CANCELLED')`))
+    // PENDING: a reservation taken before the issuer is called (internal, never in the API).
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('PENDING', 'ACTIVE', 'BLOCKED', 'CANCELLED')`))
     .addColumn('idempotency_key', 'text', (c) => c.notNull())
     .addColumn('holds_key', 'integer', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
@@ -42,14 +43,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('custom_fields', 'text')
     .addColumn('requestor', 'text', (c) => c.notNull())
     .addColumn('funding_card_id', 'text', (c) => c.notNull().references('funding_cards.id'))
-    .addColumn('provider_ref', 'text', (c) => c.notNull())
-    .addColumn('pan_ciphertext', 'text', (c) => c.notNull())
-    .addColumn('pan_last4', 'text', (c) => c.notNull())
+    .addColumn('provider_ref', 'text')
+    .addColumn('pan_ciphertext', 'text')
+    .addColumn('pan_last4', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
+    // A top-up in flight at the issuer: at most one per card.
+    .addColumn('change_id', 'text')
+    .addColumn('change_started_at', 'text')
+    .addColumn('change_limit_minor', 'integer')
+    .addColumn('change_end_date', 'text')
+    .addColumn('replaces_id', 'text', (c) => c.references('vcns.id'))
+    // Only a reservation lacks card data; a change token always has its start time.
+    .addCheckConstraint(
+      'vcns_card_data',
+      sql`(status = 'PENDING' and pan_ciphertext is null and provider_ref is null and pan_last4 is null)
+        or (status <> 'PENDING' and pan_ciphertext is not null and provider_ref is not null and pan_last4 is not null)`,
+    )
+    .addCheckConstraint('vcns_change', sql`(change_id is null) = (change_started_at is null)`)
     .execute();
-  // At most one card per company, type and idempotency key holds the key: the database enforces
-  // what the issue transaction decides.
+  // At most one row per company, type and idempotency key holds the key — an issued card or a
+  // reservation (PENDING): the database enforces what the issue transactions decide.
   await db.schema
     .createIndex('vcns_key_holder')
     .on('vcns')

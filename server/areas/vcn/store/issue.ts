@@ -1,16 +1,14 @@
-// Issuing a card: funding, idempotency key, the issuer and the insert in one transaction, so a
-// failure leaves nothing behind and two requests can never both hold one key.
+// Issuing a card as reserve → call → confirm: the issuer is called outside any transaction, so
+// a slow issuer never holds the database. The reservation holds the idempotency key meanwhile,
+// so two requests can never both get a card for one key; a failure leaves nothing behind.
 import type { Kysely } from 'kysely';
-import { ulid } from 'ulid';
 import type { Database } from '../../../db/schema.js';
-import { VcnError } from '../../../http/errors.js';
 import { encryptPan } from '../crypto.js';
 import type { CardIssuer } from '../issuer.js';
 import type { IssuePlan } from '../rules.js';
-import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
-import { findActiveFundingCard } from './funding.js';
 import { callIssuer } from './provider.js';
+import { confirmReservation, dropReservation, reserveKey } from './reservation.js';
 
 export interface IssueRequest {
   companyId: string;
@@ -29,34 +27,15 @@ export interface IssuedVcn {
 }
 
 export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request: IssueRequest): Promise<IssuedVcn> {
-  const { companyId, plan, today, now } = request;
-  return db.transaction().execute(async (trx) => {
-    const funding = await findActiveFundingCard(trx, companyId, plan.type, plan.currency);
-    if (!funding) {
-      throw new VcnError(400, 'active-funding-card-not-found', `No active funding card for ${plan.type} cards in ${plan.currency}`);
-    }
-
-    const holder = await trx
-      .selectFrom('vcns')
-      .select(['id', 'status', 'end_date'])
-      .where('company_id', '=', companyId)
-      .where('type', '=', plan.type)
-      .where('idempotency_key', '=', plan.key)
-      .where('holds_key', '=', 1)
-      .executeTakeFirst();
-    if (holder && isLive(effectiveStatus(holder.status, holder.end_date, today))) {
-      throw new VcnError(409, 'vcn-already-exists', `Live virtual card ${holder.id} already holds ${plan.keyField} ${plan.key}`);
-    }
-    if (holder) {
-      await trx.updateTable('vcns').set({ holds_key: 0, updated_at: now.toISOString() }).where('company_id', '=', companyId).where('id', '=', holder.id).execute();
-    }
-
-    const id = ulid(now.getTime());
-    const card = await callIssuer(() =>
+  const { plan, now } = request;
+  const reservation = await reserveKey(db, request);
+  let card;
+  try {
+    card = await callIssuer(() =>
       issuer.issueCard({
-        vcnId: id,
+        vcnId: reservation.id,
         type: plan.type,
-        fundingCardId: funding.id,
+        fundingCardId: reservation.funding_card_id,
         currency: plan.currency,
         limitMinor: plan.limitMinor,
         startDate: plan.startDate,
@@ -64,34 +43,11 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
         maxPurchaseQuantity: plan.maxPurchaseQuantity,
       }),
     );
-    const row: VcnRow = {
-      id,
-      company_id: companyId,
-      client_id: request.clientId,
-      type: plan.type,
-      status: 'ACTIVE',
-      idempotency_key: plan.key,
-      holds_key: 1,
-      currency: plan.currency,
-      limit_minor: plan.limitMinor,
-      rate_minor: plan.price?.rateMinor ?? null,
-      taxes_minor: plan.price?.taxesMinor ?? null,
-      fees_minor: plan.price?.feesMinor ?? null,
-      issued_on: today,
-      start_date: plan.startDate,
-      end_date: plan.endDate,
-      max_purchase_quantity: plan.maxPurchaseQuantity,
-      booking: JSON.stringify(plan.booking),
-      custom_fields: plan.customFields ? JSON.stringify(plan.customFields) : null,
-      requestor: JSON.stringify(plan.requestor),
-      funding_card_id: funding.id,
-      provider_ref: card.providerRef,
-      pan_ciphertext: encryptPan(request.panKey, id, card.pan),
-      pan_last4: card.pan.slice(-4),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    };
-    await trx.insertInto('vcns').values(row).execute();
-    return { row, pan: card.pan };
-  });
+  } catch (error) {
+    await db.transaction().execute((trx) => dropReservation(trx, request.companyId, reservation.id, now));
+    throw error;
+  }
+  const data = { providerRef: card.providerRef, panCiphertext: encryptPan(request.panKey, reservation.id, card.pan), panLast4: card.pan.slice(-4) };
+  const row = await confirmReservation(db, reservation, data, now);
+  return { row, pan: card.pan };
 }

@@ -1,8 +1,21 @@
 // Calls to the card issuer: any failure, or no answer in time, is 503 vcn-provider-unavailable.
-// The calls run inside the caller's transaction, so the timeout also bounds how long it is held.
+// The calls never run inside a transaction (the single database connection would be held for
+// as long as the issuer takes): the operations reserve, call, then confirm or roll back.
 import { VcnError } from '../../../http/errors.js';
 
 export const ISSUER_TIMEOUT_MS = 10_000;
+
+/**
+ * A reservation (or a top-up in flight) older than this was left by a process that died between
+ * reserving and confirming: no live request can still own it, since the issuer call times out
+ * well before. It is then treated as absent and removed.
+ */
+export const ABANDONED_AFTER_MS = ISSUER_TIMEOUT_MS + 50_000;
+
+/** Whether something started at `startedAt` (ISO) was abandoned, as of `now`. */
+export const isAbandoned = (startedAt: string, now: Date): boolean => now.getTime() - Date.parse(startedAt) > ABANDONED_AFTER_MS;
+
+export const providerUnavailable = () => new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
 
 export async function callIssuer<T>(call: () => Promise<T>, timeoutMs = ISSUER_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -12,7 +25,7 @@ export async function callIssuer<T>(call: () => Promise<T>, timeoutMs = ISSUER_T
   try {
     return await Promise.race([call(), timeout]);
   } catch {
-    throw new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
+    throw providerUnavailable();
   } finally {
     clearTimeout(timer);
   }

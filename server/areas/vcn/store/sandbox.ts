@@ -7,7 +7,7 @@ import type { Database } from '../../../db/schema.js';
 import { dayIn } from '../dates.js';
 import { effectiveStatus } from '../status.js';
 import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../tables.js';
-import { spentOn, vcnNotFound } from './cards.js';
+import { issuedCard, spentOn, vcnNotFound } from './cards.js';
 
 export type DeclineReason =
   | 'CARD_BLOCKED' | 'CARD_CANCELLED' | 'CARD_EXPIRED' | 'NOT_YET_VALID' | 'PURCHASE_QUANTITY_EXCEEDED' | 'LIMIT_EXCEEDED';
@@ -24,9 +24,10 @@ async function locate(db: Kysely<Database>, vcnId: string): Promise<VcnRow & { t
     .selectAll('vcns')
     .select('companies.time_zone')
     .where('vcns.id', '=', vcnId)
+    .where('vcns.status', '!=', 'PENDING')
     .executeTakeFirst();
   if (!card) throw vcnNotFound(vcnId);
-  return card;
+  return issuedCard(card);
 }
 
 export interface Purchase {
@@ -44,14 +45,17 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
     const card = await locate(trx, purchase.vcnId);
     const today = dayIn(card.time_zone, purchase.now);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
-    const status = effectiveStatus(card.status, card.end_date, today);
+    // While a top-up is in flight at the issuer, the stricter of the current and the new terms applies.
+    const ceiling = Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor);
+    const lastDay = card.change_end_date !== null && card.change_end_date < card.end_date ? card.change_end_date : card.end_date;
+    const status = effectiveStatus(card.status, lastDay, today);
     const reason: DeclineReason | null =
       status === 'CANCELLED' ? 'CARD_CANCELLED'
       : status === 'EXPIRED' ? 'CARD_EXPIRED'
       : status === 'BLOCKED' ? 'CARD_BLOCKED'
       : today < card.start_date ? 'NOT_YET_VALID'
       : purchases >= card.max_purchase_quantity ? 'PURCHASE_QUANTITY_EXCEEDED'
-      : spentMinor + purchase.amountMinor > card.limit_minor ? 'LIMIT_EXCEEDED'
+      : spentMinor + purchase.amountMinor > ceiling ? 'LIMIT_EXCEEDED'
       : null;
     const row: VcnTransactionRow = {
       id: nextId(purchase.now.getTime()),

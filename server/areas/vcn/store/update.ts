@@ -1,4 +1,9 @@
-// Top-up and validity change of a CUSTOM card, as one compare-and-set transaction.
+// Top-up and validity change of a CUSTOM card as reserve → call → confirm. The reservation is
+// the card's change slot (change_id): one short transaction checks the rules and the
+// compare-and-set and takes the slot; the issuer is called outside any transaction; a second
+// short transaction applies the change, or frees the slot on failure (the card unchanged).
+// While a change is in flight, any other change of the card is refused with 409.
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { VcnError, invalidVcnRequest } from '../../../http/errors.js';
@@ -8,7 +13,7 @@ import { checkNewEndDate } from '../rules.js';
 import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn, spentOn } from './cards.js';
-import { callIssuer } from './provider.js';
+import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
 
 export interface UpdateRequest {
   companyId: string;
@@ -19,10 +24,17 @@ export interface UpdateRequest {
   now: Date;
 }
 
+interface Change {
+  card: VcnRow;
+  id: string;
+  limitMinor: number;
+  endDate: string;
+}
+
 const money = (minor: number) => fromMinor(minor).toFixed(2);
 
-export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, request: UpdateRequest): Promise<VcnRow> {
-  const { companyId, vcnId, limit, endDate, today } = request;
+async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Promise<Change> {
+  const { companyId, vcnId, limit, endDate, today, now } = request;
   return db.transaction().execute(async (trx) => {
     const card = await getVcn(trx, companyId, vcnId);
     if (card.type !== 'CUSTOM') {
@@ -31,6 +43,9 @@ export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, reques
     const status = effectiveStatus(card.status, card.end_date, today);
     if (!isLive(status)) throw new VcnError(409, 'vcn-not-active', `Virtual card ${vcnId} is ${status}`);
     if (endDate !== undefined) checkNewEndDate(endDate, { issuedOn: card.issued_on, startDate: card.start_date }, today);
+    if (card.change_started_at !== null && !isAbandoned(card.change_started_at, now)) {
+      throw new VcnError(409, 'vcn-limit-conflict', `Another change to virtual card ${vcnId} is in progress; read the card's limit again and retry`);
+    }
 
     let limitMinor = card.limit_minor;
     if (limit) {
@@ -43,15 +58,42 @@ export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, reques
         throw invalidVcnRequest(`limit.value ${money(limitMinor)} is below what the card has already spent (${money(spentMinor)})`);
       }
     }
-    const newEndDate = endDate ?? card.end_date;
-    await callIssuer(() => issuer.updateCard({ providerRef: card.provider_ref, limitMinor, endDate: newEndDate }));
-    const updatedAt = request.now.toISOString();
+    const change: Change = { card, id: randomUUID(), limitMinor, endDate: endDate ?? card.end_date };
     await trx
       .updateTable('vcns')
-      .set({ limit_minor: limitMinor, end_date: newEndDate, updated_at: updatedAt })
+      .set({ change_id: change.id, change_started_at: now.toISOString(), change_limit_minor: change.limitMinor, change_end_date: change.endDate })
       .where('company_id', '=', companyId)
       .where('id', '=', vcnId)
       .execute();
-    return { ...card, limit_minor: limitMinor, end_date: newEndDate, updated_at: updatedAt };
+    return change;
   });
+}
+
+const NO_CHANGE = { change_id: null, change_started_at: null, change_limit_minor: null, change_end_date: null };
+
+/** Applies the change (confirm) or just frees the slot (rollback); false when the slot is no longer this change's. */
+async function settleChange(db: Kysely<Database>, change: Change, apply: boolean, now: Date): Promise<boolean> {
+  const values = apply ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() } : NO_CHANGE;
+  const done = await db
+    .updateTable('vcns')
+    .set(values)
+    .where('company_id', '=', change.card.company_id)
+    .where('id', '=', change.card.id)
+    .where('change_id', '=', change.id)
+    .executeTakeFirst();
+  return done.numUpdatedRows === 1n;
+}
+
+export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, request: UpdateRequest): Promise<VcnRow> {
+  const change = await reserveChange(db, request);
+  const { card } = change;
+  try {
+    await callIssuer(() => issuer.updateCard({ providerRef: card.provider_ref, limitMinor: change.limitMinor, endDate: change.endDate }));
+  } catch (error) {
+    await settleChange(db, change, false, request.now);
+    throw error;
+  }
+  // The slot is gone only if this request outlived the abandonment delay and another change took over.
+  if (!(await settleChange(db, change, true, request.now))) throw providerUnavailable();
+  return { ...card, ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: request.now.toISOString() };
 }
