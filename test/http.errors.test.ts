@@ -41,6 +41,11 @@ describe('error bodies', () => {
     await expectErrorBody(res, 413);
   });
 
+  it('when an amount has more than 2 decimals, then 400 saying so in the caller\'s terms', async () => {
+    const body = await expectErrorBody(await call('/statements/v1/banking?amountEq=10.005'), 400);
+    expect(body.details).toEqual(['query.amountEq must have at most 2 decimal places']);
+  });
+
   it('when the route does not exist, then 404', async () => {
     const body = await expectErrorBody(await call('/nothing/v1/here'), 404);
     expect(body.error).toBe('Not Found');

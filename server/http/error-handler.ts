@@ -20,6 +20,9 @@ const isVcnRoute = (path: string) => path.startsWith('/credit-cards/v1/vcns');
 const isPeopleRoute = (path: string) => path.startsWith('/users/v1/');
 const isTokenRoute = (path: string) => path === '/oauth/token';
 
+/** Validator wording that would leak our internal format names, in the caller's terms. */
+const readable = (message: string) => message.replace(/must match format "decimal2"/g, 'must have at most 2 decimal places');
+
 /** "/body/amount/rate" or ".body.amount.rate" → "body.amount.rate" */
 const fieldOf = (path: string) => path.replace(/^[./]+/, '').replace(/\//g, '.');
 const withoutPart = (field: string) => field.replace(/^(body|query|params|path|headers)\.?/, '') || field;
@@ -47,9 +50,9 @@ function normalize(err: unknown): { status: number; message: string; problems: F
     return { status: e.statusCode, message: 'The request body could not be read', problems: [], plain: [], headers: {}, expected: true };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
-    const problems = (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: item.message }));
+    const problems = (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: readable(item.message) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
-    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource' : e.message;
+    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource' : readable(e.message);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     return { status: e.status, message, problems, plain, headers, expected: true };
   }

@@ -41,6 +41,13 @@ export interface SimulatedIssuer extends CardIssuer {
   setAvailable(available: boolean): void;
   /** Calls received so far (including failed ones). */
   readonly calls: number;
+  /**
+   * Makes the issuer slow: every call from now on waits until the returned function is called,
+   * then succeeds (or fails, with `{ fail: true }`). Calls already waiting are released too.
+   */
+  hold(): (outcome?: { fail?: boolean }) => void;
+  /** Calls currently waiting at a hold. */
+  readonly waiting: number;
 }
 
 /** The BIN of the sandbox cards: a test range, never routed to a real network. */
@@ -64,8 +71,15 @@ export function createSimulatedIssuer(): SimulatedIssuer {
   let failures = 0;
   let available = true;
   let calls = 0;
+  let waiting = 0;
+  let held: Promise<boolean> | undefined;
   const gate = async () => {
     calls++;
+    if (held) {
+      waiting++;
+      const fail = await held.finally(() => waiting--);
+      if (fail) throw new IssuerUnavailableError();
+    }
     if (!available) throw new IssuerUnavailableError();
     if (failures > 0) {
       failures--;
@@ -88,6 +102,20 @@ export function createSimulatedIssuer(): SimulatedIssuer {
     },
     get calls() {
       return calls;
+    },
+    hold() {
+      let release: (fail: boolean) => void = () => {};
+      const gateOpen = new Promise<boolean>((resolve) => {
+        release = resolve;
+      });
+      held = gateOpen;
+      return ({ fail = false } = {}) => {
+        if (held === gateOpen) held = undefined;
+        release(fail);
+      };
+    },
+    get waiting() {
+      return waiting;
     },
   };
 }

@@ -8,6 +8,7 @@ import { dayIn } from '../dates.js';
 import { effectiveStatus } from '../status.js';
 import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../tables.js';
 import { issuedCard, spentOn, vcnNotFound } from './cards.js';
+import { isAbandoned } from './provider.js';
 
 export type DeclineReason =
   | 'CARD_BLOCKED' | 'CARD_CANCELLED' | 'CARD_EXPIRED' | 'NOT_YET_VALID' | 'PURCHASE_QUANTITY_EXCEEDED' | 'LIMIT_EXCEEDED';
@@ -46,8 +47,9 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
     const today = dayIn(card.time_zone, purchase.now);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
     // While a top-up is in flight at the issuer, the stricter of the current and the new terms applies.
-    const ceiling = Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor);
-    const lastDay = card.change_end_date !== null && card.change_end_date < card.end_date ? card.change_end_date : card.end_date;
+    const inFlight = card.change_started_at !== null && !isAbandoned(card.change_started_at, purchase.now);
+    const ceiling = inFlight ? Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor) : card.limit_minor;
+    const lastDay = inFlight && card.change_end_date !== null && card.change_end_date < card.end_date ? card.change_end_date : card.end_date;
     const status = effectiveStatus(card.status, lastDay, today);
     const reason: DeclineReason | null =
       status === 'CANCELLED' ? 'CARD_CANCELLED'
