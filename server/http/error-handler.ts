@@ -21,7 +21,10 @@ const isPeopleRoute = (path: string) => path.startsWith('/users/v1/');
 const isTokenRoute = (path: string) => path === '/oauth/token';
 
 /** Validator wording that would leak our internal format names, in the caller's terms. */
-const readable = (message: string) => message.replace(/must match format "decimal2"/g, 'must have at most 2 decimal places');
+const readable = (message: string) =>
+  message
+    .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
+    .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) => path.replace(/\//g, '.'));
 
 /** "/body/amount/rate" or ".body.amount.rate" → "body.amount.rate" */
 const fieldOf = (path: string) => path.replace(/^[./]+/, '').replace(/\//g, '.');
