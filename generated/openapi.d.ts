@@ -751,6 +751,13 @@ export interface paths {
          *     Once the holder is expired or cancelled, a new issue replaces it. A 503 holds no key, so it
          *     can be retried as is.
          *
+         *     **Concurrent issues of one key.** While a card for the key is being issued (the processor
+         *     has not answered yet), another issue with the same key also gets 409 `vcn-already-exists`,
+         *     with a message such as "A virtual card for reservationId RSV-2026-118734 is being issued;
+         *     retry shortly" and no `vcnId`: the first request either answers 201 with the card or 503 and frees the key.
+         *     Retry after a few seconds: you then get the card's 409 naming it, or a new card if the first
+         *     attempt failed. Never two cards for one key.
+         *
          *     **Funding.** The card is funded by the company's active funding card for the type and
          *     currency; without one the answer is 400 `active-funding-card-not-found`.
          */
@@ -793,6 +800,11 @@ export interface paths {
          *       top up the same card.
          *     - `endDate` extends or shortens the window: not in the past, after `startDate`, at most 365
          *       days after the issuance day (400 `invalid-vcn-request`). `startDate` cannot be changed.
+         *
+         *     **One change at a time.** While a change of the card is being applied by the card processor,
+         *     another change of the same card gets 409 `vcn-limit-conflict` ("another change … is in
+         *     progress"), with or without `expectedValue`: read the card's limit again and retry. Of
+         *     concurrent top-ups with the same `expectedValue`, exactly one succeeds.
          *
          *     On 503 `vcn-provider-unavailable` nothing changed; retry the same request.
          */
@@ -2964,10 +2976,11 @@ export interface components {
         };
         /**
          * @description The card's state forbids the request; `code` says why. `vcn-already-exists`: a live card
-         *     already holds the booking's idempotency key (the message names its `vcnId`).
+         *     already holds the booking's idempotency key (the message names its `vcnId`), or a card for
+         *     the key is being issued right now (retry shortly).
          *     `vcn-not-updatable`: only `CUSTOM` cards can be updated. `vcn-not-active`: the card is
-         *     cancelled or expired. `vcn-limit-conflict`: the ceiling is no longer `limit.expectedValue`;
-         *     read the card again before deciding.
+         *     cancelled or expired. `vcn-limit-conflict`: the ceiling is no longer `limit.expectedValue`,
+         *     or another change of the card is in progress; read the card again before deciding.
          */
         VcnConflict: {
             headers: {

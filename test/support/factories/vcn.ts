@@ -1,10 +1,11 @@
 // Virtual-card requests with overridable blocks, funded companies, sandbox purchases, and the
 // assertion every VCN error test shares.
+import { ulid } from 'ulid';
 import { expect } from 'vitest';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../../server/db/database.js';
 import type { SimulatedIssuer } from '../../../server/areas/vcn/issuer.js';
-import { addFundingCard } from '../../../server/areas/vcn/store/funding.js';
+import { addFundingCard, findActiveFundingCard } from '../../../server/areas/vcn/store/funding.js';
 import { authorizePurchase, setCardStatus } from '../../../server/areas/vcn/store/sandbox.js';
 import type { StoredVcnStatus, VcnTransactionRow, VcnType } from '../../../server/areas/vcn/tables.js';
 import { toMinor } from '../../../server/lib/money.js';
@@ -107,6 +108,30 @@ export const simulatedIssuer = (server: TestServer): SimulatedIssuer => server.i
 /** A sandbox purchase at the server's current time. */
 export function purchase(server: TestServer, vcnId: string, amount: number, merchant = 'HOTEL PAULISTA PLAZA', mcc = '7011'): Promise<VcnTransactionRow> {
   return authorizePurchase(server.db, { vcnId, amountMinor: toMinor(amount), merchantName: merchant, merchantCategory: mcc, now: server.clock.now() });
+}
+
+/** Resolves once `count` issuer calls are waiting at the simulated issuer's hold. */
+export async function issuerWaiting(server: TestServer, count = 1): Promise<void> {
+  for (let i = 0; i < 500 && server.issuer.waiting < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(server.issuer.waiting).toBe(count);
+}
+
+/** A key reservation (PENDING) as a process that died between reserving and confirming leaves it. */
+export async function leftReservation(
+  db: Db,
+  { companyId, type, key, at, replacesId = null }: { companyId: string; type: VcnType; key: string; at: Date; replacesId?: string | null },
+): Promise<string> {
+  const funding = await findActiveFundingCard(db, companyId, type, 'BRL');
+  const id = ulid(at.getTime());
+  await db.insertInto('vcns').values({
+    id, company_id: companyId, client_id: 'crashed', type, status: 'PENDING', idempotency_key: key, holds_key: 1, currency: 'BRL',
+    limit_minor: 10_000, rate_minor: null, taxes_minor: null, fees_minor: null, issued_on: at.toISOString().slice(0, 10),
+    start_date: at.toISOString().slice(0, 10), end_date: '2027-01-31', max_purchase_quantity: 1, booking: '{}', custom_fields: null,
+    requestor: '{}', funding_card_id: funding!.id, provider_ref: null, pan_ciphertext: null, pan_last4: null,
+    created_at: at.toISOString(), updated_at: at.toISOString(), change_id: null, change_started_at: null, change_limit_minor: null,
+    change_end_date: null, replaces_id: replacesId,
+  }).execute();
+  return id;
 }
 
 export const setStatus = (server: TestServer, vcnId: string, status: StoredVcnStatus) => setCardStatus(server.db, vcnId, status, server.clock.now());
