@@ -1,14 +1,13 @@
 // The banking statement page: keyset paging (DESIGN §5) over the index that serves the filters.
 // A row-value comparison `(sort, id) < (?, ?)` bounds the index range, so a page deep in the
-// statement reads what the first page reads. A list filter with several values (status, categories,
-// cost centers, users) is answered as one ordered arm per value, merged by a UNION ALL: each arm
-// walks its own index range in order and stops after `take` rows, where a single IN would have to
-// collect and sort every matching row. Each arm keeps its classification filters as equalities, so
-// a sparse combination (user, cost center, category) is walked on the pair index of two of them
-// (migration 0004) instead of the whole range of one.
+// statement reads what the first page reads. A page is the merge (UNION ALL, re-ordered, limited) of
+// one or more arms; each arm fixes some filter columns to one value so that an index leading with
+// them yields the rows already in the sort order, and stops after `take` rows, where a single IN
+// would have to collect and sort every matching row. Which arms a query gets: banking-arms.ts.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
+import { armsOf, type ArmShape } from './banking-arms.js';
 
 export type BankingSortField = 'transactionDate' | 'brlAmount' | 'totalTransactionAmount';
 export type SortDirection = 'asc' | 'desc';
@@ -41,48 +40,63 @@ export interface BankingPageQuery {
   /** The sort key of the last row of the previous page. */
   after?: [string | number, number];
   take: number;
+  /**
+   * Under an amount order with only range filters (dates; the BRL amount under the total order):
+   * walk the amount index checking each row ('walk') or collect the range and sort it ('sort').
+   * Set by planBankingPage (banking-plan.ts) from a bounded count; 'walk' when absent.
+   */
+  rangePlan?: 'walk' | 'sort';
 }
 
 type Eb = ExpressionBuilder<Database, 'banking_transactions'>;
-type ListColumn = 'status' | 'custom_category_id' | 'cost_center_id' | 'user_id';
-type Split = { column: ListColumn; value: string | number };
+type Query = SelectQueryBuilder<Database, 'banking_transactions', object>;
 
-/** List filters in the order they are split into arms: the likely most selective first. */
-function listFilters(f: BankingFilters): Array<{ column: ListColumn; values: Array<string | number> }> {
-  const lists: Array<{ column: ListColumn; values?: Array<string | number> }> = [
-    { column: 'user_id', values: f.userIds },
-    { column: 'cost_center_id', values: f.costCenterIds },
-    { column: 'custom_category_id', values: f.categoryIds },
-    { column: 'status', values: f.status },
-  ];
-  return lists.filter((l): l is { column: ListColumn; values: Array<string | number> } => l.values !== undefined);
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/**
+ * The rows of the company matching the filters, with the arm's fixed columns as equalities. A column
+ * marked unindexed is compared through a no-op expression (`|| ''`, `+ 0`), so the planner cannot
+ * bound an index range with it and keeps the arm's ordered index driving.
+ */
+export function filtered<Q extends Query>(query: Q, q: BankingPageQuery, shape: ArmShape): Q {
+  const f = q.filters;
+  const { fixed, unindexed } = shape;
+  let out = query.where('company_id', '=', q.companyId) as Query;
+  const equal = (column: 'account_id' | 'has_attachments' | 'conciled', value: string | number | undefined) => {
+    if (value !== undefined) out = out.where(column, '=', value as number);
+  };
+  equal('account_id', fixed.account_id ?? f.accountId);
+  equal('has_attachments', fixed.has_attachments ?? flag(f.hasAttachments));
+  equal('conciled', fixed.conciled ?? flag(f.wasConciled));
+  const date = unindexed.date ? sql<string>`${sql.ref('transaction_date')} || ''` : sql.ref<string>('transaction_date');
+  if (f.from !== undefined) out = out.where(date, '>=', f.from);
+  if (f.to !== undefined) out = out.where(date, '<', f.to);
+  if (f.amount) {
+    const amount = unindexed.amount ? sql<number>`${sql.ref('brl_amount_minor')} + 0` : sql.ref<number>('brl_amount_minor');
+    out = out.where(amount, f.amount.op, f.amount.minor);
+  }
+  if (shape.totalVsBrl) {
+    out = out.where('total_amount_minor', shape.totalVsBrl === 'atLeast' ? '>=' : '<', (eb) => eb.ref('brl_amount_minor'));
+    if (shape.totalVsBrl === 'atLeast' && f.amount?.op === '>') out = out.where('total_amount_minor', '>', f.amount.minor);
+  }
+  const lists = [
+    ['user_id', f.userIds],
+    ['cost_center_id', f.costCenterIds],
+    ['custom_category_id', f.categoryIds],
+    ['status', f.status],
+  ] as const;
+  for (const [column, values] of lists) {
+    const value = fixed[column];
+    if (value !== undefined) out = out.where(column, '=', value as never);
+    else if (values?.length === 1) out = out.where(column, '=', values[0] as never);
+    else if (values !== undefined) out = out.where(column, 'in', values as never);
+  }
+  return out as Q;
 }
 
-function arm(db: Db, q: BankingPageQuery, split: Split | undefined) {
+function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
   const column = SORT_COLUMNS[q.sort.field];
-  const f = q.filters;
-  let query = db
-    .selectFrom('banking_transactions')
-    .select(['id', `${column} as sort_key`])
-    .where('company_id', '=', q.companyId);
-  if (f.accountId !== undefined) query = query.where('account_id', '=', f.accountId);
-  if (f.from !== undefined) query = query.where('transaction_date', '>=', f.from);
-  if (f.to !== undefined) query = query.where('transaction_date', '<', f.to);
-  if (f.hasAttachments !== undefined) query = query.where('has_attachments', '=', f.hasAttachments ? 1 : 0);
-  if (f.wasConciled !== undefined) query = query.where('conciled', '=', f.wasConciled ? 1 : 0);
-  if (f.amount) {
-    // A range on the amount matches many rows: under date order, keep the date index driving (the
-    // `+ 0` makes the amount unusable as an index bound) instead of collecting and sorting them all.
-    const ranged = f.amount.op !== '=' && q.sort.field === 'transactionDate';
-    query = ranged
-      ? query.where(sql<number>`${sql.ref('brl_amount_minor')} + 0`, f.amount.op, f.amount.minor)
-      : query.where('brl_amount_minor', f.amount.op, f.amount.minor);
-  }
-  for (const list of listFilters(f)) {
-    if (split?.column === list.column) query = query.where(list.column, '=', split.value as never);
-    else if (list.values.length === 1) query = query.where(list.column, '=', list.values[0] as never);
-    else query = query.where(list.column, 'in', list.values as never);
-  }
+  let query = filtered(db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]), q, shape);
   if (q.after) {
     const [key, id] = q.after;
     const op = q.sort.direction === 'desc' ? '<' : '>';
@@ -93,14 +107,8 @@ function arm(db: Db, q: BankingPageQuery, split: Split | undefined) {
 
 /** The ids (and sort keys) of one page, in order. */
 export function pageIdsQuery(db: Db, q: BankingPageQuery): SelectQueryBuilder<Database, never, { id: number; sort_key: string | number }> {
-  // Arms only help when the arm's index also yields the sort order (transaction date).
-  const splittable = q.sort.field === 'transactionDate' ? listFilters(q.filters).find((l) => l.values.length > 1) : undefined;
-  if (!splittable) {
-    return db.selectFrom(arm(db, q, undefined).as('page')).selectAll() as never;
-  }
-  const [first, ...rest] = splittable.values.map((value, i) =>
-    db.selectFrom(arm(db, q, { column: splittable.column, value }).as(`arm${i}`)).selectAll(),
-  );
+  const [first, ...rest] = armsOf(q).map((shape, i) => db.selectFrom(arm(db, q, shape).as(`arm${i}`)).selectAll());
+  if (rest.length === 0) return first as never;
   let union = first!;
   for (const next of rest) union = union.unionAll(next);
   return union.orderBy('sort_key', q.sort.direction).orderBy('id', q.sort.direction).limit(q.take) as never;

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
 import { pageIdsQuery, type BankingPageQuery } from './banking-list.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
+import { planBankingPage } from './banking-plan.js';
 
 export interface BankingItem extends BankingTransactionRow {
   user_email: string | null;
@@ -20,7 +21,7 @@ export interface BankingPage {
   nextKey?: [string | number, number];
 }
 
-/** The page's rows (one more than `take`, to tell whether more follow) with joined names. */
+/** The page's rows (one more than `take`, to tell whether more follow) with joined names; `query` already planned. */
 export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
   const direction = query.sort.direction;
   return db
@@ -36,7 +37,8 @@ export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
     .orderBy('p.id', direction);
 }
 
-export async function loadBankingPage(db: Db, query: BankingPageQuery): Promise<BankingPage> {
+export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Promise<BankingPage> {
+  const query = await planBankingPage(db, unplanned);
   const rows = await bankingPageRowsQuery(db, query).execute();
   const more = rows.length > query.take;
   const pageRows = more ? rows.slice(0, query.take) : rows;

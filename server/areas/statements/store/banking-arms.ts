@@ -1,0 +1,99 @@
+// Which arms a banking page is merged from (banking-list.ts), per sort order:
+// - transactionDate: the filter indexes end with the date, so one arm, or one per value of the first
+//   list filter with several values (user, cost center, category, status).
+// - brlAmount / totalTransactionAmount: an amount order and a filter share one B-tree only when the
+//   filter's columns lead it (migration 0004). A user, cost center, category or account filter gets
+//   one arm per value on `(column, amount, id)`; otherwise status / wasConciled / hasAttachments get
+//   one arm per combination of their values (at most 2 × 2 × 3, unfiltered ones enumerated from the
+//   CHECK constraints) on `(company, has_attachments, conciled, status, amount, id)`. Each arm reads
+//   at most `take` rows. A range filter alone (dates, or the BRL amount under the total order) cannot
+//   lead an amount index: planBankingPage counts its rows (bounded) and the arm either sorts the few
+//   rows of the range or walks the company's amount index checking the range on each entry.
+import type { BankingPageQuery } from './banking-list.js';
+
+export type ArmColumn = 'user_id' | 'cost_center_id' | 'custom_category_id' | 'status' | 'account_id' | 'conciled' | 'has_attachments';
+
+export interface ArmShape {
+  /** Columns fixed to one value in this arm (they replace the corresponding filter). */
+  fixed: Partial<Record<ArmColumn, string | number>>;
+  /** Filters the planner must not use as an index range (kept as a per-row check). */
+  unindexed: { date: boolean; amount: boolean };
+  /**
+   * Splits the rows by `total_amount_minor >= brl_amount_minor` (fees and IOF only add to the BRL
+   * amount, so nearly all rows) or `<` (a partial index holds those). On the first side a BRL amount
+   * above X implies a total above X, which bounds the walk of the total index: without it, walking
+   * the totals upwards would check every row below X first, as the two amounts move together.
+   */
+  totalVsBrl?: 'atLeast' | 'below';
+}
+
+type Driver = { column: ArmColumn; values: ReadonlyArray<string | number> };
+
+function dateOrderArms(q: BankingPageQuery): ArmShape[] {
+  const f = q.filters;
+  // A range on the amount matches many rows: under date order, keep the date index driving.
+  const unindexed = { date: false, amount: f.amount !== undefined && f.amount.op !== '=' };
+  const lists: Driver[] = [
+    { column: 'user_id', values: f.userIds ?? [] },
+    { column: 'cost_center_id', values: f.costCenterIds ?? [] },
+    { column: 'custom_category_id', values: f.categoryIds ?? [] },
+    { column: 'status', values: f.status ?? [] },
+  ];
+  const split = lists.find((l) => l.values.length > 1);
+  if (!split) return [{ fixed: {}, unindexed }];
+  return split.values.map((value) => ({ fixed: { [split.column]: value }, unindexed }));
+}
+
+/** The classification filter whose `(column, amount, id)` index drives an amount order, if any. */
+function amountDriver(q: BankingPageQuery): Driver | undefined {
+  const f = q.filters;
+  const candidates: Array<Driver | undefined> = [
+    f.userIds && { column: 'user_id', values: f.userIds },
+    f.costCenterIds && { column: 'cost_center_id', values: f.costCenterIds },
+    f.categoryIds && { column: 'custom_category_id', values: f.categoryIds },
+    f.accountId !== undefined ? { column: 'account_id', values: [f.accountId] } : undefined,
+  ];
+  return candidates.find((c) => c !== undefined && c.values.length > 0);
+}
+
+const choices = <T>(given: T | undefined, all: T[]) => (given === undefined ? all : [given]);
+
+/** The arms' combinations of the flag columns when one of them is filtered, else undefined. */
+function flagCombinations(q: BankingPageQuery): ArmShape['fixed'][] | undefined {
+  const f = q.filters;
+  if (f.status === undefined && f.hasAttachments === undefined && f.wasConciled === undefined) return undefined;
+  const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+  const out: ArmShape['fixed'][] = [];
+  for (const has_attachments of choices(flag(f.hasAttachments), [0, 1])) {
+    for (const conciled of choices(flag(f.wasConciled), [0, 1])) {
+      for (const status of f.status ?? [1, 2, 3]) out.push({ has_attachments, conciled, status });
+    }
+  }
+  return out;
+}
+
+/** Whether an amount-ordered page has only range filters, so its plan depends on their row count. */
+export function rangeOnly(q: BankingPageQuery): boolean {
+  const f = q.filters;
+  if (q.sort.field === 'transactionDate' || amountDriver(q) || flagCombinations(q)) return false;
+  return f.from !== undefined || f.to !== undefined || (f.amount !== undefined && q.sort.field === 'totalTransactionAmount');
+}
+
+export function armsOf(q: BankingPageQuery): ArmShape[] {
+  if (q.sort.field === 'transactionDate') return dateOrderArms(q);
+  const f = q.filters;
+  // The BRL amount filter bounds the BRL order's own index; under the total order, a range of it
+  // is checked per row (unless the plan is to sort the range).
+  const foreignAmountRange = f.amount !== undefined && f.amount.op !== '=' && q.sort.field === 'totalTransactionAmount';
+  const driver = amountDriver(q);
+  if (driver) {
+    const unindexed = { date: false, amount: foreignAmountRange };
+    return driver.values.map((value) => ({ fixed: { [driver.column]: value }, unindexed }));
+  }
+  const flags = flagCombinations(q);
+  if (flags) return flags.map((fixed) => ({ fixed, unindexed: { date: false, amount: foreignAmountRange } }));
+  const walk = rangeOnly(q) && q.rangePlan !== 'sort';
+  const shape: ArmShape = { fixed: {}, unindexed: { date: walk, amount: walk && q.sort.field === 'totalTransactionAmount' } };
+  if (!walk || !foreignAmountRange || f.amount?.op !== '>') return [shape];
+  return [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
+}
