@@ -7,40 +7,29 @@ export interface AttachmentSummary {
   content_type: string;
 }
 
-export async function bankingAttachments(db: Db, companyId: string, ids: number[]): Promise<Map<number, AttachmentSummary[]>> {
-  const byTransaction = new Map<number, AttachmentSummary[]>();
+type Column = 'banking_transaction_id' | 'credit_card_transaction_id';
+
+async function attachmentsOf<K extends number | string>(db: Db, companyId: string, column: Column, ids: K[]): Promise<Map<K, AttachmentSummary[]>> {
+  const byTransaction = new Map<K, AttachmentSummary[]>();
   if (ids.length === 0) return byTransaction;
   const rows = await db
     .selectFrom('attachments')
-    .select(['id', 'name', 'content_type', 'banking_transaction_id'])
+    .select((eb) => ['id', 'name', 'content_type', eb.ref(column).as('transaction_id')])
     .where('company_id', '=', companyId)
-    .where('banking_transaction_id', 'in', ids)
+    .where(column, 'in', ids)
     .where('status', '=', 'UPLOADED')
     .orderBy('uploaded_at')
     .orderBy('id')
     .execute();
-  for (const row of rows) {
-    const key = row.banking_transaction_id!;
-    byTransaction.set(key, [...(byTransaction.get(key) ?? []), row]);
+  for (const { transaction_id, ...summary } of rows) {
+    const key = transaction_id as K;
+    const list = byTransaction.get(key);
+    if (list) list.push(summary);
+    else byTransaction.set(key, [summary]);
   }
   return byTransaction;
 }
 
-export async function creditCardAttachments(db: Db, companyId: string, ids: string[]): Promise<Map<string, AttachmentSummary[]>> {
-  const byTransaction = new Map<string, AttachmentSummary[]>();
-  if (ids.length === 0) return byTransaction;
-  const rows = await db
-    .selectFrom('attachments')
-    .select(['id', 'name', 'content_type', 'credit_card_transaction_id'])
-    .where('company_id', '=', companyId)
-    .where('credit_card_transaction_id', 'in', ids)
-    .where('status', '=', 'UPLOADED')
-    .orderBy('uploaded_at')
-    .orderBy('id')
-    .execute();
-  for (const row of rows) {
-    const key = row.credit_card_transaction_id!;
-    byTransaction.set(key, [...(byTransaction.get(key) ?? []), row]);
-  }
-  return byTransaction;
-}
+export const bankingAttachments = (db: Db, companyId: string, ids: number[]) => attachmentsOf(db, companyId, 'banking_transaction_id', ids);
+
+export const creditCardAttachments = (db: Db, companyId: string, ids: string[]) => attachmentsOf(db, companyId, 'credit_card_transaction_id', ids);
