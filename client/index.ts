@@ -1,7 +1,7 @@
 // The typed client of the Company Finance Service: the openapi-fetch client for every operation of
 // the contract, plus token handling, retries, request ids, pagination iterators and typed errors.
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../generated/openapi.js';
+import type { paths } from './generated/openapi.js';
 import { paginators, type Paginators } from './paginate.js';
 import { requestIdMiddleware } from './request-id.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
@@ -71,4 +71,4 @@ export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type It
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
 export type { Clock } from './token.js';
 export type { Fetch } from './transport.js';
-export type { paths, components, operations } from '../generated/openapi.js';
+export type { paths, components, operations } from './generated/openapi.js';
