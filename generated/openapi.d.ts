@@ -961,7 +961,7 @@ export interface components {
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; branch on it (and on the status), never on `message`, whose text is not contractual.
          */
-        Error: {
+        ApiError: {
             /**
              * @description The HTTP reason phrase of the status.
              * @example Bad Request
@@ -1160,12 +1160,12 @@ export interface components {
              */
             transactionDate: string;
             /**
-             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it.
+             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
              * @example 543.33
              */
             brlAmount: number;
             /**
-             * @description The original amount in US dollars, for purchases made in USD.
+             * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
              * @example 100
              */
             usdAmount: number | null;
@@ -1181,17 +1181,17 @@ export interface components {
              */
             usdExchangeRateDate: string | null;
             /**
-             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais.
+             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
              * @example 562.35
              */
             totalTransactionAmount: number;
             /**
-             * @description IOF tax in reais (international purchases); 0 when none.
+             * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
              * @example 19.02
              */
             iofAmount: number;
             /**
-             * @description Service fee in reais; 0 when none.
+             * @description Service fee in reais; 0 when none. At most 2 decimal places.
              * @example 0
              */
             feeServiceAmount: number;
@@ -1367,7 +1367,7 @@ export interface components {
              */
             mccCode: number;
             /**
-             * @description The amount in `currency`, for this installment.
+             * @description The amount in `currency`, for this installment. At most 2 decimal places.
              * @example 120
              */
             amount: number;
@@ -1377,7 +1377,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description The amount charged on the bill in reais, IOF included.
+             * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
              * @example 674.82
              */
             brlAmount: number;
@@ -1387,7 +1387,7 @@ export interface components {
              */
             exchangeRate: number | null;
             /**
-             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais.
+             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
              * @example 22.82
              */
             iofAmount: number;
@@ -1569,17 +1569,17 @@ export interface components {
              */
             currency: string;
             /**
-             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft).
+             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft). At most 2 decimal places.
              * @example 184230.57
              */
             balance: number;
             /**
-             * @description Sum of pending debits.
+             * @description Sum of pending debits. At most 2 decimal places.
              * @example 2310
              */
             blockedAmount: number;
             /**
-             * @description `balance - blockedAmount`.
+             * @description `balance - blockedAmount`. At most 2 decimal places.
              * @example 181920.57
              */
             availableAmount: number;
@@ -1615,7 +1615,7 @@ export interface components {
              */
             closingDate: string;
             /**
-             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`).
+             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`). At most 2 decimal places.
              * @example 48230.17
              */
             totalAmount: number;
@@ -2115,17 +2115,17 @@ export interface components {
          */
         VcnAmountCreate: {
             /**
-             * @description The fare or room rate.
+             * @description The fare or room rate. At most 2 decimal places.
              * @example 1250
              */
             rate: number;
             /**
-             * @description Taxes charged on the booking.
+             * @description Taxes charged on the booking. At most 2 decimal places.
              * @example 187.5
              */
             taxes: number;
             /**
-             * @description Service fees. Omitted means `0.00`.
+             * @description Service fees. Omitted means `0.00`. At most 2 decimal places.
              * @example 35.9
              */
             fees?: number;
@@ -2201,6 +2201,7 @@ export interface components {
             /**
              * @description An amount, in the booking's currency, added to the ceiling for incidentals. Only with
              *     `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`).
+             *     At most 2 decimal places.
              * @example 300
              */
             extraChargesMargin?: number;
@@ -2381,17 +2382,17 @@ export interface components {
         /** @description The booking's price as issued; `fees` is always present (`0` when it was omitted). */
         VcnAmount: {
             /**
-             * @description The fare or room rate.
+             * @description The fare or room rate. At most 2 decimal places.
              * @example 1250
              */
             rate: number;
             /**
-             * @description Taxes charged on the booking.
+             * @description Taxes charged on the booking. At most 2 decimal places.
              * @example 187.5
              */
             taxes: number;
             /**
-             * @description Service fees.
+             * @description Service fees. At most 2 decimal places.
              * @example 35.9
              */
             fees: number;
@@ -2511,12 +2512,12 @@ export interface components {
          */
         VcnLimitUpdate: {
             /**
-             * @description The new accumulated ceiling, in the card's currency.
+             * @description The new accumulated ceiling, in the card's currency. At most 2 decimal places.
              * @example 7500
              */
             value: number;
             /**
-             * @description The ceiling the caller believes the card has now.
+             * @description The ceiling the caller believes the card has now. At most 2 decimal places.
              * @example 5000
              */
             expectedValue?: number;
@@ -2636,7 +2637,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -2655,7 +2656,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -2675,7 +2676,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -2694,7 +2695,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
@@ -2716,7 +2717,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
@@ -2740,7 +2741,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request conflicts with the current state of the resource. */
@@ -2764,7 +2765,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is well formed but cannot be carried out as sent. */
@@ -2788,7 +2789,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
@@ -3393,7 +3394,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3458,7 +3459,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3485,7 +3486,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3550,7 +3551,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3604,7 +3605,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -3721,7 +3722,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3786,7 +3787,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3813,7 +3814,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3884,7 +3885,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3911,7 +3912,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3989,7 +3990,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The upload URL expired or was altered. Declare the attachment again. */
@@ -4008,7 +4009,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -4033,7 +4034,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The file is larger than 10 MiB. */
@@ -4055,7 +4056,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
@@ -4077,7 +4078,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4251,7 +4252,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4684,7 +4685,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4792,7 +4793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4846,7 +4847,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5010,7 +5011,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5060,7 +5061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5086,7 +5087,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
@@ -5110,7 +5111,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -5256,7 +5257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

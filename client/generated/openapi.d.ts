@@ -931,7 +931,7 @@ export interface components {
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; branch on it (and on the status), never on `message`, whose text is not contractual.
          */
-        Error: {
+        ApiError: {
             /**
              * @description The HTTP reason phrase of the status.
              * @example Bad Request
@@ -1130,12 +1130,12 @@ export interface components {
              */
             transactionDate: string;
             /**
-             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it.
+             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
              * @example 543.33
              */
             brlAmount: number;
             /**
-             * @description The original amount in US dollars, for purchases made in USD.
+             * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
              * @example 100
              */
             usdAmount: number | null;
@@ -1151,17 +1151,17 @@ export interface components {
              */
             usdExchangeRateDate: string | null;
             /**
-             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais.
+             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
              * @example 562.35
              */
             totalTransactionAmount: number;
             /**
-             * @description IOF tax in reais (international purchases); 0 when none.
+             * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
              * @example 19.02
              */
             iofAmount: number;
             /**
-             * @description Service fee in reais; 0 when none.
+             * @description Service fee in reais; 0 when none. At most 2 decimal places.
              * @example 0
              */
             feeServiceAmount: number;
@@ -1337,7 +1337,7 @@ export interface components {
              */
             mccCode: number;
             /**
-             * @description The amount in `currency`, for this installment.
+             * @description The amount in `currency`, for this installment. At most 2 decimal places.
              * @example 120
              */
             amount: number;
@@ -1347,7 +1347,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description The amount charged on the bill in reais, IOF included.
+             * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
              * @example 674.82
              */
             brlAmount: number;
@@ -1357,7 +1357,7 @@ export interface components {
              */
             exchangeRate: number | null;
             /**
-             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais.
+             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
              * @example 22.82
              */
             iofAmount: number;
@@ -1539,17 +1539,17 @@ export interface components {
              */
             currency: string;
             /**
-             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft).
+             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft). At most 2 decimal places.
              * @example 184230.57
              */
             balance: number;
             /**
-             * @description Sum of pending debits.
+             * @description Sum of pending debits. At most 2 decimal places.
              * @example 2310
              */
             blockedAmount: number;
             /**
-             * @description `balance - blockedAmount`.
+             * @description `balance - blockedAmount`. At most 2 decimal places.
              * @example 181920.57
              */
             availableAmount: number;
@@ -1585,7 +1585,7 @@ export interface components {
              */
             closingDate: string;
             /**
-             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`).
+             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`). At most 2 decimal places.
              * @example 48230.17
              */
             totalAmount: number;
@@ -2085,17 +2085,17 @@ export interface components {
          */
         VcnAmountCreate: {
             /**
-             * @description The fare or room rate.
+             * @description The fare or room rate. At most 2 decimal places.
              * @example 1250
              */
             rate: number;
             /**
-             * @description Taxes charged on the booking.
+             * @description Taxes charged on the booking. At most 2 decimal places.
              * @example 187.5
              */
             taxes: number;
             /**
-             * @description Service fees. Omitted means `0.00`.
+             * @description Service fees. Omitted means `0.00`. At most 2 decimal places.
              * @example 35.9
              */
             fees?: number;
@@ -2171,6 +2171,7 @@ export interface components {
             /**
              * @description An amount, in the booking's currency, added to the ceiling for incidentals. Only with
              *     `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`).
+             *     At most 2 decimal places.
              * @example 300
              */
             extraChargesMargin?: number;
@@ -2351,17 +2352,17 @@ export interface components {
         /** @description The booking's price as issued; `fees` is always present (`0` when it was omitted). */
         VcnAmount: {
             /**
-             * @description The fare or room rate.
+             * @description The fare or room rate. At most 2 decimal places.
              * @example 1250
              */
             rate: number;
             /**
-             * @description Taxes charged on the booking.
+             * @description Taxes charged on the booking. At most 2 decimal places.
              * @example 187.5
              */
             taxes: number;
             /**
-             * @description Service fees.
+             * @description Service fees. At most 2 decimal places.
              * @example 35.9
              */
             fees: number;
@@ -2481,12 +2482,12 @@ export interface components {
          */
         VcnLimitUpdate: {
             /**
-             * @description The new accumulated ceiling, in the card's currency.
+             * @description The new accumulated ceiling, in the card's currency. At most 2 decimal places.
              * @example 7500
              */
             value: number;
             /**
-             * @description The ceiling the caller believes the card has now.
+             * @description The ceiling the caller believes the card has now. At most 2 decimal places.
              * @example 5000
              */
             expectedValue?: number;
@@ -2550,7 +2551,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -2569,7 +2570,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -2589,7 +2590,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -2608,7 +2609,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
@@ -2630,7 +2631,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
@@ -2654,7 +2655,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request conflicts with the current state of the resource. */
@@ -2678,7 +2679,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is well formed but cannot be carried out as sent. */
@@ -2702,7 +2703,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
@@ -3307,7 +3308,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3372,7 +3373,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3399,7 +3400,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3464,7 +3465,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3518,7 +3519,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -3635,7 +3636,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3700,7 +3701,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3727,7 +3728,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3798,7 +3799,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3825,7 +3826,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3903,7 +3904,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The upload URL expired or was altered. Declare the attachment again. */
@@ -3922,7 +3923,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -3947,7 +3948,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The file is larger than 10 MiB. */
@@ -3969,7 +3970,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
@@ -3991,7 +3992,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4165,7 +4166,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4598,7 +4599,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4706,7 +4707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4760,7 +4761,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4924,7 +4925,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4974,7 +4975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5000,7 +5001,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
@@ -5024,7 +5025,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -5170,7 +5171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -18,8 +18,9 @@ const bundlePath = (name: 'internal' | 'public') =>
 export const loadBundle = (name: 'internal' | 'public'): Json => JSON.parse(readFileSync(bundlePath(name), 'utf8')) as Json;
 
 /**
- * A copy of the bundle for express-openapi-validator: `multipleOf: 0.01` is replaced by the custom
- * `decimal2` format (at most 2 decimal places), because ajv's float arithmetic rejects 19.99 and 0.07.
+ * A copy of the bundle for express-openapi-validator: amounts marked `x-decimal-places: 2` get the
+ * custom `decimal2` format (at most 2 decimal places). The contract does not say `multipleOf: 0.01`:
+ * float arithmetic (ajv's and other tools') rejects 19.99 and 0.07 as multiples of 0.01.
  */
 export function validatorSpec(bundle: Json): Json {
   const walk = (node: unknown): unknown => {
@@ -27,8 +28,8 @@ export function validatorSpec(bundle: Json): Json {
     if (!node || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
-    if (out.multipleOf === 0.01) {
-      delete out.multipleOf;
+    if (out['x-decimal-places'] === 2) {
+      delete out['x-decimal-places'];
       out.format = 'decimal2';
     }
     return out;
