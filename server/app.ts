@@ -1,6 +1,6 @@
 // The HTTP application. It never listens: server/main.ts does, tests use an ephemeral port.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Db } from './db/database.js';
@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
 import type { Services } from './http/handler.js';
 import { requestId } from './http/request-id.js';
+import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
@@ -17,6 +18,7 @@ import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
+import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
@@ -44,17 +46,19 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  app.use(corsMiddleware(config.corsOrigins));
   app.use(httpLogger(logger));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/openapi.json', (_req, res) => {
-    res.json(publicBundle);
+  const publicText = JSON.stringify(publicBundle);
+  app.get('/openapi.json', (req, res) => {
+    res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
-  app.get('/docs', (_req, res, next) => {
+  app.get('/docs', (req, res, next) => {
     if (!existsSync(DOCS_HTML)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    res.sendFile(DOCS_HTML);
+    res.type('text/html').send(withBaseUrl(readFileSync(DOCS_HTML, 'utf8'), servedBaseUrl(req, config)));
   });
 
   if (!config.vcnEnabled) {
