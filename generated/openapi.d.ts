@@ -1275,8 +1275,9 @@ export interface components {
              * @description Only `true` is accepted: it reconciles the transaction, which must be processed (status 2),
              *     else 409. Reconciling an already reconciled transaction changes nothing. Reconciliation
              *     cannot be undone: `false` gets 400.
+             * @constant
              */
-            isConciled?: boolean;
+            isConciled?: true;
             /**
              * Format: int32
              * @description A category of the company (`GET /categories/v1/categories`); another value gets 400.
@@ -3210,7 +3211,7 @@ export interface operations {
                  * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
                  *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
                  */
-                sorting?: string;
+                sorting?: "transactionDate:desc" | "transactionDate:asc" | "brlAmount:desc" | "brlAmount:asc" | "totalTransactionAmount:desc" | "totalTransactionAmount:asc";
                 /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
                 hasAttachments?: boolean;
                 /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */

@@ -14,6 +14,7 @@ import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { contractValidator } from './http/validator.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
+import { checkMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
@@ -68,6 +69,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.use(rejectBracketedArrays);
+  app.use(checkMediaType(routes));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));

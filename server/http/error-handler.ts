@@ -24,6 +24,8 @@ const isTokenRoute = (path: string) => path === '/oauth/token';
 const readable = (message: string) =>
   message
     .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
+    .replace(/^request must have required property 'body'$/, 'The request body is required')
+    .replace(/isConciled must be equal to constant$/, 'isConciled must be true (reconciliation cannot be undone)')
     .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) => path.replace(/\//g, '.'));
 
 /** "/body/amount/rate" or ".body.amount.rate" → "body.amount.rate" */
@@ -53,9 +55,14 @@ function normalize(err: unknown): { status: number; message: string; problems: F
     return { status: e.statusCode, message: 'The request body could not be read', problems: [], plain: [], headers: {}, expected: true };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
-    const problems = (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: readable(item.message) }));
+    // 404/405/415 details would name internal routes ("statements.v1.bank not found").
+    const routeLevel = e.status === 404 || e.status === 405 || e.status === 415;
+    const problems = routeLevel ? [] : (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: readable(item.message) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
-    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource' : readable(e.message);
+    const message = e.status === 404 ? 'No such resource or operation'
+      : e.status === 405 ? 'Method not allowed on this resource'
+      : e.status === 415 ? 'Unsupported media type: see the operation\'s request body in the contract'
+      : readable(e.message);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     return { status: e.status, message, problems, plain, headers, expected: true };
   }

@@ -10,6 +10,9 @@ export interface OperationRoute {
   operationId: string;
   /** undefined: the operation needs no token; otherwise the scopes it needs (any one suffices). */
   scopes: string[] | undefined;
+  /** The media types its request body may be sent as; empty when it takes no body. */
+  mediaTypes: string[];
+  bodyRequired: boolean;
 }
 
 const bundlePath = (name: 'internal' | 'public') =>
@@ -50,7 +53,9 @@ export function operationRoutes(bundle: Json): OperationRoute[] {
       if (!op) continue;
       const security = (op.security ?? globalSecurity ?? []) as Array<Record<string, string[]>>;
       const scopes = security.length === 0 ? undefined : security.flatMap((req) => Object.values(req).flat());
-      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes });
+      const body = op.requestBody as { content?: Json; required?: boolean } | undefined;
+      const mediaTypes = Object.keys(body?.content ?? {});
+      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes, mediaTypes, bodyRequired: body?.required === true });
     }
   }
   return routes;
