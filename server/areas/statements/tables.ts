@@ -145,6 +145,14 @@ export type NewCreditCardTransaction = Insertable<CreditCardTransactionTable>;
 export type BillRow = Selectable<BillTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
 
+/** The key of every ingested line (`finance ingest` skips lines already stored). */
+export interface IngestedLineTable {
+  company_id: string;
+  line_key: string;
+  statement: 'banking' | 'credit-card';
+  ingested_at: string;
+}
+
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -152,4 +160,5 @@ export interface StatementsTables {
   bills: BillTable;
   attachments: AttachmentTable;
   attachment_blobs: AttachmentBlobTable;
+  ingested_lines: IngestedLineTable;
 }
