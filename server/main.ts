@@ -51,7 +51,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
           `  client_id:     ${demo.clientId}`,
           `  client_secret: ${demo.clientSecret}   (shown once; store it now)`,
         ]
-      : [`  Database ${dbPath} already has companies; create credentials with: npx finance client create --company <id> --scopes ...`]),
+      : await restartHint(db, dbPath)),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -74,3 +74,19 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   return server;
 }
+
+/** On a database that already has companies: the commands that give credentials for it. */
+async function restartHint(db: Db, dbPath: string): Promise<string[]> {
+  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
+  const dbOption = ` --db ${shellQuote(dbPath)}`;
+  const first = companies[0];
+  return [
+    `  Database ${dbPath} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
+    '  New credentials (the demo secret was shown only when the database was created):',
+    `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
+    `  Every company: npx finance company list${dbOption}`,
+  ];
+}
+
+const shellQuote = (value: string) => (/^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+

@@ -1,4 +1,5 @@
 // `finance`: the sandbox command (serve, company, client, seed, ingest, invite, vcn).
+// Every command but `serve` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
 import { register as company } from './commands/company.js';
@@ -7,6 +8,7 @@ import { register as seed } from './commands/seed.js';
 import { register as ingest } from './commands/ingest.js';
 import { register as invite } from './commands/invite.js';
 import { register as vcn } from './commands/vcn.js';
+import { markRequiredOptions } from './options.js';
 
 const program = new Command('finance')
   .description('Company Finance Service: run the API server and manage sandbox data')
@@ -14,6 +16,7 @@ const program = new Command('finance')
   .exitOverride((err) => process.exit(err.exitCode));
 
 for (const add of [serve, company, client, seed, ingest, invite, vcn]) add(program);
+markRequiredOptions(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,5 @@
 // Options and output shared by the `finance` commands.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { openDatabase, type Db } from '../db/database.js';
 
@@ -6,8 +7,16 @@ export const DEFAULT_DB = './data/finance.sqlite';
 
 export const withDb = (command: Command) => command.option('--db <path>', 'SQLite database file', DEFAULT_DB);
 
-/** Opens the database, runs `work`, and always closes it. */
-export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>): Promise<T> {
+/**
+ * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is
+ * set (only `company create` makes a new database; a mistyped `--db` must not silently make one).
+ */
+export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>, { create = false } = {}): Promise<T> {
+  if (!create && path !== ':memory:' && !existsSync(path)) {
+    throw new Error(
+      `no database at ${path}. Pass the --db that \`finance serve\` uses, or create one with \`finance company create --db ${path} --name <name>\``,
+    );
+  }
   const db = await openDatabase(path);
   try {
     return await work(db);
@@ -32,3 +41,12 @@ export const positiveInt = (value: string) => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${value}`);
   return n;
 };
+
+/** Marks every mandatory option of the program's commands "(required)" in `--help`. */
+export function markRequiredOptions(command: Command): void {
+  for (const option of command.options) {
+    if (option.mandatory && !option.description.endsWith('(required)')) option.description = `${option.description} (required)`;
+  }
+  command.commands.forEach(markRequiredOptions);
+}
+

@@ -117,3 +117,26 @@ export async function lookupToken(db: Db, clock: Clock, token: string) {
 export async function findToken(db: Db, clock: Clock, token: string) {
   return (await lookupToken(db, clock, token)).grant;
 }
+
+/** Every company with its number of active (not revoked) API clients, oldest first. */
+export async function listCompanies(db: Db) {
+  const rows = await db
+    .selectFrom('companies as co')
+    .leftJoin('api_clients as c', (join) => join.onRef('c.company_id', '=', 'co.id').on('c.revoked_at', 'is', null))
+    .select((eb) => ['co.id', 'co.name', 'co.time_zone', 'co.created_at', eb.fn.count<number>('c.id').as('active')])
+    .groupBy(['co.id', 'co.name', 'co.time_zone', 'co.created_at'])
+    .orderBy('co.created_at')
+    .execute();
+  return rows.map((r) => ({ companyId: r.id, name: r.name, timeZone: r.time_zone, createdAt: r.created_at, activeClients: Number(r.active) }));
+}
+
+/** The API clients (of one company when given), oldest first; never their secrets. */
+export async function listClients(db: Db, companyId?: string) {
+  let query = db.selectFrom('api_clients').select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at']).orderBy('created_at');
+  if (companyId) query = query.where('company_id', '=', companyId);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    clientId: r.id, companyId: r.company_id, scopes: r.scopes.split(' ').filter(Boolean), createdAt: r.created_at, revokedAt: r.revoked_at,
+  }));
+}
+
