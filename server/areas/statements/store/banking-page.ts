@@ -3,7 +3,8 @@
 // by primary key, attachments fetched for the page's rows that have any.
 import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
-import { pageIdsQuery, type BankingPageQuery } from './banking-list.js';
+import { pageIdsQuery } from './banking-list.js';
+import type { BankingPageQuery } from './banking-types.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
 
