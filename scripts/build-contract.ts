@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { buildDocs } from './docs.js';
+import { buildDocs } from '../server/docs.js';
 import { lintContract } from './lint-contract.js';
 import { isMain, mustRunTool, projectRoot } from './tools.js';
 

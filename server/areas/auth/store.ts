@@ -114,10 +114,6 @@ export async function lookupToken(db: Db, clock: Clock, token: string) {
   return { grant: { clientId: row.client_id, companyId: row.company_id, scopes: new Set(row.scopes.split(' ').filter(Boolean)), timeZone: row.time_zone } };
 }
 
-export async function findToken(db: Db, clock: Clock, token: string) {
-  return (await lookupToken(db, clock, token)).grant;
-}
-
 /** Every company with its number of active (not revoked) API clients, oldest first. */
 export async function listCompanies(db: Db) {
   const rows = await db
