@@ -19,7 +19,7 @@ import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
-import { docsPath } from './docs.js';
+import { changelogPath, docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
@@ -59,6 +59,10 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.get('/docs', (req, res, next) => {
     if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
     res.type('text/html').send(withBaseUrl(readFileSync(docsPath, 'utf8'), servedBaseUrl(req, config)));
+  });
+
+  app.get('/changelog', (_req, res) => {
+    res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
 
   if (!config.vcnEnabled) {
