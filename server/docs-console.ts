@@ -25,17 +25,28 @@ const STYLE = `
 `;
 
 // The console's script (plain JavaScript: it runs as is in the page).
-const SCRIPT = `
+const SCRIPT = String.raw`
 (() => {
   const operations = JSON.parse(document.getElementById('try-it-operations').textContent || '[]');
   const $ = (id) => document.getElementById(id);
   const select = $('try-it-operation');
-  for (const op of operations) {
-    const option = document.createElement('option');
-    option.value = op.operationId;
-    option.textContent = op.method.toUpperCase() + ' ' + op.path + ' \u2014 ' + op.summary;
-    select.append(option);
-  }
+  const list = (words) => {
+    select.replaceChildren();
+    for (const op of operations) {
+      const text = (op.method + ' ' + op.path + ' ' + op.summary + ' ' + op.operationId).toLowerCase();
+      if (!words.every((word) => text.includes(word))) continue;
+      const option = document.createElement('option');
+      option.value = op.operationId;
+      option.textContent = op.method.toUpperCase() + ' ' + op.path + ' \u2014 ' + op.summary;
+      select.append(option);
+    }
+    $('try-it-count').textContent = '(' + select.options.length + ')';
+  };
+  list([]);
+  $('try-it-search').addEventListener('input', (event) => {
+    list(event.target.value.toLowerCase().split(/\s+/).filter(Boolean));
+    fill();
+  });
   const current = () => operations.find((op) => op.operationId === select.value) || operations[0];
   const fill = () => {
     const op = current();
@@ -46,6 +57,7 @@ const SCRIPT = `
   };
   select.addEventListener('change', fill);
   fill();
+  if (location.hash === '#try-it') $('try-it').hidden = false;
   $('try-it-open').addEventListener('click', () => { $('try-it').hidden = !$('try-it').hidden; });
   let token = '';
   const show = (text) => { $('try-it-result').textContent = text; };
@@ -91,7 +103,8 @@ export function consoleHtml(operations: ConsoleOperation[]): string {
   <label for="try-it-client-id">client_id</label><input id="try-it-client-id" autocomplete="off">
   <label for="try-it-client-secret">client_secret</label><input id="try-it-client-secret" type="password" autocomplete="off">
   <button id="try-it-token" type="button">Get token</button>
-  <label for="try-it-operation">Operation</label><select id="try-it-operation"></select>
+  <label for="try-it-search">Search operations</label><input id="try-it-search" type="search" placeholder="e.g. reconcile banking">
+  <label for="try-it-operation">Operation <span id="try-it-count"></span></label><select id="try-it-operation"></select>
   <label for="try-it-path">Path (replace the {placeholders})</label><input id="try-it-path">
   <label for="try-it-query">Query</label><input id="try-it-query">
   <label for="try-it-body">Body</label><textarea id="try-it-body"></textarea>

@@ -28,6 +28,13 @@ function docsBundle(bundle: Json): Json {
   return out;
 }
 
+const hasLimit = (bundle: Json, item: Record<string, Json>, op: Json) =>
+  [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])].some((p) => {
+    const ref = p.$ref as string | undefined;
+    const param = ref ? ((bundle.components as Record<string, Record<string, Json>>).parameters?.[ref.split('/').pop() ?? ''] ?? {}) : p;
+    return param.in === 'query' && param.name === 'limit';
+  });
+
 /** The operations offered by the console, with their examples. */
 function consoleOperations(bundle: Json): ConsoleOperation[] {
   const operations: ConsoleOperation[] = [];
@@ -41,7 +48,7 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
         : bodyType === 'application/x-www-form-urlencoded' ? 'grant_type=client_credentials' : undefined;
       operations.push({
         operationId: String(op.operationId), method, path, summary: String(op.summary ?? ''),
-        query: path === '/statements/v1/banking' || method === 'get' && /^\/[^{]+$/.test(path) ? 'limit=5' : '',
+        query: hasLimit(bundle, item, op) ? 'limit=5' : '',
         ...(body !== undefined ? { body, bodyType } : {}),
       });
     }
@@ -64,7 +71,8 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
   for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
   // The "API docs by Redocly" badge links off the machine; the page has its own footer link.
   out = out.replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"').replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
-  return out.replace('</body>', `${consoleHtml(operations)}</body>`);
+  const end = out.lastIndexOf('</body>');
+  return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
 }
 
 /** Builds the docs page from the public bundle and returns its path. */

@@ -45,12 +45,11 @@ describe('the docs page in a browser', () => {
     await page.getByText(tags[0]!, { exact: true }).first().waitFor({ timeout: 30_000 });
     for (const tag of tags) expect(await page.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
 
-    await page.getByPlaceholder('Search...').fill('reconcile banking');
-    const results = page.locator('[data-role="search:results"]');
-    await results.waitFor({ timeout: 10_000 });
-    expect((await results.textContent())?.toLowerCase()).toContain('reconcile');
-
     await page.getByRole('button', { name: 'Try it' }).click();
+    await page.locator('#try-it-search').fill('reconcile banking');
+    expect(await page.locator('#try-it-operation option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+      .toEqual(['reconcileBankingTransaction']);
+    await page.locator('#try-it-search').fill('');
     await page.locator('#try-it-client-id').fill(acme.clientId);
     await page.locator('#try-it-client-secret').fill(acme.clientSecret);
     await page.locator('#try-it-token').click();
