@@ -63,7 +63,12 @@ export {
   isBadRequest,
   isNotFound,
   isConflict,
+  isUnauthorized,
+  isForbidden,
+  isRateLimited,
   hasVcnCode,
+  FinanceNetworkError,
+  isFinanceNetworkError,
   type FieldProblem,
   type VcnErrorCode,
 } from './errors.js';

@@ -5,6 +5,7 @@
 //    and for the operations listed in SAFE_OPERATIONS;
 //  - a 429 for every operation: the rate limiter refuses the request before anything runs.
 // A POST (or PATCH) outside the list is sent once: a lost answer might hide a done write.
+import { FinanceNetworkError } from './errors.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3; 0 turns retrying off. */
@@ -104,16 +105,16 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Runs `attempt` until its outcome is final, a bound is reached, or `signal` aborts. */
 export async function withRetries(
   attempt: () => Promise<Attempt>,
-  options: { policy: RetryPolicy; retryable: boolean; signal: AbortSignal },
+  options: { policy: RetryPolicy; retryable: boolean; signal: AbortSignal; request: { method: string; url: string } },
 ): Promise<Response> {
-  const { policy, retryable, signal } = options;
+  const { policy, retryable, signal, request } = options;
   const started = Date.now();
   for (let n = 0; ; n++) {
     const outcome = await attempt();
     const wait = n < policy.maxRetries ? delayFor(outcome, retryable, n, policy) : undefined;
     if (wait === undefined || Date.now() - started + wait > policy.maxElapsedMs) {
       if ('response' in outcome) return outcome.response;
-      throw outcome.failure;
+      throw new FinanceNetworkError(request.method, request.url, outcome.failure);
     }
     if ('response' in outcome) await outcome.response.body?.cancel().catch(() => undefined);
     await sleep(wait, signal);

@@ -52,12 +52,12 @@ export function createTransport({ baseUrl, fetch, tokens, policy, signal: client
       await outcome.response.body?.cancel().catch(() => undefined);
       return exchange(fetch, attemptOf(original, signal, await tokens.get(signal)));
     };
-    return withRetries(attempt, { policy, retryable, signal });
+    return withRetries(attempt, { policy, retryable, signal, request: original });
   };
 }
 
 /** Sends a request that carries its own credentials (the token request), with retries. */
 export function createAnonymousSender(fetch: Fetch, policy: RetryPolicy) {
   return (request: Request, signal: AbortSignal) =>
-    withRetries(() => exchange(fetch, request.clone()), { policy, retryable: true, signal });
+    withRetries(() => exchange(fetch, request.clone()), { policy, retryable: true, signal, request });
 }

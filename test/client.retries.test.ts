@@ -2,7 +2,7 @@
 // and explicitly safe operations only, bounded by count and time, abortable. Faults are injected
 // in the transport; everything else is the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFinanceClient, FinanceApiError, hasVcnCode, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
+import { createFinanceClient, FinanceApiError, FinanceNetworkError, hasVcnCode, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { customRequest, fundedCompany } from './support/factories/vcn.js';
 
@@ -154,7 +154,10 @@ describe('createFinanceClient: non-idempotent calls', () => {
 
   it('when the answer of POST createCostCenter is lost, then the failure surfaces and the cost center exists once', async () => {
     const { client, attempts } = faulty(COST_CENTERS, (req) => (req.method === 'POST' ? 'lose-response' : undefined));
-    await expect(client.POST(COST_CENTERS, { body: { name: 'Lost answer' } })).rejects.toThrow(TypeError);
+    const lost = await client.POST(COST_CENTERS, { body: { name: 'Lost answer' } }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(FinanceNetworkError);
+    expect((lost as FinanceNetworkError).cause).toBeInstanceOf(TypeError);
+    expect((lost as FinanceNetworkError).message).toMatch(/^POST http:\/\/.+\/cost-centers\/v1\/cost-centers failed on the network: fetch failed/);
     expect(attempts.length).toBe(1);
     expect((await costCenterNames()).filter((n) => n === 'Lost answer')).toHaveLength(1);
   });
