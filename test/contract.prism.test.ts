@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createBankingTransactions, createCreditCardTransactions } from './support/factories/statements.js';
+import { freePort } from './support/ports.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
 const dir = mkdtempSync(join(tmpdir(), 'prism-'));
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const proxy = `http://127.0.0.1:${port}`;
+let proxy = '';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -34,14 +34,22 @@ beforeAll(async () => {
   await createCreditCardTransactions(server.db, acme.companyId, [{ amount_minor: 129_707, brl_amount_minor: 129_707 }, {}]);
   const contract = join(dir, 'openapi.json');
   writeFileSync(contract, await (await fetch(`${server.baseUrl}/openapi.json`)).text());
-  prism = spawn(PRISM, ['proxy', contract, server.baseUrl, '--port', String(port), '--host', '127.0.0.1'], { env: { ...process.env, NO_COLOR: '1' } });
-  let log = '';
-  prism.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  prism.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  for (let i = 0; ; i++) {
-    if (prism.exitCode !== null || i > 600) throw new Error(`prism did not start:\n${log}`);
-    if (await fetch(`${proxy}/oauth/token`, { method: 'POST' }).then(() => true, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Another process may take the port between the probe and Prism's start: try a few.
+  for (let tries = 1; ; tries++) {
+    const port = await freePort();
+    proxy = `http://127.0.0.1:${port}`;
+    prism = spawn(PRISM, ['proxy', contract, server.baseUrl, '--port', String(port), '--host', '127.0.0.1'], { env: { ...process.env, NO_COLOR: '1' } });
+    let log = '';
+    prism.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    prism.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    let up = false;
+    for (let i = 0; i < 600 && prism.exitCode === null && !up; i++) {
+      up = await fetch(`${proxy}/oauth/token`, { method: 'POST' }).then(() => true, () => false);
+      if (!up) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (up) break;
+    prism.kill();
+    if (tries === 3 || !log.includes('EADDRINUSE')) throw new Error(`prism did not start:\n${log}`);
   }
 }, 120_000);
 afterAll(async () => {

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'quickstart-'));
-const port = 20_000 + Math.floor(Math.random() * 20_000);
+let port = 0;
 let sandbox: ChildProcess;
 let env: NodeJS.ProcessEnv;
 
@@ -26,6 +27,7 @@ const onThisSandbox = (source: string) => source.replaceAll('http://localhost:80
 
 beforeAll(async () => {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  port = await freePort();
   sandbox = spawn(process.execPath, ['bin/finance.js', 'serve', '--db', join(dir, 'finance.sqlite'), '--port', String(port)], {
     cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' },
   });
