@@ -2199,8 +2199,9 @@ export interface components {
              */
             allowExtraCharges?: boolean;
             /**
-             * @description An amount, in the booking's currency, added to the ceiling for incidentals. Only with
-             *     `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`).
+             * @description An amount, in the booking's currency, added to the ceiling for incidentals. A positive
+             *     margin needs `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`); `0` or
+             *     absent is accepted with either value.
              * @example 300
              */
             extraChargesMargin?: number;
