@@ -12,6 +12,7 @@ import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { contractValidator } from './http/validator.js';
+import { strictNumbers } from './http/strict-numbers.js';
 import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
@@ -65,6 +66,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
+  app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
