@@ -24,6 +24,8 @@ export interface Config {
     cvvKey: Buffer;
   };
   logLevel: string;
+  /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
+  shutdownGraceMs: number;
 }
 
 const secret = (value: string | undefined, name: string): Buffer => {
@@ -31,6 +33,12 @@ const secret = (value: string | undefined, name: string): Buffer => {
   const key = Buffer.from(value, 'hex');
   if (key.length !== 32) throw new Error(`${name} must be 64 hex characters (32 bytes)`);
   return key;
+};
+
+const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number of milliseconds`);
+  return Number(value);
 };
 
 /** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
@@ -50,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
     ...overrides,
   };
 }
