@@ -11,8 +11,9 @@ import { requestId } from './http/request-id.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
-import { contractValidator } from './http/validator.js';
+import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
+import { assertJsonShape } from './http/json-shape.js';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/attachments/upload-gate.js';
 import { dispatch } from './http/dispatch.js';
@@ -73,8 +74,14 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.use(uploadGate(services));
-  app.use(express.json({ limit: '1mb' }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(express.json({
+    limit: '1mb',
+    verify: (req, res, buf) => {
+      recordBodySize(req, res, buf);
+      assertJsonShape(buf);
+    },
+  }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
   app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));

@@ -1,0 +1,32 @@
+// A linear scan of a JSON body before it is parsed: too many members or too deep a nesting is a
+// 400 at once. Parsing a megabyte of tiny keys costs a few hundred milliseconds and a lot of
+// memory; deep nesting would exhaust the validator's recursion. No request of the contract
+// comes near these limits.
+import { badRequest } from './errors.js';
+
+export const MAX_JSON_MEMBERS = 5_000;
+export const MAX_JSON_DEPTH = 32;
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b, CLOSE_OBJECT = 0x7d, CLOSE_ARRAY = 0x5d;
+
+/** Throws a 400 when `bytes` (JSON text) holds more members or deeper nesting than allowed. */
+export function assertJsonShape(bytes: Buffer): void {
+  let inString = false;
+  let depth = 0;
+  let members = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === COLON || c === COMMA) {
+      if (++members > MAX_JSON_MEMBERS) throw badRequest(`The request body has more than ${MAX_JSON_MEMBERS} members`, [`body: more than ${MAX_JSON_MEMBERS} members`]);
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > MAX_JSON_DEPTH) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [`body: nested deeper than ${MAX_JSON_DEPTH} levels`]);
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+}
