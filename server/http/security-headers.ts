@@ -6,7 +6,6 @@ import { readFileSync, statSync } from 'node:fs';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 /** Served user files: never run, never framed, never sniffed (with `Content-Disposition: attachment`). */
 export const SANDBOX_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
 

@@ -96,7 +96,7 @@ export function strictNumbers(bundle: Json) {
         if (bad !== undefined) {
           const what = param.kind === 'integer' ? 'an integer in decimal digits' : 'a decimal number';
           const field = `${param.in}.${param.name}`;
-          return next(badRequest(`${field} must be ${what}`, [{ field, message: `must be ${what}` }]));
+          return next(badRequest(`${field} must be ${what}`, [{ field, message: `${param.name} must be ${what}` }]));
         }
       }
       break;
