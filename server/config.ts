@@ -9,6 +9,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
+  authFailuresPerMinute: number;
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
@@ -37,7 +39,7 @@ const secret = (value: string | undefined, name: string): Buffer => {
 
 const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
-  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number of milliseconds`);
+  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
   return Number(value);
 };
 
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     validateResponses: env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     secrets: {
