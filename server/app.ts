@@ -12,7 +12,7 @@ import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
-import { assertJsonShape } from './http/json-shape.js';
+import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { dispatch } from './http/dispatch.js';
@@ -81,6 +81,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
     },
   }));
   app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
+  app.use(wellFormedBody);
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
   app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));

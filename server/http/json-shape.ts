@@ -2,6 +2,7 @@
 // 400 at once. Parsing a megabyte of tiny keys costs a few hundred milliseconds and a lot of
 // memory; deep nesting would exhaust the validator's recursion. No request of the contract
 // comes near these limits.
+import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors.js';
 
 export const MAX_JSON_MEMBERS = 5_000;
@@ -29,4 +30,26 @@ export function assertJsonShape(bytes: Buffer): void {
       if (++depth > MAX_JSON_DEPTH) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [`body: nested deeper than ${MAX_JSON_DEPTH} levels`]);
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
   }
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+/** The path of the first string (or key) in `value` that is not well-formed Unicode (a lone surrogate). */
+export function illFormedString(value: unknown, path = 'body', depth = 0): string | undefined {
+  if (typeof value === 'string') return wellFormed(value) ? undefined : path;
+  if (!value || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!wellFormed(key)) return path;
+    const found = illFormedString(item, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Rejects bodies holding strings that cannot be stored or compared as text (lone surrogates). */
+export function wellFormedBody(req: Request, _res: Response, next: NextFunction): void {
+  const path = illFormedString(req.body);
+  next(path ? badRequest(`${path} is not valid Unicode text`, [`${path}: holds an unpaired surrogate`]) : undefined);
 }
