@@ -56,3 +56,15 @@ describe('numeric path parameters', () => {
     expect(await res.json()).toMatchObject({ code: 400, error: 'Bad Request' });
   });
 });
+
+describe('date filters at the ends of the calendar', () => {
+  it.each(['startDate=0000-01-01&endDate=9999-12-31', 'startDate=9999-12-31&endDate=9999-12-31', 'startDate=0000-01-01&endDate=0000-01-01'])(
+    'when the statements get %s, then 200 (never a 500)',
+    async (query) => {
+      for (const path of ['/statements/v1/banking', '/statements/v1/credit-card']) {
+        const res = await get(`${path}?${query}`);
+        expect(res.status, `${path}?${query}`).toBe(200);
+      }
+    },
+  );
+});

@@ -157,6 +157,7 @@ function boundValues(schema: Json): unknown[] {
  */
 export function hostileValues(schema: Json, seed: number, extra = 8): unknown[] {
   const always: unknown[] = [null, [], {}, true, 1e308, '1e309', '\ud800', 'x'.repeat(5_000), ...boundValues(schema)];
+  if (schema.format === 'date') always.push('0000-01-01', '9999-12-31', '2026-02-29', '2024-02-29');
   const pool: unknown[] = [[[[[]]]], ...hostileNumbers(schema), ...hostileStrings(schema, seed), ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: seed + 2, numRuns: 3 })];
   const picks = fc.sample(fc.integer({ min: 0, max: pool.length - 1 }), { seed, numRuns: extra }).map((i) => pool[i]);
   return [...always, ...picks];
@@ -228,6 +229,14 @@ export function candidatesOf(op: Operation, ids: PathIds, seed: number): Candida
       out.push(make(`query ${p.name}=${text.slice(0, 40)}`, { query: encodeQuery([...rest, [p.name, text]]) }));
     }
     out.push(make(`query ${p.name} twice`, { query: encodeQuery([...rest, [p.name, '1'], [p.name, '2']]) }));
+  }
+  // Every date filter at once at the ends of the calendar (they may be required together).
+  const dates = op.parameters.filter((x) => x.in === 'query' && x.schema.format === 'date');
+  if (dates.length > 0) {
+    for (const [label, values] of [['far future', ['9999-12-31', '9999-12-31']], ['far past', ['0000-01-01', '0000-01-01']], ['whole calendar', ['0000-01-01', '9999-12-31']]] as const) {
+      const rest = query.filter(([k]) => !dates.some((d) => d.name === k));
+      out.push(make(`dates ${label}`, { query: encodeQuery([...rest, ...dates.map((d, i): [string, string] => [d.name, values[Math.min(i, 1)]!])]) }));
+    }
   }
   out.push(make('unknown query parameter', { query: encodeQuery([...query, ['__proto__[x]', '1'], ['unknown', '1']]) }));
 
