@@ -1,6 +1,6 @@
 // The HTTP application. It never listens: server/main.ts does, tests use an ephemeral port.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
@@ -11,7 +11,11 @@ import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
-import { contractValidator } from './http/validator.js';
+import { contractValidator, recordBodySize } from './http/validator.js';
+import { strictNumbers } from './http/strict-numbers.js';
+import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
+import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
+import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
 import { checkMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
@@ -33,6 +37,8 @@ export interface AppOptions {
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
+export const MAX_URL_LENGTH = 8192;
 
 export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer() }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
@@ -46,19 +52,37 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  app.use(securityHeaders(config.baseUrl));
   app.use(corsMiddleware(config.corsOrigins));
   app.use(httpLogger(logger));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
+  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
   const publicText = JSON.stringify(publicBundle);
+  // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
+  const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
+  const servedDocs = (baseUrl: string) => {
+    const { mtimeMs } = statSync(docsPath);
+    const cached = docsPages.get(baseUrl);
+    if (cached?.mtimeMs === mtimeMs) return cached;
+    const html = withBaseUrl(readFileSync(docsPath, 'utf8'), baseUrl);
+    const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
+    if (docsPages.size > 16) docsPages.clear();
+    docsPages.set(baseUrl, page);
+    return page;
+  };
   app.get('/openapi.json', (req, res) => {
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
   app.get('/docs', (req, res, next) => {
     if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    res.type('text/html').send(withBaseUrl(readFileSync(docsPath, 'utf8'), servedBaseUrl(req, config)));
+    const page = servedDocs(servedBaseUrl(req, config));
+    res.setHeader('Content-Security-Policy', page.csp);
+    res.type('text/html').send(page.html);
   });
 
   app.get('/changelog', (_req, res) => {
@@ -73,9 +97,18 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.use(rejectBracketedArrays);
   app.use(checkMediaType(routes));
-  app.use(express.json({ limit: '1mb' }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(uploadGate(services));
+  app.use(express.json({
+    limit: '1mb',
+    verify: (req, res, buf) => {
+      recordBodySize(req, res, buf);
+      assertJsonShape(buf);
+    },
+  }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
+  app.use(wellFormedBody);
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
+  app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
