@@ -13,6 +13,7 @@ import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { contractValidator } from './http/validator.js';
 import { dispatch } from './http/dispatch.js';
+import { idempotency, keepRawBody } from './http/idempotency.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
@@ -62,10 +63,11 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
 
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute));
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: '1mb', verify: keepRawBody }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
   app.use(contractValidator(internal, config));
+  app.use(idempotency(services, logger));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   app.use(errorHandler(logger));
