@@ -11,6 +11,7 @@ import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
+import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { buildDocs } from '../scripts/docs.js';
 
 export interface ServeOptions {
@@ -39,6 +40,9 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   const app = createApp({ db, clock: systemClock, config, logger });
   const server = app.listen(port);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
+  const worker = createDeliveryWorker({ db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate });
+  worker.start();
 
   const lines = [
     `Company Finance Service listening on ${config.baseUrl}`,
@@ -61,6 +65,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     server.close(async () => {
+      await worker.stop();
       await db.destroy();
       logger.info('stopped');
       process.exit(0);

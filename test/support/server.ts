@@ -12,6 +12,7 @@ import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../.
 import { createLogger } from '../../server/http/logger.js';
 import type { Logger } from 'pino';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
+import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
 
 export type Api = Client<paths>;
 
@@ -31,6 +32,8 @@ export interface TestServer {
   config: Config;
   /** The simulated card issuer of this server: tests make it fail. */
   issuer: SimulatedIssuer;
+  /** The webhook delivery worker: running unless `deliveries: 'manual'` (then call `tick()`). */
+  worker: DeliveryWorker;
   /** An unauthenticated typed client. */
   anonymous: Api;
   newCompany(options?: { name?: string; scopes?: readonly string[]; timeZone?: string }): Promise<TestCompany>;
@@ -44,6 +47,8 @@ export interface TestServerOptions {
   clock?: ManualClock;
   dbPath?: string;
   logger?: Logger;
+  /** 'auto' (default): webhooks are delivered by a running worker; 'manual': only by `worker.tick()`. */
+  deliveries?: 'auto' | 'manual';
 }
 
 const querySerializer = { array: { style: 'form', explode: false } } as const;
@@ -59,6 +64,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;
+  const worker = createDeliveryWorker({ db, clock, logger: createLogger('silent'), allowPrivate: true, intervalMs: 50 });
+  if (options.deliveries !== 'manual') worker.start();
 
   const apiWithToken = (token: string): Api => {
     const api = createClient<paths>({ baseUrl, querySerializer });
@@ -79,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     config,
     issuer,
+    worker,
     anonymous: createClient<paths>({ baseUrl, querySerializer }),
     apiWithToken,
     async newCompany({ name, scopes = ALL_SCOPES, timeZone } = {}) {
@@ -95,6 +103,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { companyId, clientId, clientSecret, token, api: apiWithToken(token) };
     },
     close: async () => {
+      await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await db.destroy();

@@ -3,9 +3,10 @@ import { VcnError, invalidVcnRequest } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { defineHandlers, type HandlerContext } from '../../http/handler.js';
 import { dayIn } from './dates.js';
-import { cardData, presentSummary, presentTransaction, presentVcn } from './present.js';
+import { cardData, presentDetails, presentSummary, presentTransaction, presentVcn } from './present.js';
 import { planIssue } from './rules.js';
-import { getVcn } from './store/cards.js';
+import { getVcn, spentOn } from './store/cards.js';
+import { listCards, spendingOf } from './store/read.js';
 import { issueVcn } from './store/issue.js';
 import { recordReveal } from './store/reveal.js';
 import { listTransactions } from './store/transactions.js';
@@ -34,6 +35,41 @@ function afterKey(ctx: HandlerContext, scope: unknown, token: string | undefined
 }
 
 export const handlers = defineHandlers({
+  listVcns: async ({ query }, ctx) => {
+    const { today } = clockOf(ctx);
+    const { companyId } = ctx.auth;
+    const scope = { op: 'listVcns', companyId, status: query.status, type: query.type };
+    let beforeId: string | undefined;
+    if (query.nextPageStartKey !== undefined) {
+      try {
+        const [id, extra] = decodeCursor(ctx.config.secrets.cursor, scope, query.nextPageStartKey);
+        if (typeof id !== 'string' || extra !== undefined) throw new Error('bad cursor key');
+        beforeId = id;
+      } catch {
+        const message = 'nextPageStartKey is invalid, or was issued for other filters';
+        throw new VcnError(400, 'bad-request-exception', message, [{ field: 'query.nextPageStartKey', message }]);
+      }
+    }
+    const limit = query.limit ?? DEFAULT_PAGE;
+    const rows = await listCards(ctx.db, companyId, { status: query.status, type: query.type, today, limit, beforeId });
+    const page = rows.slice(0, limit);
+    const spending = await spendingOf(ctx.db, companyId, page.map((row) => row.id));
+    const last = page[page.length - 1];
+    return {
+      status: 200,
+      body: {
+        items: page.map((row) => presentDetails(row, spending.get(row.id) ?? { spentMinor: 0, purchases: 0 }, today)),
+        ...(rows.length > limit && last ? { nextPageStartKey: encodeCursor(ctx.config.secrets.cursor, scope, [last.id]) } : {}),
+      },
+    };
+  },
+
+  getVcn: async ({ params }, ctx) => {
+    const { today } = clockOf(ctx);
+    const row = await getVcn(ctx.db, ctx.auth.companyId, params.vcnId);
+    return { status: 200, body: presentDetails(row, await spentOn(ctx.db, ctx.auth.companyId, row.id), today) };
+  },
+
   createVcn: async ({ body }, ctx) => {
     const { now, today } = clockOf(ctx);
     const plan = planIssue(body, today);
