@@ -3,7 +3,7 @@
 // (tests call it with a manual clock); `stop()` ends the loop after the round in progress.
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WebhookDeliveryRow } from '../events/tables.js';
 import { presentEvent } from '../events/present.js';
 import { purgeEvents } from '../events/store.js';
@@ -20,7 +20,10 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 export interface WorkerOptions {
   db: Db;
+  /** Schedules attempts and retries (tests pass a manual clock). */
   clock: Clock;
+  /** The real time of sending, signed as `webhook-timestamp`: receivers compare it with their own clock. */
+  wallClock?: Clock;
   logger: Logger;
   /** Private, loopback and link-local targets allowed (the sandbox). */
   allowPrivate: boolean;
@@ -38,7 +41,7 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
-  const { db, clock, logger, allowPrivate, intervalMs = 250, random = Math.random } = options;
+  const { db, clock, logger, allowPrivate, intervalMs = 250, random = Math.random, wallClock = systemClock } = options;
   const send = options.fetch ?? fetch;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -49,6 +52,10 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     const endpoint = await findEndpointById(db, delivery.endpoint_id);
     const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirst();
     if (!endpoint || !event) return;
+    if (endpoint.status !== 'enabled') {
+      await recordAttempt(db, delivery, { at: clock.now(), statusCode: null, error: 'the endpoint is disabled', durationMs: 0, succeeded: false, retryAt: null });
+      return;
+    }
     const startedAt = clock.now();
     const began = performance.now();
     let statusCode: number | null = null;
@@ -64,7 +71,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'CompanyFinance-Webhooks/1.0',
-            ...signatureHeaders(delivery.id, startedAt, body, signingSecrets(endpoint, startedAt)),
+            ...signatureHeaders(delivery.id, wallClock.now(), body, signingSecrets(endpoint, startedAt)),
           },
           body,
           redirect: 'manual',
