@@ -1,7 +1,7 @@
 // Webhook endpoints of a company: the URL, the events it wants, its signing secret (and the
 // previous one for 24 hours after a rotation).
 import { randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { WebhookEndpointRow, WebhookEndpointStatus } from '../events/tables.js';
@@ -10,6 +10,8 @@ import { recordEvent } from '../events/store.js';
 import { presentEndpoint } from './present.js';
 
 type Db = Kysely<Database>;
+
+const nextUlid = monotonicFactory();
 
 /** How long the previous secret still signs after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
@@ -29,7 +31,7 @@ export interface EndpointInput {
 export async function createEndpoint(db: Db, companyId: string, input: EndpointInput, now: Date): Promise<WebhookEndpointRow> {
   const at = now.toISOString();
   const row: WebhookEndpointRow = {
-    id: `we_${ulid(now.getTime())}`,
+    id: `we_${nextUlid(now.getTime())}`,
     company_id: companyId,
     url: input.url,
     description: input.description ?? null,
