@@ -80,6 +80,7 @@ export const handlers = defineHandlers({
       today,
       now,
       panKey: ctx.config.secrets.panKey,
+      requestId: ctx.requestId,
     });
     return {
       status: 201,
@@ -97,6 +98,7 @@ export const handlers = defineHandlers({
       endDate: body.endDate,
       today,
       now,
+      requestId: ctx.requestId,
     });
     return { status: 200, body: presentSummary(row, today) };
   },
