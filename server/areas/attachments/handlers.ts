@@ -35,7 +35,7 @@ export const handlers = defineHandlers({
     };
   },
 
-  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req }) => {
+  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, requestId }) => {
     const now = clock.now();
     const claims = verifyToken(config.secrets.urls, PURPOSE, params.uploadToken, now, {
       invalid: 'The upload URL is not valid',
@@ -58,7 +58,7 @@ export const handlers = defineHandlers({
     }
     const hash = sha256(bytes);
     if (config.dataDir) await putFile(config.dataDir, hash, bytes);
-    const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now);
+    const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now, requestId);
     const timeZone = await companyTimeZone(db, done.company_id);
     return {
       status: 200,
