@@ -2,7 +2,7 @@
 // A key is claimed by inserting its row ("running"); the first response replaces it ("done").
 // The response body is kept encrypted: a card issue's answer carries the card number.
 import type { Db } from '../db/database.js';
-import type { IdempotencyKeyRow } from '../areas/events/tables.js';
+import type { IdempotencyKeyRow } from '../db/event-tables.js';
 import { decryptPan, encryptPan } from '../areas/vcn/crypto.js';
 
 /** How long a stored response is replayed. */

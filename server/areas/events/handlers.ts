@@ -1,22 +1,21 @@
 // The event log: list (newest first, filtered by types and creation time) and get.
 import { defineHandlers } from '../../http/handler.js';
 import { notFound } from '../../http/errors.js';
-import { afterIdOf, DEFAULT_PAGE_SIZE, idPage } from '../../http/keyset.js';
-import { EVENT_RETENTION_MS, findEvent, listEvents } from './store.js';
-import { presentEvent } from './present.js';
+import { paging } from '../../http/paging.js';
+import { EVENT_RETENTION_MS, presentEvent } from '../../db/event-log.js';
+import { findEvent, listEvents } from './store.js';
 
 export const handlers = defineHandlers({
   listEvents: async ({ query }, ctx) => {
-    const { companyId } = ctx.auth;
-    const secret = ctx.config.secrets.cursor;
     const types = query.types ? [...new Set(query.types)].sort() : undefined;
+    const page = paging('listEvents', ctx, query, { types, createdAfter: query.createdAfter }, ['string']);
+    // Older than 30 days is gone, even before the purge has run.
     const retained = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS).toISOString();
-    const createdAfter = query.createdAfter && new Date(query.createdAfter).toISOString() > retained ? new Date(query.createdAfter).toISOString() : retained;
-    const scope = { op: 'listEvents', companyId, types, createdAfter: query.createdAfter };
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await listEvents(ctx.db, companyId, { types, createdAfter, limit, beforeId: afterIdOf(secret, scope, query.nextPageStartKey) });
-    const page = idPage(secret, scope, rows, limit, (row) => row.id);
-    return { status: 200, body: { ...page, items: page.items.map(presentEvent) } };
+    const after = query.createdAfter ? new Date(query.createdAfter).toISOString() : undefined;
+    const createdAfter = after && after > retained ? after : retained;
+    const rows = await listEvents(ctx.db, ctx.auth.companyId, { types, createdAfter, limit: page.limit, beforeId: page.after?.[0] });
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
+    return { status: 200, body: { items: items.map(presentEvent), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 
   getEvent: async ({ params }, ctx) => {

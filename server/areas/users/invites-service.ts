@@ -5,12 +5,13 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict } from '../../http/errors.js';
-import { isUniqueViolation, nameFromEmail, normalizeEmail } from './email.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { nameFromEmail, normalizeEmail } from './email.js';
 import { assignableRole } from './users-service.js';
 import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } from './store/invites.js';
 import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
 import type { InviteRow } from './tables.js';
-import { recordEvent } from '../events/store.js';
+import { recordEvent } from '../../db/event-log.js';
 
 /** The contract's limit on a user's name. */
 const MAX_NAME_LENGTH = 120;

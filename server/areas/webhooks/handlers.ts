@@ -1,7 +1,7 @@
 // Webhook endpoints: register, read, change, delete, rotate the secret; deliveries: list, resend.
 import { defineHandlers } from '../../http/handler.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { afterIdOf, DEFAULT_PAGE_SIZE, idPage } from '../../http/keyset.js';
+import { paging } from '../../http/paging.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret, updateEndpoint } from './store.js';
 import { findDelivery, listDeliveries, retryDelivery } from './queue.js';
 import { presentDelivery, presentEndpoint, withSecret } from './present.js';
@@ -20,13 +20,10 @@ function checkEvents(events: string[]): void {
 
 export const handlers = defineHandlers({
   listWebhookEndpoints: async ({ query }, ctx) => {
-    const { companyId } = ctx.auth;
-    const secret = ctx.config.secrets.cursor;
-    const scope = { op: 'listWebhookEndpoints', companyId };
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await listEndpoints(ctx.db, companyId, limit, afterIdOf(secret, scope, query.nextPageStartKey));
-    const page = idPage(secret, scope, rows, limit, (row) => row.id);
-    return { status: 200, body: { ...page, items: page.items.map(presentEndpoint) } };
+    const page = paging('listWebhookEndpoints', ctx, query, {}, ['string']);
+    const rows = await listEndpoints(ctx.db, ctx.auth.companyId, page.limit, page.after?.[0]);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
+    return { status: 200, body: { items: items.map(presentEndpoint), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 
   createWebhookEndpoint: async ({ body }, ctx) => {
@@ -64,12 +61,10 @@ export const handlers = defineHandlers({
   listWebhookDeliveries: async ({ params, query }, ctx) => {
     const { companyId } = ctx.auth;
     if (!(await findEndpoint(ctx.db, companyId, params.endpointId))) throw endpointNotFound();
-    const secret = ctx.config.secrets.cursor;
-    const scope = { op: 'listWebhookDeliveries', companyId, endpointId: params.endpointId };
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await listDeliveries(ctx.db, companyId, params.endpointId, limit, afterIdOf(secret, scope, query.nextPageStartKey));
-    const page = idPage(secret, scope, rows, limit, (row) => row.id);
-    return { status: 200, body: { ...page, items: page.items.map(presentDelivery) } };
+    const page = paging('listWebhookDeliveries', ctx, query, { endpointId: params.endpointId }, ['string']);
+    const rows = await listDeliveries(ctx.db, companyId, params.endpointId, page.limit, page.after?.[0]);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
+    return { status: 200, body: { items: items.map(presentDelivery), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 
   retryWebhookDelivery: async ({ params }, ctx) => {

@@ -1,54 +1,15 @@
 // The durable delivery queue (table webhook_deliveries). A delivery is enqueued in the transaction
 // of its event; a worker claims it with a conditional UPDATE (one worker or replica at a time),
 // sends it, and records the outcome: succeeded, retry later with backoff, or failed for good.
-import { monotonicFactory } from 'ulid';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { EventRow, WebhookDeliveryRow } from '../events/tables.js';
+import type { WebhookDeliveryRow } from '../../db/event-tables.js';
+import { UNCLAIMED } from '../../db/event-log.js';
 
 type Db = Kysely<Database>;
 
-const nextUlid = monotonicFactory();
 /** How long a claimed delivery belongs to its worker (longer than the 10 s send timeout). */
 export const CLAIM_MS = 60_000;
-/** The epoch: an unclaimed delivery. */
-const UNCLAIMED = new Date(0).toISOString();
-
-/** Does an endpoint with these enabled events want an event of `type`? */
-export const wants = (enabledEvents: string[], type: string) => enabledEvents.includes('*') || enabledEvents.includes(type);
-
-/** One pending delivery per enabled endpoint of the company that wants the event. */
-export async function enqueueDeliveries(db: Db, event: EventRow): Promise<number> {
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'enabled_events'])
-    .where('company_id', '=', event.company_id)
-    .where('status', '=', 'enabled')
-    .execute();
-  const rows: WebhookDeliveryRow[] = endpoints
-    .filter((e) => wants(JSON.parse(e.enabled_events) as string[], event.type))
-    .map((e) => newDelivery(event, e.id));
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
-  return rows.length;
-}
-
-export function newDelivery(event: EventRow, endpointId: string): WebhookDeliveryRow {
-  return {
-    id: `msg_${nextUlid(new Date(event.created_at).getTime())}`,
-    company_id: event.company_id,
-    endpoint_id: endpointId,
-    event_id: event.id,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: event.created_at,
-    claimed_until: UNCLAIMED,
-    last_attempt_at: null,
-    last_status_code: null,
-    last_error: null,
-    last_duration_ms: null,
-    created_at: event.created_at,
-  };
-}
 
 /**
  * Claims up to `limit` due deliveries for this worker. Each claim is a conditional UPDATE, so of

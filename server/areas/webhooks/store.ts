@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { WebhookEndpointRow, WebhookEndpointStatus } from '../events/tables.js';
+import type { WebhookEndpointRow, WebhookEndpointStatus } from '../../db/event-tables.js';
 import { failPending } from './queue.js';
-import { recordEvent } from '../events/store.js';
+import { recordEvent } from '../../db/event-log.js';
 import { presentEndpoint } from './present.js';
 
 type Db = Kysely<Database>;

@@ -4,9 +4,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import type { WebhookDeliveryRow } from '../events/tables.js';
-import { presentEvent } from '../events/present.js';
-import { purgeEvents } from '../events/store.js';
+import type { WebhookDeliveryRow } from '../../db/event-tables.js';
+import { presentEvent } from '../../db/event-log.js';
+import { purgeEvents } from '../../db/event-log.js';
 import { purgeKeys } from '../../http/idempotency-store.js';
 import { claimDue, recordAttempt } from './queue.js';
 import { nextAttemptAt } from './backoff.js';

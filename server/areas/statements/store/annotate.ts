@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { badRequest, conflict, notFound } from '../../../http/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
-import { changedAttributes, recordEvent } from '../../events/store.js';
+import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
 

@@ -3,7 +3,8 @@
 // by primary key, attachments fetched for the page's rows that have any.
 import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
-import { pageIdsQuery, type BankingPageQuery } from './banking-list.js';
+import { pageIdsQuery } from './banking-list.js';
+import type { BankingPageQuery } from './banking-types.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
 
@@ -49,6 +50,7 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
 }
 
 /** One banking transaction of the company with its names and attachments, or undefined. */
+
 export async function findBankingItem(db: Db, companyId: string, id: number): Promise<BankingItem | undefined> {
   const row = await db
     .selectFrom('banking_transactions as t')

@@ -1,9 +1,9 @@
 // The `vcn.*` events: the card as `getVcn` shows it (never card data), written in the change's transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { changedAttributes, recordEvent } from '../../events/store.js';
-import type { EventType } from '../../events/types.js';
-import { dayIn } from '../dates.js';
+import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import type { EventType } from '../../../db/event-types.js';
+import { localDate } from '../../../lib/time.js';
 import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';
 import { spentOn } from './cards.js';
@@ -12,7 +12,7 @@ import { spentOn } from './cards.js';
 export async function shownCard(db: Kysely<Database>, card: VcnRow, now: Date): Promise<Record<string, unknown>> {
   const company = await db.selectFrom('companies').select('time_zone').where('id', '=', card.company_id).executeTakeFirstOrThrow();
   const spending = await spentOn(db, card.company_id, card.id);
-  return presentDetails(card, spending, dayIn(company.time_zone, now)) as unknown as Record<string, unknown>;
+  return presentDetails(card, spending, localDate(now, company.time_zone)) as unknown as Record<string, unknown>;
 }
 
 /** Records a `vcn.*` event of `card` after the change; `before` (the card before) gives previousAttributes. */

@@ -1,0 +1,66 @@
+// Queries on the company's categories and their establishments.
+import type { Db } from '../../../../db/database.js';
+import { conflict } from '../../../../http/errors.js';
+import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../../tables.js';
+import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
+import { TYPE_ID } from '../../store/types.js';
+
+
+/** A page in ascending id order, with one extra row to tell whether more follow. */
+export async function listCategories(db: Db, companyId: string, page: { limit: number; after?: [number] }): Promise<CategoryRow[]> {
+  let query = db.selectFrom('categories').selectAll().where('company_id', '=', companyId);
+  if (page.after) query = query.where('id', '>', page.after[0]);
+  return query.orderBy('id').limit(page.limit + 1).execute();
+}
+
+export async function findCategory(db: Db, companyId: string, id: number): Promise<CategoryRow | undefined> {
+  return db.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The establishments linked to the company's categories `ids`, in ascending id order. */
+export async function listEstablishments(db: Db, companyId: string, ids: readonly number[]): Promise<EstablishmentRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('establishments')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('category_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+}
+
+export function newCategory(companyId: string, name: string, type: DirectoryType, now: string): NewCategory {
+  return { company_id: companyId, name: cleanName(name), name_key: nameKey(name), type_id: TYPE_ID[type], created_at: now, updated_at: now };
+}
+
+/** Inserts categories and answers their ids, in order; a name already used in the company is 409. */
+export async function insertCategories(db: Db, rows: NewCategory[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await uniqueName('category', () => db.insertInto('categories').values(rows).returning(['id', 'name_key']).execute());
+  return idsInOrder(rows, inserted);
+}
+
+export async function insertEstablishments(db: Db, rows: NewEstablishment[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('establishments').values(rows).execute();
+}
+
+export const protectedCategories = (ids: readonly number[]) =>
+  conflict('DEFAULT categories cannot be renamed or deleted', ids.map((id) => `category ${id} is DEFAULT`));
+
+/** Renames a CUSTOM category; undefined when absent; 409 when DEFAULT or the name is taken. */
+export async function renameCategory(db: Db, companyId: string, id: number, name: string, now: string): Promise<CategoryRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const category = await findCategory(trx, companyId, id);
+    if (!category) return undefined;
+    if (category.type_id === TYPE_ID.DEFAULT) throw protectedCategories([id]);
+    const changes = { name: cleanName(name), name_key: nameKey(name), updated_at: now };
+    await uniqueName('category', () => trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute());
+    return { ...category, ...changes };
+  });
+}
+
+/** Whether the company has any category (then its directory was seeded before). */
+export async function hasCategories(db: Db, companyId: string): Promise<boolean> {
+  const row = await db.selectFrom('categories').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

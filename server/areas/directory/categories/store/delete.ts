@@ -1,0 +1,57 @@
+// The collection DELETE of categories: every check first, then one atomic step.
+import type { Db } from '../../../../db/database.js';
+import { badRequest, unprocessable, ApiError } from '../../../../http/errors.js';
+import { TYPE_ID } from '../../store/types.js';
+import { reassignCategory } from '../../store/transactions.js';
+import { protectedCategories } from './categories.js';
+
+
+/**
+ * Deletes the company's categories `ids`. Their establishments move to `moveTo`; their transactions
+ * move to `moveTo`, or lose the category when it is absent. Checks, in order: `moveTo` is one of
+ * `ids` or not a category of the company (400); an id is not a category of the company (404); an id
+ * is DEFAULT (409); establishments are linked and `moveTo` is absent (422). Any failure changes nothing.
+ */
+export async function deleteCategories(db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (moveTo !== undefined) {
+      if (ids.includes(moveTo)) throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
+      const target = await trx.selectFrom('categories').select('id').where('company_id', '=', companyId).where('id', '=', moveTo).executeTakeFirst();
+      if (!target) throw badRequest('moveTo is not a category of the company', [`moveTo: category ${moveTo} does not exist`]);
+    }
+
+    const found = await trx.selectFrom('categories').select(['id', 'type_id']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const missing = ids.filter((id) => !found.some((row) => row.id === id));
+    if (missing.length > 0) {
+      throw new ApiError(404, missing.length === 1 ? 'Category not found' : 'Some categories do not exist', missing.map((id) => `category ${id} not found`));
+    }
+    const defaults = found.filter((row) => row.type_id === TYPE_ID.DEFAULT).map((row) => row.id);
+    if (defaults.length > 0) throw protectedCategories(defaults);
+
+    const linked = await trx
+      .selectFrom('establishments')
+      .select(['category_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('company_id', '=', companyId)
+      .where('category_id', 'in', ids)
+      .groupBy('category_id')
+      .orderBy('category_id')
+      .execute();
+    if (linked.length > 0 && moveTo === undefined) {
+      throw unprocessable(
+        'Categories have linked establishments; send moveTo to reassign them',
+        linked.map((row) => `category ${row.category_id} has ${row.count} linked establishments`),
+      );
+    }
+
+    if (moveTo !== undefined && linked.length > 0) {
+      await trx
+        .updateTable('establishments')
+        .set({ category_id: moveTo, updated_at: now })
+        .where('company_id', '=', companyId)
+        .where('category_id', 'in', ids)
+        .execute();
+    }
+    await reassignCategory(trx, companyId, ids, moveTo ?? null);
+    await trx.deleteFrom('categories').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  });
+}

@@ -1,0 +1,54 @@
+// Cost centers: read the validated request, call the store, shape the reply.
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import type { CostCenterRow } from '../tables.js';
+import {
+  deleteCostCenter, findCostCenter, insertCostCenters, listCostCenters, newCostCenter, renameCostCenter,
+} from './store.js';
+
+const costCenterNotFound = () => notFound('Cost center not found');
+
+/** UUIDs compare case-insensitively; ids are stored in lower case. */
+const idOf = (params: { id: string }) => params.id.toLowerCase();
+
+const present = (row: CostCenterRow) => ({ id: row.id, companyId: row.company_id, name: row.name });
+
+/** The list item adds the deprecated `responsible` when one is recorded. */
+const presentListItem = (row: CostCenterRow) => ({
+  ...present(row),
+  ...(row.responsible_id !== null ? { responsible: { id: row.responsible_id, name: row.responsible_name ?? '' } } : {}),
+});
+
+export const handlers = defineHandlers({
+  listCostCenters: async (_input, ctx) => {
+    const rows = await listCostCenters(ctx.db, ctx.auth.companyId);
+    return { status: 200, body: { items: rows.map(presentListItem) } };
+  },
+
+  createCostCenter: async ({ body }, ctx) => {
+    const row = newCostCenter(ctx.auth.companyId, body.name, ctx.clock.now().toISOString());
+    await insertCostCenters(ctx.db, [row]);
+    return {
+      status: 201,
+      body: present(row),
+      headers: { Location: `${ctx.config.baseUrl}/cost-centers/v1/cost-centers/${row.id}` },
+    };
+  },
+
+  getCostCenter: async ({ params }, ctx) => {
+    const row = await findCostCenter(ctx.db, ctx.auth.companyId, idOf(params));
+    if (!row) throw costCenterNotFound();
+    return { status: 200, body: present(row) };
+  },
+
+  updateCostCenter: async ({ params, body }, ctx) => {
+    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, idOf(params), body.name, ctx.clock.now().toISOString());
+    if (!row) throw costCenterNotFound();
+    return { status: 200, body: present(row) };
+  },
+
+  deleteCostCenter: async ({ params }, ctx) => {
+    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params)))) throw costCenterNotFound();
+    return { status: 204 };
+  },
+});

@@ -1,0 +1,63 @@
+// Queries on the company's cost centers.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../../db/database.js';
+import type { CostCenterRow } from '../tables.js';
+import { cleanName, nameKey, uniqueName } from '../names.js';
+import { clearCostCenter } from '../store/transactions.js';
+
+
+/** Every cost center of the company, by name (case-insensitive), then id. */
+export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
+  return db.selectFrom('cost_centers').selectAll().where('company_id', '=', companyId).orderBy('name_key').orderBy('id').execute();
+}
+
+export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {
+  return db.selectFrom('cost_centers').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A cost center row ready to insert; `responsible` is only ever set by seeding. */
+export function newCostCenter(
+  companyId: string,
+  name: string,
+  now: string,
+  responsible: { id: string; name: string } | null = null,
+): CostCenterRow {
+  return {
+    id: randomUUID(),
+    company_id: companyId,
+    name: cleanName(name),
+    name_key: nameKey(name),
+    responsible_id: responsible?.id ?? null,
+    responsible_name: responsible?.name ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Inserts cost centers; a name already used in the company is 409. */
+export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await uniqueName('cost center', () => db.insertInto('cost_centers').values(rows).execute());
+}
+
+/** Renames a cost center; undefined when the company has no such cost center, 409 on a taken name. */
+export async function renameCostCenter(db: Db, companyId: string, id: string, name: string, now: string): Promise<CostCenterRow | undefined> {
+  return uniqueName('cost center', () =>
+    db
+      .updateTable('cost_centers')
+      .set({ name: cleanName(name), name_key: nameKey(name), updated_at: now })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst(),
+  );
+}
+
+/** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
+export async function deleteCostCenter(db: Db, companyId: string, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await clearCostCenter(trx, companyId, id);
+    const result = await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  });
+}

@@ -1,0 +1,44 @@
+// Suppliers: read the validated request, call the store, shape the reply.
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import { paging } from '../../../http/paging.js';
+import { deleteSupplier, findSupplier, insertSuppliers, listSuppliers, newSupplier, renameSupplier, type Supplier } from './store.js';
+
+const supplierNotFound = () => notFound('Supplier not found');
+
+const present = (row: Supplier) => ({ id: row.id, companyId: row.company_id, name: row.name, type: { id: row.type_id, type: row.type } });
+
+export const handlers = defineHandlers({
+  listSuppliers: async ({ query }, ctx) => {
+    const { companyId } = ctx.auth;
+    const page = paging('listSuppliers', ctx, query, {}, ['number']);
+    const rows = await listSuppliers(ctx.db, companyId, page);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
+    return { status: 200, body: { items: items.map(present), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+  },
+
+  createSupplier: async ({ body }, ctx) => {
+    const { companyId } = ctx.auth;
+    const [id] = await insertSuppliers(ctx.db, [newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString())]);
+    const row = id === undefined ? undefined : await findSupplier(ctx.db, companyId, id);
+    if (!row) throw new Error('the created supplier was not found');
+    return { status: 201, body: present(row), headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${row.id}` } };
+  },
+
+  getSupplier: async ({ params }, ctx) => {
+    const row = await findSupplier(ctx.db, ctx.auth.companyId, params.id);
+    if (!row) throw supplierNotFound();
+    return { status: 200, body: present(row) };
+  },
+
+  updateSupplier: async ({ params, body }, ctx) => {
+    const row = await renameSupplier(ctx.db, ctx.auth.companyId, params.id, body.name, ctx.clock.now().toISOString());
+    if (!row) throw supplierNotFound();
+    return { status: 200, body: present(row) };
+  },
+
+  deleteSupplier: async ({ params }, ctx) => {
+    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id))) throw supplierNotFound();
+    return { status: 204 };
+  },
+});
