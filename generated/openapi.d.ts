@@ -1103,7 +1103,250 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "banking-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * banking_transaction.updated, banking_transaction.reconciled
+         * @description A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveBankingTransactionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit-card-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_card_transaction.updated, credit_card_transaction.reconciled
+         * @description A credit-card transaction was annotated or reconciled.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCreditCardTransactionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    attachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attachment.created
+         * @description An attachment's file was uploaded: it is now listed on its transaction.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveAttachmentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost-center": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cost_center.created, cost_center.updated, cost_center.deleted
+         * @description A cost center was created, renamed or deleted (the object as it was).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCostCenterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    supplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * supplier.created, supplier.updated, supplier.deleted
+         * @description A CUSTOM supplier was created, renamed or deleted.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveSupplierEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    category: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * category.created, category.updated, category.deleted
+         * @description A category was created, renamed or deleted (one event per deleted category).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCategoryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.updated, user.deleted
+         * @description A user was renamed or given another role, or deleted.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invite.created, invite.accepted
+         * @description An invite was sent, or accepted (a user now exists: `userId`).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveInviteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    vcn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vcn.issued, vcn.updated, vcn.authorized, vcn.declined, vcn.blocked, vcn.unblocked, vcn.cancelled, vcn.expired
+         * @description A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveVcnEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * statement.ingested
+         * @description A statement file was loaded. One event per file, not per transaction.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveStatementEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook_endpoint.disabled
+         * @description A webhook endpoint was disabled after 3 days of failed deliveries. It is sent to the other endpoints of the company.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveWebhookEndpointEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The client-credentials token request (RFC 6749 §4.4.2). */
@@ -3116,6 +3359,231 @@ export interface components {
              */
             nextPageStartKey?: string;
         };
+        /** @description The event body of the types `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
+        BankingTransactionEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "banking_transaction.updated" | "banking_transaction.reconciled";
+            data?: {
+                object: components["schemas"]["BankingTransaction"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `credit_card_transaction.updated`, `credit_card_transaction.reconciled`. A credit-card transaction was annotated or reconciled. */
+        CreditCardTransactionEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "credit_card_transaction.updated" | "credit_card_transaction.reconciled";
+            data?: {
+                object: components["schemas"]["CreditCardTransaction"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `attachment.created`. An attachment's file was uploaded: it is now listed on its transaction. */
+        AttachmentEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "attachment.created";
+            data?: {
+                object: components["schemas"]["Attachment"];
+            };
+        };
+        /** @description The event body of the types `cost_center.created`, `cost_center.updated`, `cost_center.deleted`. A cost center was created, renamed or deleted (the object as it was). */
+        CostCenterEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "cost_center.created" | "cost_center.updated" | "cost_center.deleted";
+            data?: {
+                object: components["schemas"]["CostCenter"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `supplier.created`, `supplier.updated`, `supplier.deleted`. A CUSTOM supplier was created, renamed or deleted. */
+        SupplierEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "supplier.created" | "supplier.updated" | "supplier.deleted";
+            data?: {
+                object: components["schemas"]["Supplier"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `category.created`, `category.updated`, `category.deleted`. A category was created, renamed or deleted (one event per deleted category). */
+        CategoryEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "category.created" | "category.updated" | "category.deleted";
+            data?: {
+                object: components["schemas"]["Category"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `user.updated`, `user.deleted`. A user was renamed or given another role, or deleted. */
+        UserEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "user.updated" | "user.deleted";
+            data?: {
+                object: components["schemas"]["User"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description An invite as events show it. */
+        InviteEventObject: {
+            /**
+             * Format: uuid
+             * @description The invite id.
+             * @example 6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b
+             */
+            id: string;
+            /**
+             * Format: email
+             * @description The invited address.
+             * @example novo.colaborador@acme.com.br
+             */
+            email: string;
+            /**
+             * @description The role the user gets on acceptance.
+             * @example 2c9f4b7e-1d3a-4e6f-8b5c-7a9d0e1f2b3c
+             */
+            roleId: string;
+            /**
+             * @description `PENDING` or `ACCEPTED` (more states may be added).
+             * @example PENDING
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses unless accepted.
+             * @example 2026-11-27T15:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            acceptedAt?: string;
+            /**
+             * @description The user created on acceptance.
+             * @example 9b2e4c1a-7d3f-4e8b-a6c5-0f1d2e3c4b5a
+             */
+            userId?: string;
+        };
+        /** @description The event body of the types `invite.created`, `invite.accepted`. An invite was sent, or accepted (a user now exists: `userId`). */
+        InviteEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "invite.created" | "invite.accepted";
+            data?: {
+                object: components["schemas"]["InviteEventObject"];
+            };
+        };
+        /** @description The event body of the types `vcn.issued`, `vcn.updated`, `vcn.authorized`, `vcn.declined`, `vcn.blocked`, `vcn.unblocked`, `vcn.cancelled`, `vcn.expired`. A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers. */
+        VcnEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired";
+            data?: {
+                object: components["schemas"]["VcnDetails"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description A statement file loaded into the company: re-read the statement lists to see its transactions. */
+        StatementIngestion: {
+            /**
+             * @description The file name.
+             * @example extrato-2026-11.jsonl
+             */
+            file: string;
+            /**
+             * @description Banking transactions added.
+             * @example 1250
+             */
+            banking: number;
+            /**
+             * @description Credit-card transactions added.
+             * @example 310
+             */
+            creditCard: number;
+            /**
+             * Format: date-time
+             * @description When the file was loaded.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            ingestedAt: string;
+        };
+        /** @description The event body of the types `statement.ingested`. A statement file was loaded. One event per file, not per transaction. */
+        StatementEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "statement.ingested";
+            data?: {
+                object: components["schemas"]["StatementIngestion"];
+            };
+        };
+        /** @description The event body of the types `webhook_endpoint.disabled`. A webhook endpoint was disabled after 3 days of failed deliveries. It is sent to the other endpoints of the company. */
+        WebhookEndpointEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "webhook_endpoint.disabled";
+            data?: {
+                object: components["schemas"]["WebhookEndpoint"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
     };
     responses: {
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -3658,6 +4126,12 @@ export interface components {
         WebhookEndpointId: string;
         /** @description The delivery's `id` (`msg_` and 26 characters), also sent as the `webhook-id` header. */
         WebhookDeliveryId: string;
+        /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+        WebhookIdHeader: string;
+        /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+        WebhookTimestampHeader: string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -7497,6 +7971,779 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    receiveBankingTransactionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "banking_transaction.reconciled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 48213,
+                 *           "transactionType": {
+                 *             "id": 1,
+                 *             "description": "Compra no cartão",
+                 *             "icon": "credit-card",
+                 *             "subType": "DEBIT"
+                 *           },
+                 *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                 *           "status": 2,
+                 *           "statusDescription": "PROCESSED",
+                 *           "accountId": 3,
+                 *           "finalCardNumber": "4021",
+                 *           "bearerName": "MARIANA COSTA",
+                 *           "transactionDate": "2026-11-18T14:32:05-03:00",
+                 *           "brlAmount": 543.33,
+                 *           "usdAmount": 100,
+                 *           "usdExchangeRate": 5.4333,
+                 *           "usdExchangeRateDate": "2026-11-18T00:00:00-03:00",
+                 *           "totalTransactionAmount": 562.35,
+                 *           "iofAmount": 19.02,
+                 *           "feeServiceAmount": 0,
+                 *           "mccCode": 4511,
+                 *           "mccGroup": 4,
+                 *           "mccDescription": "Companhias aéreas",
+                 *           "idPurchaseEvent": 99120331,
+                 *           "sourceDestinationName": "LATAM AIRLINES",
+                 *           "placeEstablishment": "MIAMI - US",
+                 *           "description": "LATAM AIRLINES GRU-MIA",
+                 *           "notes": "Viagem comercial - feira NRF",
+                 *           "attachments": [
+                 *             {
+                 *               "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *               "name": "fatura-latam.pdf",
+                 *               "type": "application/pdf",
+                 *               "_links": {
+                 *                 "content": {
+                 *                   "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *                   "rel": "content"
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "conciliation": {
+                 *             "description": "Reconciled",
+                 *             "conciled": true
+                 *           },
+                 *           "showReceipt": true,
+                 *           "category": {
+                 *             "id": "TRAVEL",
+                 *             "description": "Viagens"
+                 *           },
+                 *           "costCenter": {
+                 *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                 *             "description": "Comercial"
+                 *           },
+                 *           "user": {
+                 *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                 *             "email": "mariana.costa@acme.com.br"
+                 *           },
+                 *           "requesterUser": null,
+                 *           "customCategory": {
+                 *             "id": 12,
+                 *             "name": "6.1.02 Passagens aéreas"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "notes": ""
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankingTransactionEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCreditCardTransactionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "credit_card_transaction.reconciled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                 *           "finalCardNumber": "4021",
+                 *           "bearerName": "MARIANA COSTA",
+                 *           "transactionDate": "2026-11-12T19:44:10-03:00",
+                 *           "description": "AMAZON AWS 02/06",
+                 *           "merchantName": "AMAZON WEB SERVICES",
+                 *           "mccCode": 7372,
+                 *           "amount": 120,
+                 *           "currency": "USD",
+                 *           "brlAmount": 674.82,
+                 *           "exchangeRate": 5.4333,
+                 *           "iofAmount": 22.82,
+                 *           "installment": {
+                 *             "number": 2,
+                 *             "total": 6
+                 *           },
+                 *           "status": 2,
+                 *           "statusDescription": "PROCESSED",
+                 *           "billDueDate": "2026-12-10",
+                 *           "notes": "Infraestrutura - ambiente de produção",
+                 *           "conciliation": {
+                 *             "description": "Not reconciled",
+                 *             "conciled": false
+                 *           },
+                 *           "category": {
+                 *             "id": "SOFTWARE",
+                 *             "description": "Software e serviços digitais"
+                 *           },
+                 *           "customCategory": {
+                 *             "id": 15,
+                 *             "name": "6.3.01 Serviços de nuvem"
+                 *           },
+                 *           "costCenter": {
+                 *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                 *             "description": "Tecnologia"
+                 *           },
+                 *           "attachments": [],
+                 *           "user": {
+                 *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                 *             "email": "mariana.costa@acme.com.br"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "notes": ""
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditCardTransactionEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveAttachmentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "attachment.created",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *           "name": "nota-fiscal-4512.pdf",
+                 *           "type": "application/pdf",
+                 *           "size": 48213,
+                 *           "transactionId": "48213",
+                 *           "statement": "banking",
+                 *           "uploadedAt": "2026-11-20T12:01:30-03:00",
+                 *           "_links": {
+                 *             "content": {
+                 *               "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *               "rel": "content"
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AttachmentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCostCenterEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "cost_center.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Marketing"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Mkt"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CostCenterEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveSupplierEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "supplier.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 1042,
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Papelaria Central Ltda",
+                 *           "type": {
+                 *             "id": 2,
+                 *             "type": "CUSTOM"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Papelaria Central"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupplierEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCategoryEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "category.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 12,
+                 *           "createdAt": "2026-03-02T12:00:00.000Z",
+                 *           "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Combustível",
+                 *           "establishments": [
+                 *             {
+                 *               "id": 311,
+                 *               "createdAt": "2026-03-02T12:00:00.000Z",
+                 *               "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *               "name": "Posto Ipiranga Av. Paulista",
+                 *               "type": {
+                 *                 "id": 1,
+                 *                 "createdAt": "2025-01-01T00:00:00.000Z",
+                 *                 "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *                 "type": "DEFAULT"
+                 *               },
+                 *               "establishmentCategoryId": 12
+                 *             },
+                 *             {
+                 *               "id": 312,
+                 *               "createdAt": "2026-03-02T12:00:00.000Z",
+                 *               "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *               "name": "Shell Select Rebouças",
+                 *               "type": {
+                 *                 "id": 1,
+                 *                 "createdAt": "2025-01-01T00:00:00.000Z",
+                 *                 "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *                 "type": "DEFAULT"
+                 *               },
+                 *               "establishmentCategoryId": 12
+                 *             }
+                 *           ],
+                 *           "type": {
+                 *             "id": 1,
+                 *             "createdAt": "2025-01-01T00:00:00.000Z",
+                 *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *             "type": "DEFAULT"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Viagem"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoryEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveUserEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "user.deleted",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3f9c2b1e-8d4a-4c6f-a2b7-5e1d0c9f8a64",
+                 *           "email": "mariana.costa@acme.com.br",
+                 *           "name": "Mariana Costa",
+                 *           "phone": "+5511987654321",
+                 *           "role": {
+                 *             "id": "7d0f7a2e-3b8c-4a51-9e0d-2f6c8b1a4e93",
+                 *             "name": "Finance manager"
+                 *           },
+                 *           "active": true
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Beatriz Lima"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInviteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "invite.created",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                 *           "email": "novo.colaborador@acme.com.br",
+                 *           "roleId": "2c9f4b7e-1d3a-4e6f-8b5c-7a9d0e1f2b3c",
+                 *           "status": "PENDING",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z",
+                 *           "expiresAt": "2026-11-27T15:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveVcnEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "vcn.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                 *           "type": "CUSTOM",
+                 *           "customUse": {
+                 *             "id": "PO-2026-0042",
+                 *             "description": "Software licences"
+                 *           },
+                 *           "status": "ACTIVE",
+                 *           "startDate": "2026-11-20",
+                 *           "endDate": "2027-01-19",
+                 *           "limit": {
+                 *             "value": 5000,
+                 *             "currency": "BRL"
+                 *           },
+                 *           "spent": {
+                 *             "value": 1299.9,
+                 *             "currency": "BRL"
+                 *           },
+                 *           "purchaseCount": 1,
+                 *           "maxPurchaseQuantity": 1,
+                 *           "last4": "0518",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "limit": {
+                 *             "value": 2500,
+                 *             "currency": "BRL"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStatementEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "statement.ingested",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": null,
+                 *       "data": {
+                 *         "object": {
+                 *           "file": "extrato-2026-11.jsonl",
+                 *           "banking": 1250,
+                 *           "creditCard": 310,
+                 *           "ingestedAt": "2026-11-20T15:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatementEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookEndpointEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "webhook_endpoint.disabled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": null,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                 *           "url": "https://erp.acme.com.br/hooks/finance",
+                 *           "enabledEvents": [
+                 *             "banking_transaction.updated",
+                 *             "banking_transaction.reconciled"
+                 *           ],
+                 *           "description": "ERP reconciliation sync",
+                 *           "status": "disabled",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z",
+                 *           "updatedAt": "2026-11-20T15:00:00.000Z"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "status": "enabled"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
