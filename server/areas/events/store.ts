@@ -25,3 +25,10 @@ export async function listEvents(db: Db, companyId: string, q: EventQuery): Prom
 export async function findEvent(db: Db, companyId: string, id: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 }
+
+/** The company's events after `afterId`, oldest first (what a follower has not seen yet). */
+export async function eventsAfter(db: Db, companyId: string, afterId: string, types?: string[], limit = 100): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '>', afterId);
+  if (types && types.length > 0) query = query.where('type', 'in', types);
+  return query.orderBy('id').limit(limit).execute();
+}
