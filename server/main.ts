@@ -13,6 +13,7 @@ import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { buildDocs, docsPath } from './docs.js';
+import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 export interface ServeOptions {
   port: number;
@@ -38,8 +39,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   if (!existsSync(docsPath)) await buildDocs();
 
   const app = createApp({ db, clock: systemClock, config, logger });
-  const server = app.listen(port);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server = await listen(createHttpServer(app), port);
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({ db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate });
   worker.start();
@@ -63,17 +63,16 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close(async () => {
-      await worker.stop();
-      await db.destroy();
-      logger.info('stopped');
-      process.exit(0);
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+    void shutdownGracefully(server, {
+      graceMs: config.shutdownGraceMs,
+      onClosed: async () => {
+        await worker.stop();
+        await db.destroy();
+        logger.info('stopped');
+        process.exit(0);
+      },
     });
-    server.closeIdleConnections();
-    setTimeout(() => {
-      server.closeAllConnections();
-    }, 10_000).unref();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
