@@ -1,7 +1,7 @@
 // Reading virtual cards (no card data) and the vcn.* events of their changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { customRequest, fundedCompany, hotelRequest, issue, purchase, setStatus } from './support/factories/vcn.js';
+import { customRequest, fundedCompany, hotelRequest, issue, purchase, reauthenticate, setStatus } from './support/factories/vcn.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -83,5 +83,21 @@ describe('vcn events', () => {
     const { response } = await tenant.api.POST('/credit-cards/v1/vcns', { body: customRequest() });
     expect(response.status).toBe(503);
     expect(await events(tenant)).toEqual([]);
+  });
+
+  it('when a live card passes its end date, then housekeeping records vcn.expired once, and the card reads EXPIRED', async () => {
+    const tenant = await fundedCompany(server);
+    const card = await issue(tenant, customRequest());
+    await server.worker.tick();
+    expect((await events(tenant)).map((e) => e.type)).toEqual(['vcn.issued']);
+    server.clock.advance(70 * 24 * 60 * 60 * 1000);
+    await server.worker.tick();
+    await server.worker.tick();
+    const fresh = await reauthenticate(server, tenant);
+    const list = await events(fresh);
+    // vcn.issued is 70 days old: past the 30 days events are kept.
+    expect(list.map((e) => e.type)).toEqual(['vcn.expired']);
+    expect(list[0]?.data).toMatchObject({ object: { vcnId: card.vcnId, status: 'EXPIRED' }, previousAttributes: { status: 'ACTIVE' } });
+    expect((await fresh.api.GET('/credit-cards/v1/vcns', { params: { query: { status: 'EXPIRED' } } })).data?.items.map((v) => v.vcnId)).toContain(card.vcnId);
   });
 });

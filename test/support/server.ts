@@ -14,6 +14,7 @@ import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
+import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
 
 export type Api = Client<paths>;
 
@@ -63,7 +64,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;
-  const worker = createDeliveryWorker({ db, clock, logger: createLogger('silent'), allowPrivate: true, intervalMs: 50 });
+  const worker = createDeliveryWorker({
+    db, clock, logger: createLogger('silent'), allowPrivate: true, intervalMs: 50, housekeeping: [(now) => recordExpiries(db, now)],
+  });
   if (options.deliveries !== 'manual') worker.start();
 
   const apiWithToken = (token: string): Api => {

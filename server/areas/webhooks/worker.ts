@@ -17,6 +17,7 @@ import { webhookUrlProblem } from './url-policy.js';
 export const SEND_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
+const CHORES_EVERY_MS = 60 * 1000;
 
 export interface WorkerOptions {
   db: Db;
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   intervalMs?: number;
   fetch?: typeof fetch;
   random?: () => number;
+  /** Periodic chores of other areas (e.g. recording card expiries), run about once a minute. */
+  housekeeping?: Array<(now: Date) => Promise<unknown>>;
 }
 
 export interface DeliveryWorker {
@@ -47,6 +50,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let lastPurge = 0;
+  let lastChores = Number.NEGATIVE_INFINITY;
 
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
     const endpoint = await findEndpointById(db, delivery.endpoint_id);
@@ -101,7 +105,15 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     await purgeKeys(db, now);
   }
 
+  async function chores(): Promise<void> {
+    const now = clock.now();
+    if (now.getTime() - lastChores < CHORES_EVERY_MS) return;
+    lastChores = now.getTime();
+    for (const chore of options.housekeeping ?? []) await chore(now);
+  }
+
   async function tick(): Promise<number> {
+    await chores();
     const due = await claimDue(db, clock.now(), BATCH);
     await Promise.all(due.map((d) => deliver(d).catch((err: unknown) => logger.error({ err, deliveryId: d.id }, 'webhook delivery failed'))));
     await purge();

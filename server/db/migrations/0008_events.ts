@@ -75,4 +75,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['company_id', 'client_id', 'key'])
     .execute();
   await db.schema.createIndex('idempotency_keys_expiry').on('idempotency_keys').columns(['expires_at']).execute();
+
+  // `vcn.expired` is recorded once per card, by the worker's housekeeping, when its end date passes.
+  await db.schema.alterTable('vcns').addColumn('expired_event_at', 'text').execute();
 }

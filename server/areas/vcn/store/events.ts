@@ -8,6 +8,8 @@ import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';
 import { spentOn } from './cards.js';
 
+const pick = (object: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((key) => [key, object[key]]));
+
 /** The card as shown, in its company's current day. */
 export async function shownCard(db: Kysely<Database>, card: VcnRow, now: Date): Promise<Record<string, unknown>> {
   const company = await db.selectFrom('companies').select('time_zone').where('id', '=', card.company_id).executeTakeFirstOrThrow();
@@ -23,6 +25,6 @@ export async function recordVcnEvent(
   const object = await shownCard(db, card, now);
   await recordEvent(db, now, {
     companyId: card.company_id, type, requestId: options.requestId ?? null, object,
-    previousAttributes: options.before ? changedAttributes(options.before, object) : undefined,
+    previousAttributes: options.before ? changedAttributes(options.before, pick(object, Object.keys(options.before))) : undefined,
   });
 }
