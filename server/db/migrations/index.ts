@@ -7,6 +7,7 @@ import * as m0004 from './0004_statements.js';
 import * as m0005 from './0005_vcn.js';
 import * as m0006 from './0006_ingest_keys.js';
 import * as m0007 from './0007_auth_failures.js';
+import * as m0008 from './0008_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_vcn': m0005,
   '0006_ingest_keys': m0006,
   '0007_auth_failures': m0007,
+  '0008_events': m0008,
 };
