@@ -1,5 +1,5 @@
 // Receiving webhooks: verify a delivery's Standard Webhooks signature and get the typed event.
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as SignatureMismatch } from 'standardwebhooks';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
@@ -35,11 +35,23 @@ function header(headers: HeaderBag, name: string): string {
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string): WebhookEvent {
   const payload = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
-  return new Webhook(secret).verify(payload, {
-    'webhook-id': header(headers, 'webhook-id'),
-    'webhook-timestamp': header(headers, 'webhook-timestamp'),
-    'webhook-signature': header(headers, 'webhook-signature'),
-  }) as WebhookEvent;
+  try {
+    return new Webhook(secret).verify(payload, {
+      'webhook-id': header(headers, 'webhook-id'),
+      'webhook-timestamp': header(headers, 'webhook-timestamp'),
+      'webhook-signature': header(headers, 'webhook-signature'),
+    }) as WebhookEvent;
+  } catch (error) {
+    if (error instanceof SignatureMismatch) throw new WebhookVerificationError(error.message, { cause: error });
+    throw error;
+  }
 }
 
-export { WebhookVerificationError };
+/**
+ * The delivery is not authentic or too old. Our own class, so the package's declarations do not
+ * expose standardwebhooks' (which need Node's types: a browser or `types: []` project could not
+ * type-check them).
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}
