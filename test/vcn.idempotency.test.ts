@@ -5,7 +5,8 @@ import { callIssuer } from '../server/areas/vcn/store/provider.js';
 import type { VcnType } from '../server/areas/vcn/tables.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  expectVcnError, fundedCompany, issue, reauthenticate, requestOf, setStatus, simulatedIssuer, type VcnCreate,
+  customRequest, expectVcnError, fundedCompany, hotelRequest, issue, reauthenticate, requestOf, setStatus, simulatedIssuer,
+  type VcnCreate,
 } from './support/factories/vcn.js';
 
 let server: TestServer;
@@ -96,9 +97,9 @@ describe.each(TYPES)('createVcn idempotency: %s', (type) => {
 
 describe('createVcn: keys per type', () => {
   it('when a CUSTOM id equals a HOTEL reservationId, then they do not collide', async () => {
-    const hotel = requestOf.HOTEL();
+    const hotel = hotelRequest();
     await issue(acme, hotel);
-    await issue(acme, requestOf.CUSTOM({ customUse: { id: hotel.hotelBooking!.reservationId } }));
+    await issue(acme, customRequest({ customUse: { id: hotel.hotelBooking.reservationId } }));
   });
 
   it('when the issuer is down, then every issue is 503 until it is back', async () => {

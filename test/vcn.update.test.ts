@@ -151,12 +151,12 @@ describe('updateVcn: endDate and body rules', () => {
 
   it('when startDate is sent, then 400 bad-request-exception', async () => {
     const vcn = await card();
-    expectVcnError(await patch(vcn.vcnId, { startDate: '2026-12-01' } as VcnUpdate), 400, 'bad-request-exception', ['body.startDate']);
+    expectVcnError(await patch(vcn.vcnId, { startDate: '2026-12-01' } as unknown as VcnUpdate), 400, 'bad-request-exception', ['body.startDate']);
   });
 
   it('when the body is empty, or limit lacks value, then 400 bad-request-exception', async () => {
     const vcn = await card();
-    expectVcnError(await patch(vcn.vcnId, {}), 400, 'bad-request-exception');
+    expectVcnError(await patch(vcn.vcnId, {} as VcnUpdate), 400, 'bad-request-exception');
     expectVcnError(await patch(vcn.vcnId, { limit: { expectedValue: 1000 } } as VcnUpdate), 400, 'bad-request-exception', ['body.limit.value']);
   });
 

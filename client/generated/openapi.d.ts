@@ -2823,20 +2823,6 @@ export interface components {
             currency: components["schemas"]["VcnCurrency"];
         };
         /**
-         * @description The ceiling of a `CUSTOM` card: the total its purchases may add up to within the window.
-         *     Required for `CUSTOM`, forbidden for `HOTEL` and `AERIAL` (their ceiling comes from `amount`).
-         *     The company needs an active `CUSTOM` funding card in `currency` (otherwise 400
-         *     `active-funding-card-not-found`).
-         */
-        VcnLimitCreate: {
-            /**
-             * @description At least `0.01`, at most 2 decimal places.
-             * @example 5000
-             */
-            value: number;
-            currency: components["schemas"]["VcnCurrency"];
-        };
-        /**
          * @description A field of your own carried with the card (cost center, trip purpose…). `value` must read as
          *     its `dataType`: a decimal number for `NUMBER`, `YYYY-MM-DD` for `DATE`, `true` or `false` for
          *     `BOOLEAN` (otherwise 400 `invalid-vcn-request`).
@@ -2882,21 +2868,16 @@ export interface components {
             phone?: string;
         };
         /**
-         * @description A request to issue a virtual card. Send exactly the blocks `type` asks for:
-         *
-         *     | type | required | forbidden |
-         *     |---|---|---|
-         *     | `HOTEL` | `amount`, `hotelBooking` | `limit`, `flightBooking`, `customUse` |
-         *     | `AERIAL` | `amount`, `flightBooking` | `limit`, `hotelBooking`, `customUse` |
-         *     | `CUSTOM` | `limit`, `customUse` | `amount`, `hotelBooking`, `flightBooking` |
-         *
-         *     A missing or forbidden block gives 400 `invalid-vcn-request`. Unknown fields give 400
-         *     `bad-request-exception`.
+         * HOTEL
+         * @description A card for a hotel booking: its price (`amount`) and the booking (`hotelBooking`).
          */
-        VcnCreate: {
-            type: components["schemas"]["VcnType"];
-            amount?: components["schemas"]["VcnAmountCreate"];
-            limit?: components["schemas"]["VcnLimitCreate"];
+        VcnCreateHotel: {
+            /**
+             * @description What the card pays for; selects this shape of the request. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "HOTEL";
+            amount: components["schemas"]["VcnAmountCreate"];
             /**
              * Format: date
              * @description First day the card can be used, in the company's time zone. Omitted: the issuance day. It
@@ -2908,23 +2889,120 @@ export interface components {
              * Format: date
              * @description Last day the card can be used, in the company's time zone. Must be after `startDate` (or
              *     after the issuance day when `startDate` is omitted) and at most 365 days after the
-             *     issuance day — counted from issuance even when `startDate` is sent. Omitted: `HOTEL`
-             *     `checkOut` + 20 days, `AERIAL` issuance + 1 day, `CUSTOM` issuance + 60 days.
+             *     issuance day — counted from issuance even when `startDate` is sent. Omitted: `checkOut` + 20 days.
              * @example 2027-01-02
              */
             endDate?: string;
             /**
-             * @description How many purchases the card approves at most. Omitted: `AERIAL` 2, `HOTEL` 3, `CUSTOM` 10000.
+             * @description How many purchases the card approves at most. Omitted: 3.
              * @example 3
              */
             maxPurchaseQuantity?: number;
-            hotelBooking?: components["schemas"]["HotelBooking"];
-            flightBooking?: components["schemas"]["FlightBooking"];
-            customUse?: components["schemas"]["CustomUse"];
+            hotelBooking: components["schemas"]["HotelBooking"];
             /** @description Your own fields, kept with the card. At least one item when sent. */
             customFields?: components["schemas"]["CustomField"][];
             requestor: components["schemas"]["Requestor"];
         };
+        /**
+         * AERIAL
+         * @description A card for an air booking: its price (`amount`) and the booking (`flightBooking`).
+         */
+        VcnCreateAerial: {
+            /**
+             * @description What the card pays for; selects this shape of the request. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "AERIAL";
+            amount: components["schemas"]["VcnAmountCreate"];
+            /**
+             * Format: date
+             * @description First day the card can be used, in the company's time zone. Omitted: the issuance day. It
+             *     cannot be before the issuance day.
+             * @example 2026-12-01
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Last day the card can be used, in the company's time zone. Must be after `startDate` (or
+             *     after the issuance day when `startDate` is omitted) and at most 365 days after the
+             *     issuance day — counted from issuance even when `startDate` is sent. Omitted: issuance + 1 day.
+             * @example 2026-11-22
+             */
+            endDate?: string;
+            /**
+             * @description How many purchases the card approves at most. Omitted: 2.
+             * @example 2
+             */
+            maxPurchaseQuantity?: number;
+            flightBooking: components["schemas"]["FlightBooking"];
+            /** @description Your own fields, kept with the card. At least one item when sent. */
+            customFields?: components["schemas"]["CustomField"][];
+            requestor: components["schemas"]["Requestor"];
+        };
+        /**
+         * @description The ceiling of a `CUSTOM` card: the total its purchases may add up to within the window.
+         *     Required for `CUSTOM`, forbidden for `HOTEL` and `AERIAL` (their ceiling comes from `amount`).
+         *     The company needs an active `CUSTOM` funding card in `currency` (otherwise 400
+         *     `active-funding-card-not-found`).
+         */
+        VcnLimitCreate: {
+            /**
+             * @description At least `0.01`, at most 2 decimal places.
+             * @example 5000
+             */
+            value: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /**
+         * CUSTOM
+         * @description A card for a use you define: its ceiling (`limit`) and the use (`customUse`). No `amount`.
+         */
+        VcnCreateCustom: {
+            /**
+             * @description What the card pays for; selects this shape of the request. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "CUSTOM";
+            limit: components["schemas"]["VcnLimitCreate"];
+            /**
+             * Format: date
+             * @description First day the card can be used, in the company's time zone. Omitted: the issuance day. It
+             *     cannot be before the issuance day.
+             * @example 2026-12-01
+             */
+            startDate?: string;
+            /**
+             * Format: date
+             * @description Last day the card can be used, in the company's time zone. Must be after `startDate` (or
+             *     after the issuance day when `startDate` is omitted) and at most 365 days after the
+             *     issuance day — counted from issuance even when `startDate` is sent. Omitted: issuance + 60 days.
+             * @example 2027-01-02
+             */
+            endDate?: string;
+            /**
+             * @description How many purchases the card approves at most. Omitted: 10000.
+             * @example 10000
+             */
+            maxPurchaseQuantity?: number;
+            customUse: components["schemas"]["CustomUse"];
+            /** @description Your own fields, kept with the card. At least one item when sent. */
+            customFields?: components["schemas"]["CustomField"][];
+            requestor: components["schemas"]["Requestor"];
+        };
+        /**
+         * @description A request to issue a virtual card. `type` selects the shape of the request; send exactly the
+         *     blocks it asks for:
+         *
+         *     | type | required | forbidden |
+         *     |---|---|---|
+         *     | `HOTEL` | `amount`, `hotelBooking` | `limit`, `flightBooking`, `customUse` |
+         *     | `AERIAL` | `amount`, `flightBooking` | `limit`, `hotelBooking`, `customUse` |
+         *     | `CUSTOM` | `limit`, `customUse` | `amount`, `hotelBooking`, `flightBooking` |
+         *
+         *     A missing or forbidden block gives 400 `invalid-vcn-request`. Unknown fields give 400
+         *     `bad-request-exception`.
+         */
+        VcnCreate: components["schemas"]["VcnCreateHotel"] | components["schemas"]["VcnCreateAerial"] | components["schemas"]["VcnCreateCustom"];
         /**
          * @description The card's data. Treat it as PCI cardholder data: do not log or store it outside a
          *     PCI-compliant vault. The CVV is never stored by the service; it is derived on each request.
@@ -3006,11 +3084,11 @@ export interface components {
             expectedValue?: number;
         };
         /**
-         * @description A top-up and/or a change of validity of a `CUSTOM` card. Send at least one of `limit` and
-         *     `endDate`. `startDate` cannot be changed (400 `bad-request-exception`).
+         * Top-up
+         * @description A new ceiling, and optionally a new `endDate`.
          */
-        VcnUpdate: {
-            limit?: components["schemas"]["VcnLimitUpdate"];
+        VcnUpdateLimit: {
+            limit: components["schemas"]["VcnLimitUpdate"];
             /**
              * Format: date
              * @description The new last day of the window (company time zone): extends or shortens it. It cannot be in
@@ -3020,6 +3098,26 @@ export interface components {
              */
             endDate?: string;
         };
+        /**
+         * Validity change
+         * @description A new `endDate`, and optionally a new ceiling.
+         */
+        VcnUpdateEndDate: {
+            limit?: components["schemas"]["VcnLimitUpdate"];
+            /**
+             * Format: date
+             * @description The new last day of the window (company time zone): extends or shortens it. It cannot be in
+             *     the past, must be after `startDate`, and at most 365 days after the issuance day (400
+             *     `invalid-vcn-request`).
+             * @example 2027-02-15
+             */
+            endDate: string;
+        };
+        /**
+         * @description A top-up and/or a change of validity of a `CUSTOM` card. Send at least one of `limit` and
+         *     `endDate`. `startDate` cannot be changed (400 `bad-request-exception`).
+         */
+        VcnUpdate: components["schemas"]["VcnUpdateLimit"] | components["schemas"]["VcnUpdateEndDate"];
         /** @description The card's state after a top-up. */
         VcnSummary: {
             /**

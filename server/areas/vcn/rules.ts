@@ -8,7 +8,18 @@ import { MAX_VALIDITY_DAYS } from './dates.js';
 import type { VcnType } from './tables.js';
 
 type Schemas = components['schemas'];
-export type VcnCreate = Schemas['VcnCreate'];
+/**
+ * A create request as the validator lets it through: any type with any of the blocks (the contract's
+ * variants are checked here, so that a wrong block is named rather than reported once per variant).
+ */
+export type VcnCreate = Omit<Schemas['VcnCreateHotel'], 'type' | 'amount' | 'hotelBooking'> & {
+  type: VcnType;
+  amount?: Schemas['VcnAmountCreate'];
+  limit?: Schemas['VcnLimitCreate'];
+  hotelBooking?: Schemas['HotelBooking'];
+  flightBooking?: Schemas['FlightBooking'];
+  customUse?: Schemas['CustomUse'];
+};
 
 /** What to issue, once every rule holds. */
 export interface IssuePlan {

@@ -13,6 +13,13 @@ import type { TestCompany, TestServer } from '../server.js';
 
 type Schemas = components['schemas'];
 export type VcnCreate = Schemas['VcnCreate'];
+/**
+ * Fields to put on a factory's request, of any type (the factory still answers its own variant's type): tests of refused requests add forbidden
+ * blocks or drop required ones, which the contract's types do not let a caller write.
+ */
+export type VcnOverrides = Partial<
+  Omit<Schemas['VcnCreateHotel'], 'type'> & Omit<Schemas['VcnCreateAerial'], 'type'> & Omit<Schemas['VcnCreateCustom'], 'type'>
+> & { type?: VcnCreate['type'] };
 export type Vcn = Schemas['Vcn'];
 
 let sequence = 0;
@@ -22,8 +29,8 @@ export const locator = () => `PN${next().slice(-4)}`;
 
 const requestor: Schemas['Requestor'] = { name: 'Mariana Souza', email: 'mariana.souza@acme.com.br', phone: '+5511987654321' };
 
-export function hotelRequest(overrides: Partial<VcnCreate> = {}): VcnCreate {
-  return {
+export function hotelRequest(overrides: VcnOverrides = {}): Schemas['VcnCreateHotel'] {
+  const base: Schemas['VcnCreateHotel'] = {
     type: 'HOTEL',
     amount: { rate: 1250, taxes: 187.5, fees: 35.9, currency: 'BRL' },
     hotelBooking: {
@@ -34,12 +41,12 @@ export function hotelRequest(overrides: Partial<VcnCreate> = {}): VcnCreate {
       guests: [{ name: 'Ana', surname: 'Ribeiro' }],
     },
     requestor,
-    ...overrides,
   };
+  return { ...base, ...overrides } as typeof base;
 }
 
-export function aerialRequest(overrides: Partial<VcnCreate> = {}): VcnCreate {
-  return {
+export function aerialRequest(overrides: VcnOverrides = {}): Schemas['VcnCreateAerial'] {
+  const base: Schemas['VcnCreateAerial'] = {
     type: 'AERIAL',
     amount: { rate: 899.9, taxes: 120.35, currency: 'BRL' },
     flightBooking: {
@@ -48,21 +55,21 @@ export function aerialRequest(overrides: Partial<VcnCreate> = {}): VcnCreate {
       legs: [{ origin: 'GRU', destination: 'SDU', departureDate: '2026-11-21', carrier: 'LA', flightNumber: '3912' }],
     },
     requestor,
-    ...overrides,
   };
+  return { ...base, ...overrides } as typeof base;
 }
 
-export function customRequest(overrides: Partial<VcnCreate> = {}): VcnCreate {
-  return {
+export function customRequest(overrides: VcnOverrides = {}): Schemas['VcnCreateCustom'] {
+  const base: Schemas['VcnCreateCustom'] = {
     type: 'CUSTOM',
     limit: { value: 5000, currency: 'BRL' },
     customUse: { id: `PO-${next()}`, description: 'Software licences' },
     requestor,
-    ...overrides,
   };
+  return { ...base, ...overrides } as typeof base;
 }
 
-export const requestOf: Record<VcnType, (overrides?: Partial<VcnCreate>) => VcnCreate> = {
+export const requestOf: Record<VcnType, (overrides?: VcnOverrides) => VcnCreate> = {
   HOTEL: hotelRequest,
   AERIAL: aerialRequest,
   CUSTOM: customRequest,
