@@ -41,7 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
-    validateResponses: env.NODE_ENV !== 'production',
+    validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     secrets: {
       cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
