@@ -5,7 +5,7 @@
 // interleaved rounds; the table shows medians and the ratios to bare Express (req/s and p99).
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
 // Usage: npm run bench -- [--quick] [--json] [--rounds 3] [--duration 5] [--connections 10,50]
-//        [--only <substring>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
+//        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
 //   --validation  also runs the server with response validation on (its cost, as a ratio)
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
 //   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { endpoints, prepareDatabase, type Endpoint } from './bench-http/setup.js';
+import { endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
 
 const argv = process.argv.slice(2);
@@ -26,7 +26,7 @@ const DURATION = Number(option('duration') ?? (QUICK ? 1 : 5));
 const WARMUP = QUICK ? 0.5 : 2;
 const CONNECTIONS = (option('connections') ?? '10,50').split(',').map(Number);
 const TRANSACTIONS = Number(option('transactions') ?? (QUICK ? 2_000 : 100_000));
-const ONLY = option('only');
+const ONLY = option('only')?.split(',');
 const PROFILE = option('profile');
 
 const pinned = spawnSync('taskset', ['--version']).status === 0;
@@ -63,6 +63,8 @@ async function stop(target: Target) {
     setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
   });
 }
+
+const tokenFor = (data: BenchData, e: Endpoint) => (e.writes ? data.writesToken : data.token);
 
 async function record(baseUrl: string, token: string, e: Endpoint): Promise<Recording> {
   const res = await fetch(baseUrl + e.url, {
@@ -110,9 +112,9 @@ async function main() {
     targets.push(service);
     await ready(service);
     const base = `http://127.0.0.1:${service.port}`;
-    const all = (await endpoints(base, data)).filter((e) => !ONLY || e.name.includes(ONLY));
+    const all = (await endpoints(base, data)).filter((e) => !ONLY || ONLY.some((o) => e.name.includes(o)));
     const recordings: Recording[] = [];
-    for (const e of all) recordings.push(await record(base, data.token, e));
+    for (const e of all) recordings.push(await record(base, tokenFor(data, e), e));
     const recordFile = join(dir, 'recordings.json');
     writeFileSync(recordFile, JSON.stringify(recordings));
     targets.push(start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']));
@@ -123,7 +125,7 @@ async function main() {
     for (const t of targets.slice(1)) await ready(t);
 
     process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
-    for (const t of targets) for (const e of all) await drive(t, data.token, e, 10, WARMUP);
+    for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
 
     const samples = new Map<string, Sample[]>();
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -133,7 +135,7 @@ async function main() {
           const order = targets.map((_t, i) => targets[(i + round) % targets.length]!);
           for (const t of order) {
             const key = `${e.name}|${c}|${t.name}`;
-            samples.set(key, [...(samples.get(key) ?? []), await drive(t, data.token, e, c, DURATION)]);
+            samples.set(key, [...(samples.get(key) ?? []), await drive(t, tokenFor(data, e), e, c, DURATION)]);
           }
         }
       }

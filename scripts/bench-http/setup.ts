@@ -7,9 +7,12 @@ import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../serve
 import { seedCompany } from '../../server/cli/seed.js';
 
 export const COMPANY = 'Benchmark HTTP Comércio Ltda';
+/** Creates go to a second company, so the lists benchmarked do not grow during the run. */
+export const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
 
 export interface BenchData {
   token: string;
+  writesToken: string;
   userId: string;
   transactionId: string;
 }
@@ -20,19 +23,27 @@ export async function prepareDatabase(file: string, transactions: number): Promi
   const db = await openDatabase(file);
   try {
     let companyId: string;
+    let writesId: string;
     if (fresh) {
       process.stderr.write(`seeding a company with ${transactions} banking transactions into ${file}…\n`);
       companyId = await createCompany(db, systemClock, { name: COMPANY });
       await seedCompany(db, { companyId, transactions, seed: 1, clock: systemClock });
+      writesId = await createCompany(db, systemClock, { name: WRITES_COMPANY });
     } else {
-      companyId = (await db.selectFrom('companies').select('id').where('name', '=', COMPANY).executeTakeFirstOrThrow()).id;
+      const idOf = async (name: string) => (await db.selectFrom('companies').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+      companyId = await idOf(COMPANY);
+      writesId = await idOf(WRITES_COMPANY);
       process.stderr.write(`reusing ${file}\n`);
     }
-    const client = await createClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
-    const token = await issueToken(db, systemClock, { clientId: client.clientId, companyId, scopes: [...ALL_SCOPES], ttlSeconds: 86_400 });
+    const tokenOf = async (id: string) => {
+      const client = await createClient(db, systemClock, { companyId: id, scopes: ALL_SCOPES });
+      return issueToken(db, systemClock, { clientId: client.clientId, companyId: id, scopes: [...ALL_SCOPES], ttlSeconds: 86_400 });
+    };
+    const token = await tokenOf(companyId);
+    const writesToken = await tokenOf(writesId);
     const user = await db.selectFrom('users').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
     const txn = await db.selectFrom('banking_transactions').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
-    return { token, userId: user.id, transactionId: txn.id };
+    return { token, writesToken, userId: user.id, transactionId: txn.id };
   } finally {
     await db.destroy();
   }
@@ -45,6 +56,8 @@ export interface Endpoint {
   url: string;
   /** A body for each request: POSTs get a unique one so they keep creating. */
   body?: () => string;
+  /** Sent as the second company (creates). */
+  writes?: boolean;
 }
 
 const FILTERED = '/statements/v1/banking?limit=20&wasConciled=false&amountGt=20&sorting=transactionDate:desc';
@@ -62,6 +75,6 @@ export async function endpoints(baseUrl: string, data: BenchData): Promise<Endpo
     { name: 'GET cost centers', method: 'GET', url: '/cost-centers/v1/cost-centers' },
     { name: 'GET one user', method: 'GET', url: `/users/v1/users/${data.userId}` },
     { name: 'PATCH banking notes', method: 'PATCH', url: `/statements/v1/banking/${data.transactionId}`, body: () => JSON.stringify({ notes: `bench note ${(n += 1)}` }) },
-    { name: 'POST cost center', method: 'POST', url: '/cost-centers/v1/cost-centers', body: () => JSON.stringify({ name: `Bench ${run} ${(n += 1)}` }) },
+    { name: 'POST cost center', method: 'POST', url: '/cost-centers/v1/cost-centers', body: () => JSON.stringify({ name: `Bench ${run} ${(n += 1)}` }), writes: true },
   ];
 }
