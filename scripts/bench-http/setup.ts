@@ -14,7 +14,7 @@ export interface BenchData {
   token: string;
   writesToken: string;
   userId: string;
-  transactionId: string;
+  transactionId: number;
 }
 
 /** Seeds `file` when it does not exist yet (reused otherwise) and issues a fresh day-long token. */
