@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, DOCS_HTML } from './app.js';
+import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { resolveSecrets } from './db/server-secrets.js';
@@ -11,7 +11,7 @@ import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
-import { buildDocs } from '../scripts/docs.js';
+import { buildDocs, docsPath } from './docs.js';
 
 export interface ServeOptions {
   port: number;
@@ -34,7 +34,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
   const logger = createLogger(config.logLevel);
   const demo = await ensureDemoCompany(db);
-  if (!existsSync(DOCS_HTML)) await buildDocs();
+  if (!existsSync(docsPath)) await buildDocs();
 
   const app = createApp({ db, clock: systemClock, config, logger });
   const server = app.listen(port);

@@ -9,9 +9,3 @@ export function nameFromEmail(email: string): string {
   const name = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join(' ');
   return name || email.trim();
 }
-
-/** True for a unique-index violation (SQLite or PostgreSQL). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}

@@ -5,20 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { encryptPan } from '../crypto.js';
 import type { CardIssuer } from '../issuer.js';
-import type { IssuePlan } from '../rules.js';
 import type { VcnRow } from '../tables.js';
 import { callIssuer } from './provider.js';
-import { confirmReservation, dropReservation, reserveKey } from './reservation.js';
-
-export interface IssueRequest {
-  companyId: string;
-  clientId: string;
-  plan: IssuePlan;
-  /** The issuance day in the company's time zone. */
-  today: string;
-  now: Date;
-  panKey: Buffer;
-}
+import { confirmReservation, dropReservation, reserveKey, type IssueRequest } from './reservation.js';
 
 export interface IssuedVcn {
   row: VcnRow;
