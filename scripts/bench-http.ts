@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
+import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -181,6 +182,7 @@ async function main() {
     for (const t of targets) await stop(t);
     rmSync(dir, { recursive: true, force: true });
   }
+  if (PROFILE) process.stderr.write(`\nthe server's top self time (${PROFILE}):\n${topSelfTime(mainThreadProfiles(PROFILE), 10)}\n`);
 }
 
 await main();

@@ -10,6 +10,7 @@ import { requestId } from './http/request-id.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
 import { contractValidator } from './http/validator.js';
 import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
@@ -25,12 +26,16 @@ export interface AppOptions {
   logger?: Logger;
   /** The card processor; the simulated one when not given. */
   issuer?: CardIssuer;
+  /** How far behind the event loop is (load shedding); the measured event-loop delay when not given. */
+  lagProbe?: () => LagProbe;
 }
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer() }: AppOptions) {
+export function createApp({
+  db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), lagProbe = () => eventLoopLag(),
+}: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
   const publicBundle = loadBundle('public');
@@ -59,6 +64,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   }
 
+  app.use(shedOverload(config.overloadMaxLagMs, lagProbe));
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.use(express.json({ limit: '1mb' }));

@@ -9,6 +9,11 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /**
+   * Load shedding: while the event loop runs more than this many milliseconds behind, API requests
+   * get 503 with Retry-After instead of queueing. 0 turns shedding off.
+   */
+  overloadMaxLagMs: number;
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
@@ -41,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    overloadMaxLagMs: Number(env.OVERLOAD_MAX_LAG_MS ?? 100),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     secrets: {
@@ -56,5 +62,5 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
 
 /** A configuration for tests: fresh random secrets, no rate limit, responses validated, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { rateLimitPerMinute: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
+  return loadConfig({}, { rateLimitPerMinute: 0, overloadMaxLagMs: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
 }

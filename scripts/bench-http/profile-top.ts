@@ -26,10 +26,12 @@ export function topSelfTime(files: string[], count = 10): string {
   return rows.map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)} %  ${key}`).join('\n');
 }
 
+/** The main-thread profiles in `folder` (`CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, thread 0). */
+export const mainThreadProfiles = (folder: string) =>
+  readdirSync(folder).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0').map((f) => join(folder, f));
+
 const [target, count] = process.argv.slice(2);
-if (target) {
-  const files = statSync(target).isDirectory()
-    ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(target, f))
-    : [target];
+if (target && process.argv[1]?.endsWith('profile-top.ts')) {
+  const files = statSync(target).isDirectory() ? mainThreadProfiles(target) : [target];
   process.stdout.write(`${topSelfTime(files, Number(count ?? 10))}\n`);
 }
