@@ -11,7 +11,7 @@ export const REDACT = [
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  const stream = destination ?? batchedStdout();
+  const stream = destination ?? (level === 'silent' ? undefined : batchedStdout());
   return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, stream as never);
 }
 
