@@ -9,6 +9,7 @@
 //   --validation  also runs the server with response validation on (its cost, as a ratio)
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
 //   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit
+//   --baseline DIR also runs the server of another checkout (e.g. `git worktree add DIR main`), as a ratio to ours
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ const CONNECTIONS = (option('connections') ?? '10,50').split(',').map(Number);
 const TRANSACTIONS = Number(option('transactions') ?? (QUICK ? 2_000 : 100_000));
 const ONLY = option('only')?.split(',');
 const PROFILE = option('profile');
+const BASELINE = option('baseline');
 
 const pinned = spawnSync('taskset', ['--version']).status === 0;
 const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...command] : command);
@@ -36,9 +38,9 @@ const NODE = [process.execPath, '--import', 'tsx'];
 
 interface Target { name: string; port: number; child?: ChildProcess }
 
-function start(name: string, port: number, command: string[], env: Record<string, string> = {}): Target {
+function start(name: string, port: number, command: string[], env: Record<string, string> = {}, cwd?: string): Target {
   const [bin, ...args] = onCpu(0, command);
-  const child = spawn(bin!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(bin!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], cwd });
   return { name, port, child };
 }
 
@@ -123,6 +125,9 @@ async function main() {
     if (flag('validation')) {
       targets.push(start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }));
     }
+    if (BASELINE) {
+      targets.push(start(`service at ${BASELINE}`, 48_105, [...NODE, join(BASELINE, 'server/cli/main.ts'), 'serve', '--db', file, '--port', '48105'], production, BASELINE));
+    }
     for (const t of targets.slice(1)) await ready(t);
 
     process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
@@ -162,14 +167,14 @@ async function main() {
     } else {
       const extra = targets.slice(3);
       const head = ['endpoint', 'c', 'service req/s', 'p99 ms', 'Express req/s', 'p99 ms', 'node:http req/s', '× Express req/s', '× Express p99',
-        ...extra.flatMap((t) => [`${t.name} req/s`, '× service req/s'])];
+        ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it'])];
       const lines = rows.map((r) => {
         const s = r.results.service!;
         const x = r.results['bare Express']!;
         const n = r.results['node:http']!;
         return [r.endpoint, String(r.connections), String(s.rps), String(s.p99), String(x.rps), String(x.p99), String(n.rps),
           r.ratiosToExpress.service!.rps.toFixed(2), r.ratiosToExpress.service!.p99.toFixed(2),
-          ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (r.results[t.name]!.rps / s.rps).toFixed(2)])];
+          ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)])];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);
       for (const l of lines) process.stdout.write(`| ${l.join(' | ')} |\n`);
