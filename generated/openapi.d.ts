@@ -2199,8 +2199,9 @@ export interface components {
              */
             allowExtraCharges?: boolean;
             /**
-             * @description An amount, in the booking's currency, added to the ceiling for incidentals. Only with
-             *     `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`).
+             * @description An amount, in the booking's currency, added to the ceiling for incidentals. A positive
+             *     margin needs `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`); `0` or
+             *     absent is accepted with either value.
              * @example 300
              */
             extraChargesMargin?: number;
@@ -2719,6 +2720,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unsupported Media Type",
+                 *       "message": "unsupported media type text/plain",
+                 *       "code": 415,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
         BadRequest: {
             headers: {
@@ -2991,6 +3014,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description The request body is not `application/json`. */
+        VcnUnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unsupported Media Type",
+                 *       "message": "unsupported media type text/plain",
+                 *       "code": "unsupported-media-type",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
                 "application/json": components["schemas"]["VcnError"];
             };
         };
@@ -3488,6 +3532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3816,6 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3914,6 +3960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4434,6 +4481,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4552,6 +4600,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4687,6 +4736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -4795,6 +4845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5013,6 +5064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5259,6 +5311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5517,6 +5570,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5677,6 +5731,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5792,6 +5847,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            415: components["responses"]["VcnUnsupportedMediaType"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceUnavailable"];
@@ -5851,6 +5907,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            415: components["responses"]["VcnUnsupportedMediaType"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceUnavailable"];

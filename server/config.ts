@@ -9,6 +9,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
+  authFailuresPerMinute: number;
   /**
    * Load shedding: while the event loop runs more than this many milliseconds behind, API requests
    * get 503 with Retry-After instead of queueing. 0 turns shedding off.
@@ -29,6 +31,8 @@ export interface Config {
     cvvKey: Buffer;
   };
   logLevel: string;
+  /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
+  shutdownGraceMs: number;
 }
 
 const secret = (value: string | undefined, name: string): Buffer => {
@@ -36,6 +40,12 @@ const secret = (value: string | undefined, name: string): Buffer => {
   const key = Buffer.from(value, 'hex');
   if (key.length !== 32) throw new Error(`${name} must be 64 hex characters (32 bytes)`);
   return key;
+};
+
+const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
+  return Number(value);
 };
 
 /** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
@@ -46,7 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
-    overloadMaxLagMs: Number(env.OVERLOAD_MAX_LAG_MS ?? 100),
+    authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
+    overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', 100),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     secrets: {
@@ -56,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
     ...overrides,
   };
 }

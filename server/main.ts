@@ -12,6 +12,7 @@ import { createLogger } from './http/logger.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { buildDocs, docsPath } from './docs.js';
+import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 export interface ServeOptions {
   port: number;
@@ -37,8 +38,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   if (!existsSync(docsPath)) await buildDocs();
 
   const app = createApp({ db, clock: systemClock, config, logger });
-  const server = app.listen(port);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server = await listen(createHttpServer(app), port);
 
   const lines = [
     `Company Finance Service listening on ${config.baseUrl}`,
@@ -59,16 +59,15 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close(async () => {
-      await db.destroy();
-      logger.info('stopped');
-      process.exit(0);
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+    void shutdownGracefully(server, {
+      graceMs: config.shutdownGraceMs,
+      onClosed: async () => {
+        await db.destroy();
+        logger.info('stopped');
+        process.exit(0);
+      },
     });
-    server.closeIdleConnections();
-    setTimeout(() => {
-      server.closeAllConnections();
-    }, 10_000).unref();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
