@@ -1,10 +1,11 @@
 // Retries with exponential backoff and full jitter, bounded by count and by total time, abortable.
 //
 // What is retried:
-//  - a network failure, a 503 and a 429, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS)
-//    and for the operations listed in SAFE_OPERATIONS;
+//  - a network failure, a 503 and a 429, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS),
+//    for the operations listed in SAFE_OPERATIONS, and for any write carrying an Idempotency-Key
+//    (the client sets one on every write: idempotency.ts; the server replays the first answer);
 //  - a 429 for every operation: the rate limiter refuses the request before anything runs.
-// A POST (or PATCH) outside the list is sent once: a lost answer might hide a done write.
+// A POST (or PATCH) without a key and outside the list is sent once: a lost answer might hide a done write.
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3; 0 turns retrying off. */

@@ -38,7 +38,8 @@ export function createTransport({ baseUrl, fetch, tokens, policy, signal: client
   return async (original) => {
     const signal = clientSignal ? AbortSignal.any([original.signal, clientSignal]) : original.signal;
     const path = relativePath(original.url, basePath);
-    const retryable = isRetryable(original.method, path);
+    // A write with an Idempotency-Key is safe to re-send: the server replays the first answer.
+    const retryable = isRetryable(original.method, path) || original.headers.has('Idempotency-Key');
     const anonymous = path === '/oauth/token';
     let refreshed = false;
 

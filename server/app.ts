@@ -17,6 +17,7 @@ import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { dispatch } from './http/dispatch.js';
+import { idempotency, keepRawBody } from './http/idempotency.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
@@ -84,6 +85,7 @@ export function createApp({
     verify: (req, res, buf) => {
       recordBodySize(req, res, buf);
       assertJsonShape(buf);
+      keepRawBody(req as Request, res as Response, buf);
     },
   }));
   app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
@@ -91,6 +93,7 @@ export function createApp({
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
   app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));
+  app.use(idempotency(services, logger));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   app.use(errorHandler(logger, internal));

@@ -19,6 +19,8 @@ export interface Config {
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
+  /** Webhook URLs may point at private, loopback and link-local addresses (the sandbox; WEBHOOKS_ALLOW_PRIVATE=true). */
+  webhooksAllowPrivate: boolean;
   /** Server secrets, each 32 bytes. */
   secrets: {
     /** HMAC key of pagination cursors. */
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', 100),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {
       cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),

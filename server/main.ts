@@ -11,6 +11,8 @@ import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
+import { createDeliveryWorker } from './areas/webhooks/worker.js';
+import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
@@ -39,6 +41,11 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
 
   const app = createApp({ db, clock: systemClock, config, logger });
   const server = await listen(createHttpServer(app), port);
+  // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
+  const worker = createDeliveryWorker({
+    db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate, housekeeping: [(now) => recordExpiries(db, now)],
+  });
+  worker.start();
 
   const lines = [
     `Company Finance Service listening on ${config.baseUrl}`,
@@ -63,6 +70,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
     void shutdownGracefully(server, {
       graceMs: config.shutdownGraceMs,
       onClosed: async () => {
+        await worker.stop();
         await db.destroy();
         logger.info('stopped');
         process.exit(0);

@@ -4,5 +4,6 @@ import type { DirectoryTables } from '../areas/directory/tables.js';
 import type { UsersTables } from '../areas/users/tables.js';
 import type { StatementsTables } from '../areas/statements/tables.js';
 import type { VcnTables } from '../areas/vcn/tables.js';
+import type { EventsTables } from './event-tables.js';
 
-export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables {}
+export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, EventsTables {}

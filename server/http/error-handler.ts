@@ -36,7 +36,7 @@ const withoutPart = (field: string) => field.replace(/^(body|query|params|path|h
 
 const VCN_CODES: Record<number, string> = {
   400: 'bad-request-exception', 401: 'unauthorized', 403: 'forbidden', 404: 'not-found', 405: 'method-not-allowed',
-  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 429: 'too-many-requests', 500: 'internal-exception',
+  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 422: 'idempotency-key-reused', 429: 'too-many-requests', 500: 'internal-exception',
   503: 'service-unavailable',
 };
 

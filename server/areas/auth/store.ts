@@ -11,6 +11,7 @@ export const ALL_SCOPES = [
   'directory:read', 'directory:write',
   'users:read', 'users:write',
   'vcn:read', 'vcn:write', 'vcn:reveal',
+  'events:read', 'webhooks:read', 'webhooks:write',
 ] as const;
 
 export interface NewClient {

@@ -6,6 +6,7 @@ import * as m0003 from './0003_users.js';
 import * as m0004 from './0004_statements.js';
 import * as m0005 from './0005_vcn.js';
 import * as m0007 from './0007_auth_failures.js';
+import * as m0008 from './0008_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_statements': m0004,
   '0005_vcn': m0005,
   '0007_auth_failures': m0007,
+  '0008_events': m0008,
 };

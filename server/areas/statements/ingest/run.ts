@@ -3,8 +3,10 @@
 // categories and cost centers) before anything is written; then all rows go in one transaction.
 // Line format: {"statement": "banking" | "credit-card", "transaction": {...the statement item...}}.
 import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
+import { recordEvent } from '../../../db/event-log.js';
 import { insertBankingTransactions, insertCreditCardTransactions } from '../store/insert.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
@@ -112,6 +114,11 @@ export async function ingestFile(
       await insertCreditCardTransactions(trx, cardRows.slice(i, i + batch), now);
       onProgress?.('storing', bankingRows.length + Math.min(cardRows.length, i + batch));
     }
+    // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
+    await recordEvent(trx, now, {
+      companyId, type: 'statement.ingested', requestId: null,
+      object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt: now.toISOString() },
+    });
   });
   return { banking: bankingRows.length, creditCard: cardRows.length };
 }
