@@ -11,6 +11,7 @@ import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
+import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
 import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
 import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   logger?: Logger;
   /** The card processor; the simulated one when not given. */
   issuer?: CardIssuer;
+  /** How far behind the event loop is (load shedding); the measured event-loop delay when not given. */
+  lagProbe?: () => LagProbe;
 }
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
@@ -41,7 +44,9 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
 export const MAX_URL_LENGTH = 8192;
 
-export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer() }: AppOptions) {
+export function createApp({
+  db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), lagProbe = () => eventLoopLag(),
+}: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
   const publicBundle = loadBundle('public');
@@ -94,6 +99,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   }
 
+  app.use(shedOverload(config.overloadMaxLagMs, lagProbe));
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute));
   app.use(rejectBracketedArrays);

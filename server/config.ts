@@ -24,6 +24,11 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
   authFailuresPerMinute: number;
+  /**
+   * Load shedding: while the event loop runs more than this many milliseconds behind, API requests
+   * get 503 with Retry-After instead of queueing. 0 turns shedding off.
+   */
+  overloadMaxLagMs: number;
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
@@ -79,7 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
-    validateResponses: env.NODE_ENV !== 'production',
+    // Shedding protects production latency; the sandbox answers everything (a developer's own load tests expect answers).
+    overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
+    validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {
@@ -96,5 +103,5 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
 
 /** A configuration for tests: fresh random secrets, no rate limit, responses validated, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { rateLimitPerMinute: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
+  return loadConfig({}, { rateLimitPerMinute: 0, overloadMaxLagMs: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
 }

@@ -1,11 +1,38 @@
 // express-openapi-validator, loaded with the internal bundle: requests are always validated,
 // responses when the configuration asks for it (development and tests).
+import { createRequire } from 'node:module';
 import type { IncomingMessage } from 'node:http';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from '../config.js';
 import { hasAtMostTwoDecimals } from '../lib/money.js';
 import { validatorSpec } from './spec.js';
+
+/**
+ * express-openapi-validator 5.6 finds a request's operation by compiling every route of the
+ * contract with path-to-regexp, on every request. The compilation is a pure function of the route
+ * and its options, so the validator's copy of path-to-regexp gets a memoized `pathToRegexp`; the
+ * regular expressions it returns are not global, so sharing them is safe.
+ */
+function memoizeRouteCompilation(): void {
+  const pathToRegexp = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'))('path-to-regexp') as {
+    pathToRegexp: ((path: unknown, options?: Record<string, unknown>) => unknown) & { memoized?: boolean };
+  };
+  if (pathToRegexp.pathToRegexp.memoized) return;
+  const compile = pathToRegexp.pathToRegexp;
+  const compiled = new Map<string, unknown>();
+  const memoized = (path: unknown, options?: Record<string, unknown>) => {
+    if (typeof path !== 'string') return compile(path, options);
+    const key = `${options?.sensitive ? 's' : ''}${options?.strict ? 't' : ''}${options?.end === false ? 'e' : ''}:${path}`;
+    const canShare = !options || Object.keys(options).every((k) => k === 'sensitive' || k === 'strict' || k === 'end');
+    if (!canShare) return compile(path, options);
+    let result = compiled.get(key);
+    if (result === undefined) compiled.set(key, (result = compile(path, options)));
+    return result;
+  };
+  memoized.memoized = true;
+  pathToRegexp.pathToRegexp = memoized;
+}
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
 export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
@@ -21,6 +48,7 @@ export const recordBodySize = (req: IncomingMessage, _res: unknown, buf: Buffer)
  * the first problem.
  */
 export function contractValidator(bundle: Record<string, unknown>, config: Config) {
+  memoizeRouteCompilation();
   const all = Router().use(validatorMiddleware(bundle, config, true));
   const first = Router().use(validatorMiddleware(bundle, config, false));
   return (req: Request, res: Response, next: NextFunction) => {

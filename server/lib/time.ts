@@ -15,12 +15,40 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The wall-clock parts of `ms` in `timeZone`, and the zone's offset from UTC at that instant, in minutes. */
-function wallClock(ms: number, timeZone: string) {
+/** The zone's offset from UTC at `ms` (whole seconds), in milliseconds, from the formatter. */
+function exactOffset(ms: number, timeZone: string): number {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   const [y, mo, d, h, mi, s] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((k) => Number(parts[k]));
-  const asUtc = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}:${parts.second}`, offset: Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000) };
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!) - Math.floor(ms / 1000) * 1000;
+}
+
+const HOUR = 3_600_000;
+/** Offsets by zone and UTC hour; NaN marks an hour in which the offset changes. */
+const hourOffsets = new Map<string, Map<number, number>>();
+
+/**
+ * The offset at `ms`. Offsets change at most once an hour, on whole seconds, so an hour whose first
+ * and last second have the same offset has it throughout: formatting then costs one lookup.
+ */
+function offsetAt(ms: number, timeZone: string): number {
+  let zone = hourOffsets.get(timeZone);
+  if (!zone) hourOffsets.set(timeZone, (zone = new Map()));
+  const hour = Math.floor(ms / HOUR);
+  let offset = zone.get(hour);
+  if (offset === undefined) {
+    const first = exactOffset(hour * HOUR, timeZone);
+    offset = first === exactOffset(hour * HOUR + HOUR - 1000, timeZone) ? first : Number.NaN;
+    if (zone.size >= 100_000) zone.clear();
+    zone.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? exactOffset(ms, timeZone) : offset;
+}
+
+/** The wall-clock parts of `ms` in `timeZone`, and the zone's offset from UTC at that instant, in minutes. */
+function wallClock(ms: number, timeZone: string) {
+  const offset = offsetAt(ms, timeZone);
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offset).toISOString();
+  return { date: local.slice(0, 10), time: local.slice(11, 19), offset: Math.round(offset / 60000) };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -10,6 +10,7 @@ import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { createLogger } from '../../server/http/logger.js';
+import type { LagProbe } from '../../server/http/overload.js';
 import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
@@ -49,6 +50,8 @@ export interface TestServerOptions {
   clock?: ManualClock;
   dbPath?: string;
   logger?: Logger;
+  /** Stands in for the measured event-loop delay (load shedding). */
+  lagProbe?: () => LagProbe;
   /** 'auto' (default): webhooks are delivered by a running worker; 'manual': only by `worker.tick()`. */
   deliveries?: 'auto' | 'manual';
 }
@@ -60,7 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
-  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent') });
+  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), lagProbe: options.lagProbe });
   const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;

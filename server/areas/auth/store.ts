@@ -1,5 +1,6 @@
 // Companies, API clients and access tokens.
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { CompiledQuery, InferResult } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { isTimeZone } from '../../lib/time-zone.js';
@@ -100,19 +101,24 @@ export async function issueToken(db: Db, clock: Clock, input: { clientId: string
   return token;
 }
 
-/** The live token's grant, or undefined when unknown, expired or its client is revoked. */
+/** The token lookup, compiled once per database: it runs on every authenticated request. */
+const tokenLookup = (db: Db, digest: string) => db
+  .selectFrom('access_tokens as t')
+  .innerJoin('api_clients as c', 'c.id', 't.client_id')
+  .innerJoin('companies as co', 'co.id', 't.company_id')
+  .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
+  .where('t.token_hash', '=', digest);
+type TokenRow = InferResult<ReturnType<typeof tokenLookup>>[number];
+const tokenLookups = new WeakMap<Db, CompiledQuery<TokenRow>>();
+
 /** Why a token does not authenticate; `undefined` when it does. */
 export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
 
 /** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
 export async function lookupToken(db: Db, clock: Clock, token: string) {
-  const row = await db
-    .selectFrom('access_tokens as t')
-    .innerJoin('api_clients as c', 'c.id', 't.client_id')
-    .innerJoin('companies as co', 'co.id', 't.company_id')
-    .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
-    .where('t.token_hash', '=', digestToken(token))
-    .executeTakeFirst();
+  let lookup = tokenLookups.get(db);
+  if (!lookup) tokenLookups.set(db, (lookup = tokenLookup(db, '').compile()));
+  const [row] = (await db.executeQuery<TokenRow>({ ...lookup, parameters: [digestToken(token)] })).rows;
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
   if (new Date(row.expires_at).getTime() <= clock.now().getTime()) return { refused: 'expired' as TokenRefusal, expiredAt: row.expires_at };

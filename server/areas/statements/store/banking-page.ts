@@ -44,7 +44,9 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   const more = rows.length > query.take;
   const pageRows = more ? rows.slice(0, query.take) : rows;
   const attachments = await bankingAttachments(db, query.companyId, pageRows.filter((r) => r.has_attachments === 1).map((r) => r.id));
-  const items = pageRows.map(({ sort_key: _key, ...row }) => ({ ...row, attachments: attachments.get(row.id) ?? [] }));
+  // The rows become the items in place: copying 40 columns per row costs more than the query.
+  const items = pageRows as Array<(typeof pageRows)[number] & { attachments: AttachmentSummary[] }>;
+  for (const row of items) row.attachments = attachments.get(row.id) ?? [];
   const last = pageRows[pageRows.length - 1];
   return { items, nextKey: more && last ? [last.sort_key, last.id] : undefined };
 }

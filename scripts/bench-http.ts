@@ -1,0 +1,193 @@
+// `npm run bench`: the whole HTTP stack side by side with baselines serving identical bytes.
+// Seeds a company with 100,000 banking transactions, starts the real server in a child process with
+// production settings, records its exact answer to each benchmarked request, and starts a bare
+// Express and a node:http server replaying those bytes. autocannon then drives each server in
+// interleaved rounds; the table shows medians and the ratios to bare Express (req/s and p99).
+// Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
+// Usage: npm run bench -- [--quick] [--json] [--rounds 3] [--duration 5] [--connections 10,50]
+//        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
+//   --validation  also runs the server with response validation on (its cost, as a ratio)
+//   --db FILE     keeps the seeded database in FILE and reuses it on the next run
+//   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit
+//   --baseline DIR also runs the server of another checkout (e.g. `git worktree add DIR main`), as a ratio to ours
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
+import type { Recording } from './bench-http/replay.js';
+import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const QUICK = flag('quick');
+const ROUNDS = Number(option('rounds') ?? 3);
+const DURATION = Number(option('duration') ?? (QUICK ? 1 : 5));
+const WARMUP = QUICK ? 0.5 : 2;
+const CONNECTIONS = (option('connections') ?? '10,50').split(',').map(Number);
+const TRANSACTIONS = Number(option('transactions') ?? (QUICK ? 2_000 : 100_000));
+const ONLY = option('only')?.split(',');
+const PROFILE = option('profile');
+const BASELINE = option('baseline');
+
+const pinned = spawnSync('taskset', ['--version']).status === 0;
+const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...command] : command);
+const NODE = [process.execPath, '--import', 'tsx'];
+
+interface Target { name: string; port: number; child?: ChildProcess }
+
+function start(name: string, port: number, command: string[], env: Record<string, string> = {}, cwd?: string): Target {
+  const [bin, ...args] = onCpu(0, command);
+  const child = spawn(bin!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], cwd });
+  return { name, port, child };
+}
+
+async function ready(target: Target) {
+  for (let i = 0; i < 600; i += 1) {
+    try {
+      await fetch(`http://127.0.0.1:${target.port}/health`);
+      return;
+    } catch {
+      if (target.child?.exitCode !== null) throw new Error(`${target.name} exited with ${target.child?.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${target.name} did not start`);
+}
+
+async function stop(target: Target) {
+  const child = target.child;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+const tokenFor = (data: BenchData, e: Endpoint) => (e.writes ? data.writesToken : data.token);
+
+async function record(baseUrl: string, token: string, e: Endpoint): Promise<Recording> {
+  const res = await fetch(baseUrl + e.url, {
+    method: e.method,
+    headers: { Authorization: `Bearer ${token}`, ...(e.body ? { 'Content-Type': 'application/json' } : {}) },
+    body: e.body?.(),
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 400) throw new Error(`${e.name}: the server answered ${res.status} ${body.toString()}`);
+  const headers: Record<string, string> = {};
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  res.headers.forEach((value, name) => {
+    if (!skip.has(name)) headers[name] = value;
+  });
+  return { method: e.method, url: e.url, status: res.status, headers, body: body.toString('base64') };
+}
+
+interface Sample { rps: number; p99: number; errors: number; non2xx: number }
+
+async function drive(target: Target, token: string, e: Endpoint, connections: number, seconds: number): Promise<Sample> {
+  const headers = { authorization: `Bearer ${token}`, ...(e.body ? { 'content-type': 'application/json' } : {}) };
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections,
+    duration: seconds,
+    requests: [{ method: e.method, path: e.url, headers, ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}) }],
+  } as autocannon.Options);
+  const ok = result.requests.total - result.non2xx;
+  return { rps: ok / (result.duration || seconds), p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  if (pinned) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  const keep = option('db');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const file = keep ?? join(dir, 'bench.sqlite');
+  const data = await prepareDatabase(file, TRANSACTIONS);
+  const targets: Target[] = [];
+  try {
+    const production = { NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'files') };
+    const serve = (port: number, extra: string[] = []) => [...NODE, ...extra, 'server/cli/main.ts', 'serve', '--db', file, '--port', String(port)];
+    const service = start('service', 48_101, serve(48_101, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), production);
+    targets.push(service);
+    await ready(service);
+    const base = `http://127.0.0.1:${service.port}`;
+    const all = (await endpoints(base, data)).filter((e) => !ONLY || ONLY.some((o) => e.name.includes(o)));
+    const recordings: Recording[] = [];
+    for (const e of all) recordings.push(await record(base, tokenFor(data, e), e));
+    const recordFile = join(dir, 'recordings.json');
+    writeFileSync(recordFile, JSON.stringify(recordings));
+    targets.push(start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']));
+    targets.push(start('node:http', 48_103, [...NODE, 'scripts/bench-http/replay.ts', 'node', recordFile, '48103']));
+    if (flag('validation')) {
+      targets.push(start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }));
+    }
+    if (BASELINE) {
+      targets.push(start(`service at ${BASELINE}`, 48_105, [...NODE, join(BASELINE, 'server/cli/main.ts'), 'serve', '--db', file, '--port', '48105'], production, BASELINE));
+    }
+    for (const t of targets.slice(1)) await ready(t);
+
+    process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
+    for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
+
+    const samples = new Map<string, Sample[]>();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const e of all) {
+        for (const c of CONNECTIONS) {
+          // Rotate the order each round so no server always runs first or last.
+          const order = targets.map((_t, i) => targets[(i + round) % targets.length]!);
+          for (const t of order) {
+            const key = `${e.name}|${c}|${t.name}`;
+            samples.set(key, [...(samples.get(key) ?? []), await drive(t, tokenFor(data, e), e, c, DURATION)]);
+          }
+        }
+      }
+      process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+    }
+
+    const rows = all.flatMap((e) => CONNECTIONS.map((c) => {
+      const of = (t: Target) => {
+        const s = samples.get(`${e.name}|${c}|${t.name}`)!;
+        return { rps: Math.round(median(s.map((x) => x.rps))), p99: median(s.map((x) => x.p99)), errors: s.reduce((n, x) => n + x.errors, 0), non2xx: s.reduce((n, x) => n + x.non2xx, 0) };
+      };
+      const results = Object.fromEntries(targets.map((t) => [t.name, of(t)]));
+      const express = results['bare Express']!;
+      const ratios = Object.fromEntries(targets.map((t) => [t.name, {
+        rps: Number((results[t.name]!.rps / express.rps).toFixed(2)),
+        p99: Number((results[t.name]!.p99 / Math.max(express.p99, 1)).toFixed(2)),
+      }]));
+      return { endpoint: e.name, connections: c, results, ratiosToExpress: ratios };
+    }));
+
+    if (flag('json')) {
+      process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, durationSeconds: DURATION, transactions: TRANSACTIONS, pinned, rows }, null, 2)}\n`);
+    } else {
+      const extra = targets.slice(3);
+      const head = ['endpoint', 'c', 'service req/s', 'p99 ms', 'Express req/s', 'p99 ms', 'node:http req/s', '× Express req/s', '× Express p99',
+        ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it'])];
+      const lines = rows.map((r) => {
+        const s = r.results.service!;
+        const x = r.results['bare Express']!;
+        const n = r.results['node:http']!;
+        return [r.endpoint, String(r.connections), String(s.rps), String(s.p99), String(x.rps), String(x.p99), String(n.rps),
+          r.ratiosToExpress.service!.rps.toFixed(2), r.ratiosToExpress.service!.p99.toFixed(2),
+          ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)])];
+      });
+      process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);
+      for (const l of lines) process.stdout.write(`| ${l.join(' | ')} |\n`);
+      const failures = rows.flatMap((r) => targets.filter((t) => r.results[t.name]!.errors + r.results[t.name]!.non2xx > 0)
+        .map((t) => `${r.endpoint} c=${r.connections} ${t.name}: ${r.results[t.name]!.non2xx} non-2xx, ${r.results[t.name]!.errors} errors`));
+      if (failures.length > 0) process.stdout.write(`\nnot counted in req/s:\n${failures.join('\n')}\n`);
+      process.stdout.write(`\nmedians of ${ROUNDS} interleaved rounds of ${DURATION} s; ${TRANSACTIONS} banking transactions; ${pinned ? 'servers on CPU 0, load on CPU 1' : 'not pinned'}\n`);
+    }
+  } finally {
+    for (const t of targets) await stop(t);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (PROFILE) process.stderr.write(`\nthe server's top self time (${PROFILE}):\n${topSelfTime(mainThreadProfiles(PROFILE), 10)}\n`);
+}
+
+await main();

@@ -1,0 +1,49 @@
+// A baseline server for `npm run bench`: answers each benchmarked request with the exact bytes
+// (status, headers, body) the real server answered for it, so only the framework's own cost remains.
+// Usage: node --import tsx scripts/bench-http/replay.ts <express|node> <recordings.json> <port>
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import express from 'express';
+
+export interface Recording {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const [kind, file, port] = process.argv.slice(2);
+const recordings = JSON.parse(readFileSync(file!, 'utf8')) as Recording[];
+const prepared = new Map(recordings.map((r) => [`${r.method} ${r.url}`, { ...r, bytes: Buffer.from(r.body, 'base64') }]));
+/** POSTs carry unique bodies and PATCHes the same path: replay by method and path, query ignored. */
+const byPath = new Map(recordings.map((r) => [`${r.method} ${r.url.split('?')[0]}`, prepared.get(`${r.method} ${r.url}`)!]));
+
+function reply(req: IncomingMessage, res: ServerResponse) {
+  const key = `${req.method} ${req.url}`;
+  const r = prepared.get(key) ?? byPath.get(`${req.method} ${(req.url ?? '').split('?')[0]}`);
+  if (!r) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(r.status, { ...r.headers, 'content-length': String(r.bytes.length) });
+  res.end(r.bytes);
+}
+
+if (kind === 'express') {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // One route per benchmarked path, as an application would declare them.
+  for (const r of recordings) {
+    const method = r.method.toLowerCase() as 'get' | 'post' | 'patch';
+    app[method](r.url.split('?')[0]!, (req, res) => reply(req, res));
+  }
+  app.listen(Number(port), '127.0.0.1');
+} else {
+  createServer((req, res) => {
+    req.resume();
+    req.on('end', () => reply(req, res));
+  }).listen(Number(port), '127.0.0.1');
+}

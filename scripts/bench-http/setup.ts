@@ -1,0 +1,80 @@
+// The data of `npm run bench`: a database file with one company and its seeded transactions, an
+// access token, and the requests to drive (each with the ids and the cursor it needs).
+import { existsSync } from 'node:fs';
+import { openDatabase } from '../../server/db/database.js';
+import { systemClock } from '../../server/lib/clock.js';
+import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
+import { seedCompany } from '../../server/cli/seed.js';
+
+export const COMPANY = 'Benchmark HTTP Comércio Ltda';
+/** Creates go to a second company, so the lists benchmarked do not grow during the run. */
+export const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
+
+export interface BenchData {
+  token: string;
+  writesToken: string;
+  userId: string;
+  transactionId: number;
+}
+
+/** Seeds `file` when it does not exist yet (reused otherwise) and issues a fresh day-long token. */
+export async function prepareDatabase(file: string, transactions: number): Promise<BenchData> {
+  const fresh = !existsSync(file);
+  const db = await openDatabase(file);
+  try {
+    let companyId: string;
+    let writesId: string;
+    if (fresh) {
+      process.stderr.write(`seeding a company with ${transactions} banking transactions into ${file}…\n`);
+      companyId = await createCompany(db, systemClock, { name: COMPANY });
+      await seedCompany(db, { companyId, transactions, seed: 1, clock: systemClock });
+      writesId = await createCompany(db, systemClock, { name: WRITES_COMPANY });
+    } else {
+      const idOf = async (name: string) => (await db.selectFrom('companies').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+      companyId = await idOf(COMPANY);
+      writesId = await idOf(WRITES_COMPANY);
+      process.stderr.write(`reusing ${file}\n`);
+    }
+    const tokenOf = async (id: string) => {
+      const client = await createClient(db, systemClock, { companyId: id, scopes: ALL_SCOPES });
+      return issueToken(db, systemClock, { clientId: client.clientId, companyId: id, scopes: [...ALL_SCOPES], ttlSeconds: 86_400 });
+    };
+    const token = await tokenOf(companyId);
+    const writesToken = await tokenOf(writesId);
+    const user = await db.selectFrom('users').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
+    const txn = await db.selectFrom('banking_transactions').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
+    return { token, writesToken, userId: user.id, transactionId: txn.id };
+  } finally {
+    await db.destroy();
+  }
+}
+
+export interface Endpoint {
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path and query. */
+  url: string;
+  /** A body for each request: POSTs get a unique one so they keep creating. */
+  body?: () => string;
+  /** Sent as the second company (creates). */
+  writes?: boolean;
+}
+
+const FILTERED = '/statements/v1/banking?limit=20&wasConciled=false&amountGt=20&sorting=transactionDate:desc';
+
+/** The benchmarked requests; the filtered page's cursor is read from the real server's first page. */
+export async function endpoints(baseUrl: string, data: BenchData): Promise<Endpoint[]> {
+  const first = await fetch(baseUrl + FILTERED, { headers: { Authorization: `Bearer ${data.token}` } });
+  const key = ((await first.json()) as { nextPageStartKey?: string }).nextPageStartKey;
+  if (!key) throw new Error(`the filtered banking page has no next page (status ${first.status})`);
+  let n = 0;
+  const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  return [
+    { name: 'GET banking page 1', method: 'GET', url: '/statements/v1/banking?limit=20' },
+    { name: 'GET banking filtered, cursor', method: 'GET', url: `${FILTERED}&nextPageStartKey=${encodeURIComponent(key)}` },
+    { name: 'GET cost centers', method: 'GET', url: '/cost-centers/v1/cost-centers' },
+    { name: 'GET one user', method: 'GET', url: `/users/v1/users/${data.userId}` },
+    { name: 'PATCH banking notes', method: 'PATCH', url: `/statements/v1/banking/${data.transactionId}`, body: () => JSON.stringify({ notes: `bench note ${(n += 1)}` }) },
+    { name: 'POST cost center', method: 'POST', url: '/cost-centers/v1/cost-centers', body: () => JSON.stringify({ name: `Bench ${run} ${(n += 1)}` }), writes: true },
+  ];
+}
