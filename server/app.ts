@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
@@ -25,13 +26,15 @@ export interface AppOptions {
   logger?: Logger;
   /** The card processor; the simulated one when not given. */
   issuer?: CardIssuer;
+  /** Where rate-limit counters live; this process's memory when not given. */
+  rateLimitStore?: Store;
 }
 
 export const DOCS_HTML = fileURLToPath(new URL('../generated/docs/index.html', import.meta.url));
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer() }: AppOptions) {
+export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), rateLimitStore }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
   const publicBundle = loadBundle('public');
@@ -61,7 +64,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   }
 
   app.use(authenticate(services, routes));
-  app.use(rateLimiter(config.rateLimitPerMinute));
+  app.use(rateLimiter(config.rateLimitPerMinute, rateLimitStore));
   app.use(express.json({ limit: '1mb' }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/http/logger.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { customRequest, expectVcnError, fund, fundedCompany, hotelRequest, issue } from './support/factories/vcn.js';
+import { freshDatabase } from './support/database.js';
 
 const ANY_ID = '01JD3R7M5Q2W8E4T6Y1V9K0PZX';
 
@@ -88,7 +89,7 @@ describe('card data at rest and in logs', () => {
         done();
       },
     });
-    server = await startTestServer({ dbPath: join(dir, 'finance.sqlite'), logger: createLogger('trace', sink) });
+    server = await startTestServer({ dbPath: await freshDatabase(dir), logger: createLogger('trace', sink) });
   });
   afterAll(async () => {
     await server.close();

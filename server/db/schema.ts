@@ -5,4 +5,9 @@ import type { UsersTables } from '../areas/users/tables.js';
 import type { StatementsTables } from '../areas/statements/tables.js';
 import type { VcnTables } from '../areas/vcn/tables.js';
 
-export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables {}
+/** Tables of the HTTP layer itself. */
+export interface PlatformTables {
+  rate_limit_windows: { key: string; window_start: number; hits: number };
+}
+
+export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, PlatformTables {}

@@ -1,11 +1,12 @@
-// Starts the real application on an ephemeral port for a test file, with an in-memory database
-// (or a file, with `dbPath`), a manual clock and response validation on.
+// Starts the real application on an ephemeral port for a test file, with a fresh database (in-memory
+// SQLite, or a new PostgreSQL database under TEST_DATABASE=postgres; or `dbPath`), a manual clock and response validation on.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
 import { createApp } from '../../server/app.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
+import { freshDatabase } from './database.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
@@ -49,7 +50,7 @@ export interface TestServerOptions {
 const querySerializer = { array: { style: 'form', explode: false } } as const;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await openDatabase(options.dbPath ?? ':memory:');
+  const db = await openDatabase(options.dbPath ?? (await freshDatabase()));
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();

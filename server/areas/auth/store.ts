@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 export const ALL_SCOPES = [
   'statements:read', 'statements:write',
@@ -50,7 +51,7 @@ export async function createClient(db: Db, clock: Clock, input: { companyId: str
 
 /** Revokes a client and every token issued to it. */
 export async function revokeClient(db: Db, clock: Clock, clientId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await trx.updateTable('api_clients').set({ revoked_at: clock.now().toISOString() }).where('id', '=', clientId).execute();
     await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
   });

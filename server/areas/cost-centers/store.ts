@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { CostCenterRow } from '../directory/tables.js';
 import { cleanName, nameKey, uniqueName } from '../directory/names.js';
 import { clearCostCenter } from '../directory/store/transactions.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -57,7 +58,7 @@ export async function renameCostCenter(db: Db, companyId: string, id: string, na
 
 /** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
 export async function deleteCostCenter(db: Db, companyId: string, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await clearCostCenter(trx, companyId, id);
     const result = await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;

@@ -1,5 +1,6 @@
 // Names of cost centers, suppliers and categories: stored trimmed, compared trimmed and case-insensitively.
 import { conflict } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 
 /** The stored form of a name: Unicode-normalized (NFC) and trimmed. */
 export const cleanName = (name: string): string => name.normalize('NFC').trim();
@@ -7,11 +8,7 @@ export const cleanName = (name: string): string => name.normalize('NFC').trim();
 /** The comparison form kept in `name_key` under a per-company unique index. */
 export const nameKey = (name: string): string => cleanName(name).toLowerCase();
 
-/** True when `err` is a unique-constraint violation (SQLite, or PostgreSQL's 23505). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
+export { isUniqueViolation } from '../../db/errors.js';
 
 /**
  * Runs a write that may collide on `name_key`; a collision becomes 409. The unique index is the

@@ -6,6 +6,7 @@ import type { DirectoryType, NewSupplier } from '../directory/tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../directory/names.js';
 import { TYPE_ID } from '../directory/store/types.js';
 import type { PageRequest } from '../directory/paging.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -50,7 +51,7 @@ const protectedSupplier = (id: number) => conflict('DEFAULT suppliers cannot be 
 
 /** Renames a CUSTOM supplier; undefined when absent; 409 when DEFAULT or the name is taken. */
 export async function renameSupplier(db: Db, companyId: string, id: number, name: string, now: string): Promise<Supplier | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return undefined;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);
@@ -68,7 +69,7 @@ export async function renameSupplier(db: Db, companyId: string, id: number, name
 
 /** Deletes a CUSTOM supplier; false when absent; 409 when DEFAULT. */
 export async function deleteSupplier(db: Db, companyId: string, id: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return false;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);

@@ -10,8 +10,4 @@ export function nameFromEmail(email: string): string {
   return name || email.trim();
 }
 
-/** True for a unique-index violation (SQLite or PostgreSQL). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
+export { isUniqueViolation } from '../../db/errors.js';

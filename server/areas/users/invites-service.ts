@@ -9,6 +9,7 @@ import { isUniqueViolation, nameFromEmail, normalizeEmail } from './email.js';
 import { assignableRole } from './users-service.js';
 import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } from './store/invites.js';
 import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 /** The contract's limit on a user's name. */
 const MAX_NAME_LENGTH = 120;
@@ -27,7 +28,7 @@ export async function createInvite(db: Db, clock: Clock, companyId: string, body
   const normalized = normalizeEmail(email);
   const now = clock.now();
   try {
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       const role = await assignableRole(trx, companyId, body.roleId);
       if (await findUserByEmail(trx, companyId, normalized)) throw alreadyMember(email);
       await expireInvites(trx, companyId, normalized, now.toISOString());
@@ -66,7 +67,7 @@ export async function acceptInvite(
 ): Promise<UserView> {
   const normalized = normalizeEmail(input.email);
   const now = clock.now().toISOString();
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await expireInvites(trx, companyId, normalized, now);
     const invite = await findPendingInvite(trx, companyId, normalized);
     if (!invite) throw new InviteNotAcceptable(`no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`);

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../http/errors.js';
 import { findRole } from './store/roles.js';
 import { countActiveAdministrators, findUser, softDeleteUser, updateUser as writeUser, type UserView } from './store/users.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 export const userNotFound = () => notFound('User not found');
 
@@ -33,7 +34,7 @@ export async function updateUser(
   userId: string,
   body: { name?: string; roleId?: string },
 ): Promise<UserView> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
     const role = body.roleId === undefined ? undefined : await assignableRole(trx, companyId, body.roleId);
@@ -60,7 +61,7 @@ export async function updateUser(
 }
 
 export async function deleteUser(db: Db, clock: Clock, companyId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
     if (user.role_profile === 'MAIN') {

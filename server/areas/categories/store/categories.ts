@@ -6,6 +6,7 @@ import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEsta
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../../directory/names.js';
 import { TYPE_ID } from '../../directory/store/types.js';
 import type { PageRequest } from '../../directory/paging.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -52,7 +53,7 @@ export const protectedCategories = (ids: readonly number[]) =>
 
 /** Renames a CUSTOM category; undefined when absent; 409 when DEFAULT or the name is taken. */
 export async function renameCategory(db: Db, companyId: string, id: number, name: string, now: string): Promise<CategoryRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const category = await findCategory(trx, companyId, id);
     if (!category) return undefined;
     if (category.type_id === TYPE_ID.DEFAULT) throw protectedCategories([id]);

@@ -5,6 +5,7 @@ import { badRequest, unprocessable, ApiError } from '../../../http/errors.js';
 import { TYPE_ID } from '../../directory/store/types.js';
 import { reassignCategory } from '../../directory/store/transactions.js';
 import { protectedCategories } from './categories.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -15,7 +16,7 @@ type Db = Kysely<Database>;
  * is DEFAULT (409); establishments are linked and `moveTo` is absent (422). Any failure changes nothing.
  */
 export async function deleteCategories(db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (moveTo !== undefined) {
       if (ids.includes(moveTo)) throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
       const target = await trx.selectFrom('categories').select('id').where('company_id', '=', companyId).where('id', '=', moveTo).executeTakeFirst();

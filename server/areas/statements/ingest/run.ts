@@ -10,6 +10,7 @@ import { companyZone, loadReferences, type References } from '../store/ingest-re
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
 import { bankingProblems, bankingRowOf, creditCardProblems, creditCardRowOf, type BankingLine, type CreditCardLine } from './convert.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface LineProblem {
   line: number;
@@ -101,7 +102,7 @@ export async function ingestFile(
 
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const batch = 5_000;
     for (let i = 0; i < bankingRows.length; i += batch) {
       await insertBankingTransactions(trx, bankingRows.slice(i, i + batch), now);

@@ -9,6 +9,7 @@ import type { IssuePlan } from '../rules.js';
 import type { VcnRow } from '../tables.js';
 import { callIssuer } from './provider.js';
 import { confirmReservation, dropReservation, reserveKey } from './reservation.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface IssueRequest {
   companyId: string;
@@ -44,7 +45,7 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
       }),
     );
   } catch (error) {
-    await db.transaction().execute((trx) => dropReservation(trx, request.companyId, reservation.id, now));
+    await writeTransaction(db, (trx) => dropReservation(trx, request.companyId, reservation.id, now));
     throw error;
   }
   const data = { providerRef: card.providerRef, panCiphertext: encryptPan(request.panKey, reservation.id, card.pan), panLast4: card.pan.slice(-4) };

@@ -10,6 +10,7 @@ import { issuedCard } from './cards.js';
 import { findActiveFundingCard } from './funding.js';
 import type { IssueRequest } from './issue.js';
 import { isAbandoned, providerUnavailable } from './provider.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 type Holder = Pick<VcnTable, 'id' | 'status' | 'end_date' | 'created_at' | 'replaces_id'>;
 
@@ -42,7 +43,7 @@ export async function dropReservation(trx: Kysely<Database>, companyId: string, 
  */
 export async function reserveKey(db: Kysely<Database>, request: IssueRequest): Promise<VcnTable> {
   const { companyId, plan, today, now } = request;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const funding = await findActiveFundingCard(trx, companyId, plan.type, plan.currency);
     if (!funding) {
       throw new VcnError(400, 'active-funding-card-not-found', `No active funding card for ${plan.type} cards in ${plan.currency}`);

@@ -14,6 +14,7 @@ import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn, spentOn } from './cards.js';
 import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface UpdateRequest {
   companyId: string;
@@ -35,7 +36,7 @@ const money = (minor: number) => fromMinor(minor).toFixed(2);
 
 async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Promise<Change> {
   const { companyId, vcnId, limit, endDate, today, now } = request;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const card = await getVcn(trx, companyId, vcnId);
     if (card.type !== 'CUSTOM') {
       throw new VcnError(409, 'vcn-not-updatable', `Only CUSTOM virtual cards can be updated; this one is ${card.type}`);
