@@ -1,16 +1,16 @@
 // `finance ingest`: loads a JSON Lines file of statement transactions into a company. Every line is
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
-// categories and cost centers) before anything is written; then all rows go in one transaction.
+// categories and cost centers) before anything is written; then the rows are staged in chunks and
+// published in one short transaction (store/staged-insert.ts), so the API keeps serving meanwhile.
 // Line format: {"statement": "banking" | "credit-card", "transaction": {...the statement item...}}.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
-import { insertBankingTransactions, insertCreditCardTransactions } from '../store/insert.js';
+import { stageAndPublish } from '../store/staged-insert.js';
 import { companyZone, loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
 import { bankingProblems, bankingRowOf, creditCardProblems, creditCardRowOf, type BankingLine, type CreditCardLine } from './convert.js';
-import { writeTransaction } from '../../../db/transaction.js';
 
 export interface LineProblem {
   line: number;
@@ -102,16 +102,6 @@ export async function ingestFile(
 
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
-  await writeTransaction(db, async (trx) => {
-    const batch = 5_000;
-    for (let i = 0; i < bankingRows.length; i += batch) {
-      await insertBankingTransactions(trx, bankingRows.slice(i, i + batch), now);
-      onProgress?.('storing', Math.min(bankingRows.length, i + batch));
-    }
-    for (let i = 0; i < cardRows.length; i += batch) {
-      await insertCreditCardTransactions(trx, cardRows.slice(i, i + batch), now);
-      onProgress?.('storing', bankingRows.length + Math.min(cardRows.length, i + batch));
-    }
-  });
+  await stageAndPublish(db, bankingRows, cardRows, now, onProgress);
   return { banking: bankingRows.length, creditCard: cardRows.length };
 }
