@@ -87,5 +87,9 @@ export async function sqliteDialect(path: string): Promise<SqliteDialect> {
   if (path !== ':memory:') await retryBusy(async () => sqlite.pragma('journal_mode = WAL'));
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
+  // Room for the banking indexes' hot pages (a bulk publish touches every one of them), and
+  // staging tables in memory.
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('temp_store = MEMORY');
   return new ImmediateSqliteDialect(sqlite);
 }

@@ -6,6 +6,7 @@ import * as m0003 from './0003_users.js';
 import * as m0004 from './0004_statements.js';
 import * as m0005 from './0005_vcn.js';
 import * as m0009 from './0009_rate_limits.js';
+import * as m0010 from './0010_ingest_runs.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_statements': m0004,
   '0005_vcn': m0005,
   '0009_rate_limits': m0009,
+  '0010_ingest_runs': m0010,
 };

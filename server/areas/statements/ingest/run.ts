@@ -1,12 +1,12 @@
 // `finance ingest`: loads a JSON Lines file of statement transactions into a company. Every line is
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
-// categories and cost centers) before anything is written; then the rows are staged in chunks and
-// published in one short transaction (store/staged-insert.ts), so the API keeps serving meanwhile.
+// categories and cost centers) before anything is written; then the rows are published in short
+// transactions as one run, undone whole on failure (store/ingest-runs.ts): the API keeps serving.
 // Line format: {"statement": "banking" | "credit-card", "transaction": {...the statement item...}}.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
-import { stageAndPublish } from '../store/staged-insert.js';
+import { publishIngest } from '../store/ingest-runs.js';
 import { companyZone, loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
@@ -102,6 +102,6 @@ export async function ingestFile(
 
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
-  await stageAndPublish(db, bankingRows, cardRows, now, onProgress);
+  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress);
   return { banking: bankingRows.length, creditCard: cardRows.length };
 }
