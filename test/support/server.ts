@@ -12,6 +12,7 @@ import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { createLogger } from '../../server/http/logger.js';
 import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
 
 export type Api = Client<paths>;
@@ -45,6 +46,8 @@ export interface TestServerOptions {
   clock?: ManualClock;
   dbPath?: string;
   logger?: Logger;
+  /** Rate-limit counters shared through a store (the database, Redis) instead of this process's memory. */
+  rateLimitStore?: Store;
 }
 
 const querySerializer = { array: { style: 'form', explode: false } } as const;
@@ -54,7 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
-  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent') });
+  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), rateLimitStore: options.rateLimitStore });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
