@@ -1,4 +1,4 @@
-// Two real server processes on one database under load. A mixed read/write load split over both
+// Two real server processes on one database under load (the second with two cluster workers). A mixed read/write load split over both
 // answers no 5xx (SCALE_LOAD_SECONDS, 5 by default; 15 for the full run). And a 40,000-line
 // `finance ingest` into the same database never stalls the API: the ingest stages its rows and
 // publishes them in one short transaction, so no call waits for it anywhere near the 2-second bound
@@ -29,7 +29,8 @@ let rows: number[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'scale-load-'));
   location = await freshDatabase(dir);
-  ({ db, servers } = await startProcesses(location, 2));
+  // The second process runs two cluster workers: three processes serve in all.
+  ({ db, servers } = await startProcesses(location, [1, 2]));
   acme = await sharedCompany(db, servers);
   account = await createAccount(db, acme.companyId);
   rows = [];

@@ -19,7 +19,7 @@ let servers: ServerProcess[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'scale-processes-'));
-  ({ db, servers } = await startProcesses(await freshDatabase(dir), 2));
+  ({ db, servers } = await startProcesses(await freshDatabase(dir), [1, 1]));
 }, 90_000);
 afterAll(async () => {
   await Promise.all((servers ?? []).map((s) => s.stop()));

@@ -1,4 +1,4 @@
-// `finance`: the sandbox command (serve, company, client, seed, ingest, invite, vcn).
+// `finance`: the sandbox command (serve, migrate, company, client, seed, ingest, invite, vcn).
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
 import { register as company } from './commands/company.js';
@@ -7,13 +7,14 @@ import { register as seed } from './commands/seed.js';
 import { register as ingest } from './commands/ingest.js';
 import { register as invite } from './commands/invite.js';
 import { register as vcn } from './commands/vcn.js';
+import { register as migrate } from './commands/migrate.js';
 
 const program = new Command('finance')
   .description('Company Finance Service: run the API server and manage sandbox data')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, company, client, seed, ingest, invite, vcn]) add(program);
+for (const add of [serve, migrate, company, client, seed, ingest, invite, vcn]) add(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -93,10 +93,13 @@ export async function sharedCompany(db: Db, servers: ServerProcess[]): Promise<S
   return { companyId, token, apis: servers.map((s) => apiFor(s.baseUrl, token)) };
 }
 
-/** Migrates `location`, adds a company (so no demo data is seeded), starts `count` processes on it. */
-export async function startProcesses(location: string, count: number, env?: Record<string, string>): Promise<{ db: Db; servers: ServerProcess[] }> {
+/**
+ * Migrates `location`, adds a company (so no demo data is seeded), starts one process per entry of
+ * `workers` on it (each `finance serve --workers n`).
+ */
+export async function startProcesses(location: string, workers: number[], env?: Record<string, string>): Promise<{ db: Db; servers: ServerProcess[] }> {
   const db = await openDatabase(location);
   await createCompany(db, systemClock, { name: 'Bootstrap Ltda' });
-  const servers = await Promise.all(Array.from({ length: count }, () => startServerProcess(location, { env })));
+  const servers = await Promise.all(workers.map((n) => startServerProcess(location, { env, workers: n })));
   return { db, servers };
 }
