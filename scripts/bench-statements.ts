@@ -24,7 +24,6 @@ import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statement
 import { userIdsByEmail } from '../server/areas/statements/store/lookups.js';
 import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
-import { encodeCursor } from '../server/http/cursor.js';
 import type { HandlerContext, Input } from '../server/http/handler.js';
 
 const arg = (name: string, fallback: number) => {
@@ -94,11 +93,11 @@ async function main() {
 
     const deep = async (sorting: string) => {
       const q: Query = { limit: 20, sorting };
-      const { page, scope } = bankingPageQuery(q, companyId, auth.timeZone, config.secrets.cursor);
+      const { page, paging } = bankingPageQuery(q, { auth, config });
       const column = SORT_COLUMNS[page.sort.field];
       const row = await db.selectFrom('banking_transactions').select([`${column} as k`, 'id']).where('company_id', '=', companyId)
         .orderBy(column, page.sort.direction).orderBy('id', page.sort.direction).offset(5_000 * 20 - 1).limit(1).executeTakeFirstOrThrow();
-      return { ...q, nextPageStartKey: encodeCursor(config.secrets.cursor, scope, [row.k as string | number, row.id]) };
+      return { ...q, nextPageStartKey: paging.cursorAfter([row.k as string | number, row.id]) };
     };
 
     const allFilters: Query = {
@@ -149,7 +148,7 @@ async function main() {
 
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
     const prepared = await Promise.all(cases.map(async ([, query]) => {
-      const { page, email: wanted } = bankingPageQuery(query, companyId, auth.timeZone, config.secrets.cursor);
+      const { page, email: wanted } = bankingPageQuery(query, { auth, config });
       if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
       return page;
     }));

@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildDocs } from './docs.js';
+import { buildDocs } from '../server/docs.js';
 import { lintContract } from './lint-contract.js';
 import { isMain, mustRunTool, projectRoot } from './tools.js';
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildDocs, docsPath, publicBundlePath } from './docs.js';
+import { buildDocs, docsPath, publicBundlePath } from '../server/docs.js';
 import { isMain, projectRoot } from './tools.js';
 
 const launchArgs = [

@@ -1,28 +1,5 @@
-// Renders the public contract as one self-contained HTML page (Redoc, inlined: no CDN, works
-// offline). The page is megabytes and unreadable in a diff, so it is built on demand into the
-// git-ignored generated/docs/ (`npm run docs`, `npm run build`, or `npm start` when missing).
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { isMain, mustRunTool, projectRoot } from './tools.js';
-
-export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
-export const publicBundlePath = resolve(projectRoot, 'generated', 'openapi.public.json');
-
-/** Builds the docs page from the public bundle and returns its path. */
-export async function buildDocs(input = publicBundlePath, output = docsPath): Promise<string> {
-  mkdirSync(dirname(output), { recursive: true });
-  const { info } = JSON.parse(readFileSync(input, 'utf8')) as { info: { title: string } };
-  await mustRunTool('redocly', ['build-docs', input, '--inlineBundle', '--title', info.title, '-o', output]);
-  assertSelfContained(output);
-  return output;
-}
-
-// Redoc loads its viewer from the Redocly CDN unless inlined; a page that still points there
-// would show nothing offline.
-function assertSelfContained(file: string): void {
-  const html = readFileSync(file, 'utf8');
-  const external = /<(?:script|link)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html);
-  if (external) throw new Error(`${file} loads ${external[0]}; the docs must work without network`);
-}
+// `npm run build:docs`: builds generated/docs/index.html from the public bundle (server/docs.ts).
+import { buildDocs } from '../server/docs.js';
+import { isMain } from './tools.js';
 
 if (isMain(import.meta.url)) console.log(`docs: ${await buildDocs()}`);

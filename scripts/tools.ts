@@ -20,8 +20,6 @@ export const withoutNoise = (text: string): string =>
     .filter((line) => !noise.test(line))
     .join('\n');
 
-export const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
-
 /** Runs `node_modules/.bin/<name> ...args` from the project root and collects its output. */
 export function runTool(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ToolResult> {
   return new Promise((resolvePromise, reject) => {

@@ -1,7 +1,6 @@
 // The HTTP application. It never listens: server/main.ts does, tests use an ephemeral port.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
@@ -17,6 +16,7 @@ import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
+import { docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
@@ -30,7 +30,6 @@ export interface AppOptions {
   rateLimitStore?: Store;
 }
 
-export const DOCS_HTML = fileURLToPath(new URL('../generated/docs/index.html', import.meta.url));
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -55,8 +54,8 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
     res.json(publicBundle);
   });
   app.get('/docs', (_req, res, next) => {
-    if (!existsSync(DOCS_HTML)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    res.sendFile(DOCS_HTML);
+    if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    res.sendFile(docsPath);
   });
 
   if (!config.vcnEnabled) {
@@ -71,6 +70,6 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(contractValidator(internal, config));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, internal));
   return app;
 }

@@ -6,7 +6,7 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, DOCS_HTML } from './app.js';
+import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { describeLocation, isPostgresUrl, openDatabase, type Db } from './db/database.js';
 import { resolveSecrets } from './db/server-secrets.js';
@@ -15,7 +15,7 @@ import { createLogger } from './http/logger.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
-import { buildDocs } from '../scripts/docs.js';
+import { buildDocs, docsPath } from './docs.js';
 
 export interface ServeOptions {
   port: number;
@@ -46,7 +46,7 @@ async function prepare(db: Db, dbPath: string, port: number) {
   const { env, base } = configFor(dbPath, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
   const demo = await ensureDemoCompany(db);
-  if (!existsSync(DOCS_HTML)) await buildDocs();
+  if (!existsSync(docsPath)) await buildDocs();
   return { config, demo };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { expectError } from './support/factories/directory.js';
 import { createCreditCardTransactions } from './support/factories/statements.js';
-import { billDueDate } from '../server/areas/bills/cycle.js';
+import { billDueDate } from '../server/areas/statements/bills/cycle.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { createAccount, createBankingTransactions, type BankingOverrides } from './support/factories/statements.js';
 import { createRng } from '../server/lib/random.js';
 import { loadBankingPage } from '../server/areas/statements/store/banking-page.js';
-import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from '../server/areas/statements/store/banking-list.js';
+import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from '../server/areas/statements/store/banking-types.js';
 
 let server: TestServer;
 let companyId: string;

@@ -13,7 +13,7 @@ import { listTransactions } from '../server/areas/vcn/store/transactions.js';
 import { register } from '../server/cli/commands/vcn.js';
 import { openDatabase } from '../server/db/database.js';
 import { systemClock } from '../server/lib/clock.js';
-import { dayIn } from '../server/areas/vcn/dates.js';
+import { localDate } from '../server/lib/time.js';
 import { customRequest, fund } from './support/factories/vcn.js';
 import { freshDatabase } from './support/database.js';
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
     companyId = await createCompany(db, systemClock, { name: 'Viagens Ltda' });
     await fund(db, companyId);
     const now = systemClock.now();
-    const today = dayIn('America/Sao_Paulo', now);
+    const today = localDate(now, 'America/Sao_Paulo');
     const plan = planIssue(customRequest({ limit: { value: 50, currency: 'BRL' }, maxPurchaseQuantity: 3 }), today);
     const issued = await issueVcn(db, createSimulatedIssuer(), { companyId, clientId: 'cli_test', plan, today, now, panKey: randomBytes(32) });
     vcnId = issued.row.id;

@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { createRng } from '../lib/random.js';
-import type { SeedContext } from './seed-context.js';
+import type { SeedContext } from '../lib/seed-context.js';
 import { seedDirectory } from '../areas/directory/seed.js';
 import { seedUsers } from '../areas/users/seed.js';
 import { seedStatements } from '../areas/statements/seed.js';

@@ -1,13 +1,17 @@
-// The one place that renders failures: every error leaves in the contract's body, with the request id.
+// The one place that renders failures: every error leaves in the body the contract gives the
+// operation's response of that status (http/spec.ts `errorBodies`), with the request id:
 //  - the common body {error, message, code, requestId, details} (details as strings, or as
-//    {field, message} on the users and invites operations);
-//  - the virtual-card body {error, message, code: "<kebab-code>", requestId, errors?} on VCN routes;
-//  - RFC 6749 §5.2 errors on the token endpoint.
+//    {field, message} where the schema is FieldError);
+//  - the virtual-card body {error, message, code: "<kebab-code>", requestId, errors?};
+//  - RFC 6749 §5.2 errors (the token endpoint).
+// A request that matches no operation gets the common body. Handlers and stores throw typed errors
+// (http/errors.ts) and never choose a body.
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
+import { errorBodies, operationRoutes, type ErrorBody } from './spec.js';
 import { isStoreBusy, RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
@@ -16,10 +20,6 @@ interface ValidatorError {
   errors?: Array<{ path: string; message: string }>;
   headers?: Record<string, string>;
 }
-
-const isVcnRoute = (path: string) => path.startsWith('/credit-cards/v1/vcns');
-const isPeopleRoute = (path: string) => path.startsWith('/users/v1/');
-const isTokenRoute = (path: string) => path === '/oauth/token';
 
 /** Validator wording that would leak our internal format names, in the caller's terms. */
 const readable = (message: string) =>
@@ -68,12 +68,26 @@ function normalize(err: unknown): { status: number; message: string; problems: F
   return { status: 500, message: 'An unexpected error occurred', problems: [], plain: [], headers: {}, expected: false };
 }
 
-export function errorHandler(logger: Logger) {
+/** Which error body each request gets: its operation's, for the status; the common one without an operation. */
+function bodyChooser(bundle: Record<string, unknown>) {
+  const routes = operationRoutes(bundle);
+  const bodies = errorBodies(bundle);
+  return (req: Request, status: number): ErrorBody => {
+    const operationId = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId
+      ?? (routes.find((r) => r.method === (req.method === 'HEAD' ? 'GET' : req.method) && r.pattern.test(req.path))
+        ?? routes.find((r) => r.pattern.test(req.path)))?.operationId;
+    const op = operationId === undefined ? undefined : bodies.get(operationId);
+    if (!op) return 'common';
+    return op.byStatus.get(status) ?? op.fallback;
+  };
+}
+
+export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
+  const bodyOf = bodyChooser(bundle);
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = requestIdOf(res);
-    const path = req.path;
 
-    if (err instanceof OAuthError || (isTokenRoute(path) && !(err instanceof ApiError && err.status === 429))) {
+    if (err instanceof OAuthError || bodyOf(req, normalize(err).status) === 'oauth') {
       const n = normalize(err);
       const oauth = err instanceof OAuthError ? err : n.status >= 500 ? undefined : new OAuthError(400, 'invalid_request', n.plain.join('; ') || n.message);
       if (oauth) {
@@ -97,15 +111,16 @@ export function errorHandler(logger: Logger) {
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
 
-    if (isVcnRoute(path)) {
+    const body = bodyOf(req, n.status);
+    if (body === 'vcn') {
       const code = VCN_CODES[n.status] ?? 'internal-exception';
       const errors = n.status === 400 ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message })) : undefined;
       res.status(n.status).json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
       return;
     }
-    const details = isPeopleRoute(path)
+    const details = body === 'field'
       ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
-      : n.plain.map((d) => (typeof d === 'string' ? d : `${d.field}: ${d.message}`));
+      : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
     res.status(n.status).json({ error, message: n.message, code: n.status, requestId, details });
   };
 }

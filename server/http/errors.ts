@@ -1,12 +1,13 @@
-// Typed errors. Handlers and stores throw these; server/http/error-handler.ts renders them.
+// Typed errors. Handlers and stores throw these and never choose a body: server/http/error-handler.ts
+// renders each in the error body the contract gives the operation.
 
-/** A `{field, message}` problem, used by the users/invites and VCN error bodies. */
+/** A problem of one field: `{field, message}` in the FieldError and VcnError bodies, its message in the common body. */
 export interface FieldProblem {
   field: string;
   message: string;
 }
 
-/** An error of the common body `{error, message, code, requestId, details}`. */
+/** An error with an HTTP status; `details` as strings, or as field problems. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -31,8 +32,9 @@ export const unauthorized = (message = 'The access token is missing, invalid or 
 export const forbidden = (message: string) => new ApiError(403, message);
 
 /**
- * An error of the virtual-card body `{error, message, code: "<kebab-code>", requestId, errors?}`.
- * Errors raised on VCN routes that are not VcnErrors are translated by the error handler.
+ * An error with its own virtual-card code (`vcn-limit-conflict`, …), rendered in the VcnError body
+ * `{error, message, code: "<kebab-code>", requestId, errors?}`. Other errors of the VCN operations
+ * get the code of their status from the error handler.
  */
 export class VcnError extends Error {
   constructor(

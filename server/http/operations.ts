@@ -4,9 +4,9 @@ import { handlers as auth } from '../areas/auth/handlers.js';
 import { handlers as directory } from '../areas/directory/handlers.js';
 import { handlers as users } from '../areas/users/handlers.js';
 import { handlers as statements } from '../areas/statements/handlers.js';
-import { handlers as attachments } from '../areas/attachments/handlers.js';
-import { handlers as accounts } from '../areas/accounts/handlers.js';
-import { handlers as bills } from '../areas/bills/handlers.js';
+import { handlers as attachments } from '../areas/statements/attachments/handlers.js';
+import { handlers as accounts } from '../areas/statements/accounts/handlers.js';
+import { handlers as bills } from '../areas/statements/bills/handlers.js';
 import { handlers as vcn } from '../areas/vcn/handlers.js';
 
 export const operations = {

@@ -38,6 +38,44 @@ export function validatorSpec(bundle: Json): Json {
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 
+/**
+ * The error bodies of the contract, by the schema an error response references:
+ * `Error` {error, message, code, requestId, details: string[]}, `FieldError` (details as
+ * {field, message}), `VcnError` {error, message, code: "<kebab-code>", requestId, errors?} and
+ * `OAuthError` (RFC 6749 §5.2).
+ */
+export type ErrorBody = 'common' | 'field' | 'vcn' | 'oauth';
+
+const BODY_OF_SCHEMA: Record<string, ErrorBody> = { Error: 'common', FieldError: 'field', VcnError: 'vcn', OAuthError: 'oauth' };
+
+/**
+ * For every operation, the error body of each of its 4xx/5xx responses; statuses the contract does
+ * not list for an operation (405, 413, 415…) take the body of its 400 response.
+ */
+export function errorBodies(bundle: Json): Map<string, { byStatus: Map<number, ErrorBody>; fallback: ErrorBody }> {
+  const components = (bundle.components ?? {}) as { responses?: Record<string, Json> };
+  const schemaName = (response: Json): string | undefined => {
+    const ref = response.$ref as string | undefined;
+    const resolved = ref ? components.responses?.[ref.split('/').pop() ?? ''] ?? {} : response;
+    const content = Object.values((resolved.content ?? {}) as Record<string, { schema?: { $ref?: string } }>)[0];
+    return content?.schema?.$ref?.split('/').pop();
+  };
+  const out = new Map<string, { byStatus: Map<number, ErrorBody>; fallback: ErrorBody }>();
+  for (const item of Object.values((bundle.paths ?? {}) as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const byStatus = new Map<number, ErrorBody>();
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        if (!/^[45]\d\d$/.test(status)) continue;
+        byStatus.set(Number(status), BODY_OF_SCHEMA[schemaName(response) ?? ''] ?? 'common');
+      }
+      out.set(String(op.operationId), { byStatus, fallback: byStatus.get(400) ?? 'common' });
+    }
+  }
+  return out;
+}
+
 /** The operations of the bundle with their path patterns and required scopes. */
 export function operationRoutes(bundle: Json): OperationRoute[] {
   const globalSecurity = bundle.security as Array<Record<string, string[]>> | undefined;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /** A deterministic pseudo-random source (mulberry32), for reproducible seed data. */
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -28,4 +29,17 @@ export function createRng(seed: number): Rng {
     },
     chance: (p: number) => next() < p,
   };
+}
+
+/**
+ * A UUID version 4 drawn from the seed's random source and the company id: the same seed gives the
+ * same ids for a company, and two companies seeded alike still get distinct ids.
+ */
+export function seededUuid(rng: Rng, companyId: string): string {
+  const draw = Array.from({ length: 4 }, () => rng.int(0, 0xffffffff)).join(':');
+  const bytes = createHash('sha256').update(`${companyId}:${draw}`).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -8,8 +8,6 @@ export const cleanName = (name: string): string => name.normalize('NFC').trim();
 /** The comparison form kept in `name_key` under a per-company unique index. */
 export const nameKey = (name: string): string => cleanName(name).toLowerCase();
 
-export { isUniqueViolation } from '../../db/errors.js';
-
 /**
  * Runs a write that may collide on `name_key`; a collision becomes 409. The unique index is the
  * only arbiter, so of two concurrent writers of one name exactly one wins, even across processes.

@@ -2,14 +2,13 @@
 // suppliers, some CUSTOM ones, and cost centers (some with the deprecated legacy responsible).
 // Deterministic from ctx.rng and ctx.clock; a company seeded before is left as it is.
 import type { Db } from '../../db/database.js';
-import type { SeedContext } from '../../cli/seed-context.js';
-import type { Rng } from '../../lib/random.js';
-import { seededUuid } from '../users/seed.js';
+import type { SeedContext } from '../../lib/seed-context.js';
+import { seededUuid, type Rng } from '../../lib/random.js';
 import type { DirectoryType } from './tables.js';
 import { TYPE_ID } from './store/types.js';
-import { insertCostCenters, newCostCenter } from '../cost-centers/store.js';
-import { insertSuppliers, newSupplier } from '../suppliers/store.js';
-import { hasCategories, insertCategories, insertEstablishments, newCategory } from '../categories/store/categories.js';
+import { insertCostCenters, newCostCenter } from './cost-centers/store.js';
+import { insertSuppliers, newSupplier } from './suppliers/store.js';
+import { hasCategories, insertCategories, insertEstablishments, newCategory } from './categories/store/categories.js';
 import { COST_CENTERS, CUSTOM_CATEGORIES, CUSTOM_SUPPLIERS, DEFAULT_CATEGORIES, DEFAULT_SUPPLIERS, LEGACY_RESPONSIBLES } from './seed-data.js';
 import { writeTransaction } from '../../db/transaction.js';
 

@@ -46,7 +46,6 @@ export interface EstablishmentTable {
   updated_at: string;
 }
 
-export type SupplierRow = Selectable<NamedEntryTable>;
 export type CategoryRow = Selectable<NamedEntryTable>;
 export type EstablishmentRow = Selectable<EstablishmentTable>;
 export type NewSupplier = Insertable<NamedEntryTable>;

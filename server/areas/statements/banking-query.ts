@@ -1,11 +1,11 @@
 // GET /statements/v1/banking: the validated query → the store's page query, enforcing the rules the
 // schema cannot express (date pair, amount exclusivity) and binding the cursor to the filters.
-import type { Input } from '../../http/handler.js';
+import type { HandlerContext, Input } from '../../http/handler.js';
 import { badRequest } from '../../http/errors.js';
-import { decodeCursor } from '../../http/cursor.js';
+import { paging } from '../../http/paging.js';
 import { toMinor } from '../../lib/money.js';
-import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-list.js';
-import { addDays, startOfDay } from './time.js';
+import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-types.js';
+import { addDays, startOfDay } from '../../lib/time.js';
 
 type Query = Input<'listBankingTransactions'>['query'];
 
@@ -40,10 +40,11 @@ const sortedUnique = <T extends string | number>(values: T[] | undefined) =>
   values === undefined ? undefined : [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
- * The page query (without user ids: the handler resolves `responsibleEmail`) and the cursor scope:
- * every filter and the sorting, normalized so equal queries give equal scopes.
+ * The page query (without user ids: the handler resolves `responsibleEmail`) and its paging, bound
+ * to every filter and the sorting, normalized so equal queries give equal scopes.
  */
-export function bankingPageQuery(q: Query, companyId: string, timeZone: string, cursorSecret: Buffer) {
+export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'config'>) {
+  const { companyId, timeZone } = ctx.auth;
   const sort = parseSorting(q.sorting);
   const filters: BankingFilters = {
     accountId: q.accountId,
@@ -57,14 +58,8 @@ export function bankingPageQuery(q: Query, companyId: string, timeZone: string, 
   };
   const email = q.responsibleEmail?.trim().toLowerCase();
   const { from: _from, to: _to, ...rest } = filters;
-  const scope = { list: 'banking', ...rest, startDate: q.startDate, endDate: q.endDate, email, sort };
-  let after: BankingPageQuery['after'];
-  if (q.nextPageStartKey !== undefined) {
-    const [key, id] = decodeCursor(cursorSecret, scope, q.nextPageStartKey);
-    const keyType = sort.field === 'transactionDate' ? 'string' : 'number';
-    if (typeof key !== keyType || typeof id !== 'number') throw badRequest('nextPageStartKey is invalid');
-    after = [key as string | number, id];
-  }
-  const page: BankingPageQuery = { companyId, filters, sort, after, take: q.limit ?? 20 };
-  return { page, scope, email };
+  const scope = { ...rest, startDate: q.startDate, endDate: q.endDate, email, sort };
+  const pages = paging('listBankingTransactions', ctx, q, scope, [sort.field === 'transactionDate' ? 'string' : 'number', 'number']);
+  const page: BankingPageQuery = { companyId, filters, sort, after: pages.after, take: pages.limit };
+  return { page, paging: pages, email };
 }

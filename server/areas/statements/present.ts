@@ -4,7 +4,7 @@ import { fromMinor } from '../../lib/money.js';
 import type { BankingItem } from './store/banking-page.js';
 import type { CreditCardItem } from './store/credit-card-page.js';
 import type { AttachmentSummary } from './store/attachments-of.js';
-import { formatInstant } from './time.js';
+import { formatInstant } from '../../lib/time.js';
 
 type Schemas = components['schemas'];
 type AttachmentType = NonNullable<Schemas['TransactionAttachment']['type']>;

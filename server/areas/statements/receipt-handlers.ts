@@ -3,9 +3,9 @@ import { defineHandlers } from '../../http/handler.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { bankingStatus, findReceiptData } from './store/receipt.js';
 import { authenticationCode, renderReceipt } from './receipt-pdf.js';
-import { signToken, verifyToken } from './signed-token.js';
+import { signToken, verifyToken } from '../../http/signed-url.js';
 import { STATUS_NAMES } from './present.js';
-import { formatInstant } from './time.js';
+import { formatInstant } from '../../lib/time.js';
 
 export const RECEIPT_TTL_MS = 5 * 60 * 1000;
 const PURPOSE = 'receipt';

@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import { createHmac } from 'node:crypto';
 import { fromMinor } from '../../lib/money.js';
 import type { ReceiptData } from './store/receipt.js';
-import { formatInstant } from './time.js';
+import { formatInstant } from '../../lib/time.js';
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const usd = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'USD' });

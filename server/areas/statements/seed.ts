@@ -3,7 +3,8 @@
 // from ctx.rng; everything is written in one transaction, in batches.
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import type { SeedContext } from '../../cli/seed-context.js';
+import { companyTimeZone } from '../../db/company-zone.js';
+import type { SeedContext } from '../../lib/seed-context.js';
 import { TRANSACTION_TYPES, type TransactionType } from './catalog.js';
 import { insertBankingTransactions, insertCreditCardTransactions } from './store/insert.js';
 import { attachSeedFiles, fundAccounts, insertAccounts, payPastBills, seedPools } from './store/seed-support.js';
@@ -11,7 +12,7 @@ import { instants, type Card, type Generator } from './seed/context.js';
 import { bankingRow } from './seed/banking.js';
 import { creditCardRows } from './seed/credit-card.js';
 import { seededUuid } from './seed/ids.js';
-import { localDate } from './time.js';
+import { localDate } from '../../lib/time.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 const BATCH = 5_000;
@@ -47,7 +48,8 @@ function invoicePdf(n: number): Buffer {
 export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   const { rng, companyId } = ctx;
   const now = ctx.clock.now();
-  const company = await db.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirstOrThrow();
+  const timeZone = await companyTimeZone(db, companyId);
+  if (timeZone === undefined) throw new Error(`no company ${companyId}`);
   const pools = await seedPools(db, companyId);
   if (pools.accounts.length === 0) {
     pools.accounts = await insertAccounts(db, ACCOUNTS.map((a) => ({
@@ -91,9 +93,9 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
       await attachSeedFiles(trx, companyId, files, links);
       ctx.onProgress?.(Math.min(total, i + BATCH), total);
     }
-    const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, company.time_zone));
+    const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, timeZone));
     for (let i = 0; i < cardRows.length; i += BATCH) await insertCreditCardTransactions(trx, cardRows.slice(i, i + BATCH), now);
-    await payPastBills(trx, companyId, localDate(now, company.time_zone));
+    await payPastBills(trx, companyId, localDate(now, timeZone));
     await fundAccounts(trx, companyId, [...running].map(([id, b]) => ({ id, net: b.now, lowest: b.min, cushion: rng.int(2_000_000, 25_000_000) })));
   });
 }

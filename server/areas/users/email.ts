@@ -9,5 +9,3 @@ export function nameFromEmail(email: string): string {
   const name = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join(' ');
   return name || email.trim();
 }
-
-export { isUniqueViolation } from '../../db/errors.js';

@@ -1,6 +1,5 @@
 // Users, roles and invites: read the validated request, call the store or the rules, shape the reply.
-import { badRequest } from '../../http/errors.js';
-import { decodeCursor, pageOf } from '../../http/cursor.js';
+import { paging } from '../../http/paging.js';
 import { defineHandlers } from '../../http/handler.js';
 import { normalizeEmail } from './email.js';
 import { presentRole, presentUser } from './present.js';
@@ -9,30 +8,13 @@ import { deleteUser, updateUser, userNotFound } from './users-service.js';
 import { listRoles } from './store/roles.js';
 import { findUser, listUsers } from './store/users.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
-
-const invalidCursor = () => {
-  const message = 'nextPageStartKey is invalid, or was issued for other filters';
-  return badRequest(message, [{ field: 'nextPageStartKey', message }]);
-};
-
-/** The decoded sort key when it has `length` string members, else 400. */
-function cursorKey(secret: Buffer, scope: unknown, token: string | undefined, length: number): string[] | undefined {
-  if (token === undefined) return undefined;
-  const key = decodeCursor(secret, scope, token, true);
-  if (key.length !== length || !key.every((k): k is string => typeof k === 'string')) throw invalidCursor();
-  return key;
-}
-
 export const handlers = defineHandlers({
   listUsers: async ({ query }, ctx) => {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const email = query.email === undefined ? undefined : normalizeEmail(query.email);
-    const scope = { op: 'listUsers', companyId: ctx.auth.companyId, email };
-    const after = cursorKey(ctx.config.secrets.cursor, scope, query.nextPageStartKey, 1);
-    const rows = await listUsers(ctx.db, ctx.auth.companyId, { limit, email, afterEmail: after?.[0] });
-    const { items, nextPageStartKey } = pageOf(ctx.config.secrets.cursor, scope, rows, limit, (last) => [last.email_normalized]);
-    return { status: 200, body: { data: items.map(presentUser), ...(nextPageStartKey ? { nextPageStartKey } : {}), limit } };
+    const page = paging('listUsers', ctx, query, { email }, ['string']);
+    const rows = await listUsers(ctx.db, ctx.auth.companyId, { limit: page.limit, email, afterEmail: page.after?.[0] });
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.email_normalized]);
+    return { status: 200, body: { data: items.map(presentUser), ...(nextPageStartKey ? { nextPageStartKey } : {}), limit: page.limit } };
   },
 
   getUser: async ({ params }, ctx) => {
@@ -52,11 +34,9 @@ export const handlers = defineHandlers({
   },
 
   listRoles: async ({ query }, ctx) => {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const scope = { op: 'listRoles', companyId: ctx.auth.companyId };
-    const after = cursorKey(ctx.config.secrets.cursor, scope, query.nextPageStartKey, 2) as [string, string] | undefined;
-    const rows = await listRoles(ctx.db, ctx.auth.companyId, { limit, after });
-    const { items, nextPageStartKey } = pageOf(ctx.config.secrets.cursor, scope, rows, limit, (last) => [last.name, last.id]);
+    const page = paging('listRoles', ctx, query, {}, ['string', 'string']);
+    const rows = await listRoles(ctx.db, ctx.auth.companyId, page);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.name, last.id]);
     return { status: 200, body: { items: items.map(presentRole), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 

@@ -1,10 +1,9 @@
 // Demo people for `finance seed`: the company's roles, one account owner (MAIN), one
 // administrator (RESPONSIBLE), managers and employees with Brazilian names on the company's
 // domain (one of them inactive), and one pending invite. Deterministic from ctx.rng.
-import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import type { Rng } from '../../lib/random.js';
-import type { SeedContext } from '../../cli/seed-context.js';
+import { seededUuid, type Rng } from '../../lib/random.js';
+import type { SeedContext } from '../../lib/seed-context.js';
 import type { InviteRow, RoleProfile, RoleRow, UserRow } from './tables.js';
 import { insertRoles } from './store/roles.js';
 import { insertUsers } from './store/users.js';
@@ -29,19 +28,6 @@ const LAST = ['Almeida', 'Barbosa', 'Cardoso', 'Costa', 'Ferreira', 'Gomes', 'Li
 
 /** Profiles of the seeded users after the owner and the administrator. */
 const OTHERS: RoleProfile[] = ['MANAGER', 'MANAGER', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE'];
-
-/**
- * A UUID version 4 drawn from the seed's random source and the company id: the same seed gives the
- * same ids for a company, and two companies seeded alike still get distinct ids.
- */
-export function seededUuid(rng: Rng, companyId: string): string {
-  const draw = Array.from({ length: 4 }, () => rng.int(0, 0xffffffff)).join(':');
-  const bytes = createHash('sha256').update(`${companyId}:${draw}`).digest().subarray(0, 16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** "Padaria Pão Quente Ltda" → "padariapaoquente.com.br" */
 export function companyDomain(companyName: string): string {

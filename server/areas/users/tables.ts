@@ -2,7 +2,6 @@
 
 /** The access profile behind a role. MAIN is the account owner; RESPONSIBLE an administrator. */
 export type RoleProfile = 'MAIN' | 'RESPONSIBLE' | 'MANAGER' | 'EMPLOYEE';
-export const ROLE_PROFILES: readonly RoleProfile[] = ['MAIN', 'RESPONSIBLE', 'MANAGER', 'EMPLOYEE'];
 
 export type InviteStatus = 'PENDING' | 'ACCEPTED' | 'EXPIRED';
 

@@ -1,8 +1,8 @@
 // Virtual cards: read the validated request, apply the rules, call the store, shape the reply.
-import { VcnError, invalidVcnRequest } from '../../http/errors.js';
-import { decodeCursor, encodeCursor } from '../../http/cursor.js';
+import { invalidVcnRequest } from '../../http/errors.js';
+import { paging } from '../../http/paging.js';
 import { defineHandlers, type HandlerContext } from '../../http/handler.js';
-import { dayIn } from './dates.js';
+import { localDate } from '../../lib/time.js';
 import { cardData, presentSummary, presentTransaction, presentVcn } from './present.js';
 import { planIssue } from './rules.js';
 import { getVcn } from './store/cards.js';
@@ -12,26 +12,12 @@ import { listTransactions } from './store/transactions.js';
 import { updateVcn } from './store/update.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
-const DEFAULT_PAGE = 50;
 
 /** Now, and the company's current day. */
 const clockOf = (ctx: HandlerContext) => {
   const now = ctx.clock.now();
-  return { now, today: dayIn(ctx.auth.timeZone, now) };
+  return { now, today: localDate(now, ctx.auth.timeZone) };
 };
-
-/** A cursor that fails verification is a schema-level failure of the query. */
-function afterKey(ctx: HandlerContext, scope: unknown, token: string | undefined): [string, string] | undefined {
-  if (token === undefined) return undefined;
-  try {
-    const [occurredAt, id] = decodeCursor(ctx.config.secrets.cursor, scope, token);
-    if (typeof occurredAt !== 'string' || typeof id !== 'string') throw new Error('bad cursor key');
-    return [occurredAt, id];
-  } catch {
-    const message = 'nextPageStartKey is invalid, or was issued for other filters';
-    throw new VcnError(400, 'bad-request-exception', message, [{ field: 'query.nextPageStartKey', message }]);
-  }
-}
 
 export const handlers = defineHandlers({
   createVcn: async ({ body }, ctx) => {
@@ -86,26 +72,17 @@ export const handlers = defineHandlers({
     if (startDate && endDate && endDate < startDate) throw invalidVcnRequest(`endDate ${endDate} is before startDate ${startDate}`);
     await getVcn(ctx.db, ctx.auth.companyId, params.vcnId);
     const statuses = query.status ? [...query.status].sort() : undefined;
-    const scope = { op: 'listVcnTransactions', vcnId: params.vcnId, startDate, endDate, status: statuses };
-    const limit = query.limit ?? DEFAULT_PAGE;
+    const page = paging('listVcnTransactions', ctx, query, { vcnId: params.vcnId, startDate, endDate, status: statuses }, ['string', 'string']);
     const rows = await listTransactions(ctx.db, {
       companyId: ctx.auth.companyId,
       vcnId: params.vcnId,
       startDate,
       endDate,
       statuses,
-      after: afterKey(ctx, scope, query.nextPageStartKey),
-      limit: limit + 1,
+      after: page.after,
+      limit: page.limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const more = rows.length > limit && last !== undefined;
-    return {
-      status: 200,
-      body: {
-        transactions: page.map(presentTransaction),
-        ...(more ? { nextPageStartKey: encodeCursor(ctx.config.secrets.cursor, scope, [last.occurred_at, last.id]) } : {}),
-      },
-    };
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.occurred_at, last.id]);
+    return { status: 200, body: { transactions: items.map(presentTransaction), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 });

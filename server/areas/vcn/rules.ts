@@ -3,7 +3,8 @@
 import type { components } from '../../../generated/openapi.js';
 import { invalidVcnRequest } from '../../http/errors.js';
 import { toMinor } from '../../lib/money.js';
-import { addDays, daysBetween, MAX_VALIDITY_DAYS } from './dates.js';
+import { addDays, daysBetween } from '../../lib/time.js';
+import { MAX_VALIDITY_DAYS } from './dates.js';
 import type { VcnType } from './tables.js';
 
 type Schemas = components['schemas'];

@@ -1,6 +1,6 @@
 // Sandbox funding: BRL and USD funding cards for every card type, so every company can issue.
 import type { Db } from '../../db/database.js';
-import type { SeedContext } from '../../cli/seed-context.js';
+import type { SeedContext } from '../../lib/seed-context.js';
 import { addFundingCard } from './store/funding.js';
 import type { VcnType } from './tables.js';
 

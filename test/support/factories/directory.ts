@@ -2,9 +2,9 @@
 import { expect } from 'vitest';
 import type { Db } from '../../../server/db/database.js';
 import type { CostCenterRow, DirectoryType } from '../../../server/areas/directory/tables.js';
-import { insertCostCenters, newCostCenter } from '../../../server/areas/cost-centers/store.js';
-import { insertSuppliers, newSupplier } from '../../../server/areas/suppliers/store.js';
-import { insertCategories, insertEstablishments, newCategory } from '../../../server/areas/categories/store/categories.js';
+import { insertCostCenters, newCostCenter } from '../../../server/areas/directory/cost-centers/store.js';
+import { insertSuppliers, newSupplier } from '../../../server/areas/directory/suppliers/store.js';
+import { insertCategories, insertEstablishments, newCategory } from '../../../server/areas/directory/categories/store/categories.js';
 import { TYPE_ID } from '../../../server/areas/directory/store/types.js';
 
 const NOW = '2026-11-01T12:00:00.000Z';

@@ -5,8 +5,8 @@ import { ulid } from 'ulid';
 import type { Db } from '../../../server/db/database.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../../../server/areas/statements/tables.js';
 import { insertBankingTransactions, insertCreditCardTransactions } from '../../../server/areas/statements/store/insert.js';
-import { billDueDate } from '../../../server/areas/bills/cycle.js';
-import { localDate } from '../../../server/areas/statements/time.js';
+import { billDueDate } from '../../../server/areas/statements/bills/cycle.js';
+import { localDate } from '../../../server/lib/time.js';
 
 const NOW = new Date('2026-11-01T12:00:00.000Z');
 let sequence = 0;

@@ -2,8 +2,8 @@
 import type { components } from '../../../../generated/openapi.js';
 import { toMinor } from '../../../lib/money.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
-import { billDueDate } from '../../bills/cycle.js';
-import { localDate } from '../time.js';
+import { billDueDate } from '../bills/cycle.js';
+import { localDate } from '../../../lib/time.js';
 
 type Schemas = components['schemas'];
 export type BankingLine = Omit<Schemas['BankingTransaction'], 'id' | 'companyId' | 'statusDescription' | 'showReceipt' | 'attachments'>;

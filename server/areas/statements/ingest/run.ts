@@ -7,7 +7,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
-import { companyZone, loadReferences, type References } from '../store/ingest-references.js';
+import { companyTimeZone } from '../../../db/company-zone.js';
+import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
 import { bankingProblems, bankingRowOf, creditCardProblems, creditCardRowOf, type BankingLine, type CreditCardLine } from './convert.js';
@@ -50,7 +51,7 @@ function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>
 export async function ingestFile(
   db: Db, companyId: string, file: string, now: Date, onProgress?: (phase: 'checking' | 'storing', done: number) => void,
 ): Promise<{ banking: number; creditCard: number }> {
-  const timeZone = await companyZone(db, companyId);
+  const timeZone = await companyTimeZone(db, companyId);
   if (!timeZone) throw new Error(`no company ${companyId}`);
   const validators = compileValidators();
   const problems: LineProblem[] = [];

@@ -9,7 +9,7 @@
 //   at most `take` rows. A range filter alone (dates, or the BRL amount under the total order) cannot
 //   lead an amount index: planBankingPage counts its rows (bounded) and the arm either sorts the few
 //   rows of the range or walks the company's amount index checking the range on each entry.
-import type { BankingPageQuery } from './banking-list.js';
+import type { BankingPageQuery } from './banking-types.js';
 
 export type ArmColumn = 'user_id' | 'cost_center_id' | 'custom_category_id' | 'status' | 'account_id' | 'conciled' | 'has_attachments';
 

@@ -4,7 +4,8 @@
 // sqrt(take × company rows); a count of the range's rows, stopped at RANGE_ROWS, picks the cheaper.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import { filtered, type BankingPageQuery } from './banking-list.js';
+import { filtered } from './banking-list.js';
+import type { BankingPageQuery } from './banking-types.js';
 import { rangeOnly } from './banking-arms.js';
 
 /** Rows in a range above which walking the amount index beats sorting the range. */

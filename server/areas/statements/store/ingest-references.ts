@@ -39,8 +39,3 @@ export async function loadReferences(
   }
   return refs;
 }
-
-export async function companyZone(db: Db, companyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst();
-  return row?.time_zone;
-}

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
-import { closingDateOf } from '../../bills/cycle.js';
+import { closingDateOf } from '../bills/cycle.js';
 
 type Trx = Kysely<Database>;
 

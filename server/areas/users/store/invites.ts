@@ -1,9 +1,7 @@
 // Queries on invites. A PENDING invite whose expires_at has passed counts as expired.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Db } from '../../../db/database.js';
 import type { InviteRow } from '../tables.js';
 
-type Db = Kysely<Database>;
 
 /** Stores the EXPIRED status of the address's pending invites that are past their expiry. */
 export async function expireInvites(db: Db, companyId: string, emailNormalized: string, now: string): Promise<void> {

@@ -1,9 +1,7 @@
 // Queries on the company's roles.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Db } from '../../../db/database.js';
 import type { RoleRow } from '../tables.js';
 
-type Db = Kysely<Database>;
 
 /** A page of roles ordered by (name, id), starting after `after`; fetches one extra row to tell whether more follow. */
 export async function listRoles(db: Db, companyId: string, page: { limit: number; after?: [string, string] }): Promise<RoleRow[]> {

@@ -1,9 +1,7 @@
 // Queries on the company's users. Deleted users (deleted_at set) are invisible to every query here.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Db } from '../../../db/database.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
-type Db = Kysely<Database>;
 
 /** A live user with its role. */
 export interface UserView {

@@ -5,21 +5,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { encryptPan } from '../crypto.js';
 import type { CardIssuer } from '../issuer.js';
-import type { IssuePlan } from '../rules.js';
 import type { VcnRow } from '../tables.js';
 import { callIssuer } from './provider.js';
-import { confirmReservation, dropReservation, reserveKey } from './reservation.js';
+import { confirmReservation, dropReservation, reserveKey, type IssueRequest } from './reservation.js';
 import { writeTransaction } from '../../../db/transaction.js';
-
-export interface IssueRequest {
-  companyId: string;
-  clientId: string;
-  plan: IssuePlan;
-  /** The issuance day in the company's time zone. */
-  today: string;
-  now: Date;
-  panKey: Buffer;
-}
 
 export interface IssuedVcn {
   row: VcnRow;

@@ -8,9 +8,19 @@ import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow, VcnTable } from '../tables.js';
 import { issuedCard } from './cards.js';
 import { findActiveFundingCard } from './funding.js';
-import type { IssueRequest } from './issue.js';
+import type { IssuePlan } from '../rules.js';
 import { isAbandoned, providerUnavailable } from './provider.js';
 import { writeTransaction } from '../../../db/transaction.js';
+
+export interface IssueRequest {
+  companyId: string;
+  clientId: string;
+  plan: IssuePlan;
+  /** The issuance day in the company's time zone. */
+  today: string;
+  now: Date;
+  panKey: Buffer;
+}
 
 type Holder = Pick<VcnTable, 'id' | 'status' | 'end_date' | 'created_at' | 'replaces_id'>;
 

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { monotonicFactory } from 'ulid';
 import type { Database } from '../../../db/schema.js';
-import { dayIn } from '../dates.js';
+import { localDate } from '../../../lib/time.js';
 import { effectiveStatus } from '../status.js';
 import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../tables.js';
 import { issuedCard, spentOn, vcnNotFound } from './cards.js';
@@ -45,7 +45,7 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
   if (!Number.isSafeInteger(purchase.amountMinor) || purchase.amountMinor <= 0) throw new Error('the amount must be positive');
   return writeTransaction(db, async (trx) => {
     const card = await locate(trx, purchase.vcnId);
-    const today = dayIn(card.time_zone, purchase.now);
+    const today = localDate(purchase.now, card.time_zone);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
     // While a top-up is in flight at the issuer, the stricter of the current and the new terms applies.
     const inFlight = card.change_started_at !== null && !isAbandoned(card.change_started_at, purchase.now);
@@ -91,7 +91,7 @@ const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
 export async function setCardStatus(db: Kysely<Database>, vcnId: string, target: StoredVcnStatus, now: Date): Promise<VcnRow> {
   return writeTransaction(db, async (trx) => {
     const card = await locate(trx, vcnId);
-    const current = effectiveStatus(card.status, card.end_date, dayIn(card.time_zone, now));
+    const current = effectiveStatus(card.status, card.end_date, localDate(now, card.time_zone));
     const allowed = ALLOWED_FROM[target].includes(card.status) && (current !== 'EXPIRED' || target === 'CANCELLED');
     if (!allowed) throw new CardStateError(`Virtual card ${vcnId} is ${current} and cannot become ${target}`);
     await trx

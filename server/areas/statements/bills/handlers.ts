@@ -1,13 +1,13 @@
 // GET /credit-cards/v1/bills and /credit-cards/v1/bills/{dueDate}
-import type { components } from '../../../generated/openapi.js';
-import { defineHandlers } from '../../http/handler.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { decodeCursor, pageOf } from '../../http/cursor.js';
-import { fromMinor } from '../../lib/money.js';
-import type { BillRow } from '../statements/tables.js';
-import { formatInstant, localDate } from '../statements/time.js';
-import { presentCreditCard } from '../statements/present.js';
-import { loadBillTransactions } from '../statements/store/credit-card-page.js';
+import type { components } from '../../../../generated/openapi.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import { paging } from '../../../http/paging.js';
+import { fromMinor } from '../../../lib/money.js';
+import type { BillRow } from '../tables.js';
+import { formatInstant, localDate } from '../../../lib/time.js';
+import { presentCreditCard } from '../present.js';
+import { loadBillTransactions } from '../store/credit-card-page.js';
 import { billStatus } from './cycle.js';
 import { findBill, listBills } from './store.js';
 
@@ -20,19 +20,11 @@ const presentBill = (b: BillRow, today: string, timeZone: string): components['s
   paidAt: b.paid_at === null ? null : formatInstant(b.paid_at, timeZone),
 });
 
-const SCOPE = { list: 'bills' };
-
 export const handlers = defineHandlers({
   listBills: async ({ query }, { db, auth, clock, config }) => {
-    const take = query.limit ?? 50;
-    let before: string | undefined;
-    if (query.nextPageStartKey !== undefined) {
-      const [key] = decodeCursor(config.secrets.cursor, SCOPE, query.nextPageStartKey);
-      if (typeof key !== 'string') throw badRequest('nextPageStartKey is invalid');
-      before = key;
-    }
-    const rows = await listBills(db, auth.companyId, take + 1, before);
-    const { items, nextPageStartKey } = pageOf(config.secrets.cursor, SCOPE, rows, take, (last) => [last.due_date]);
+    const page = paging('listBills', { auth, config }, query, {}, ['string']);
+    const rows = await listBills(db, auth.companyId, page.limit + 1, page.after?.[0]);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.due_date]);
     const today = localDate(clock.now(), auth.timeZone);
     return {
       status: 200,

@@ -1,6 +1,6 @@
 // The API shape of a category and its establishments.
-import type { CategoryRow, EstablishmentRow } from '../directory/tables.js';
-import { typeOf, type TypeCatalogue } from '../directory/store/types.js';
+import type { CategoryRow, EstablishmentRow } from '../tables.js';
+import { typeOf, type TypeCatalogue } from '../store/types.js';
 
 export function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue) {
   return {

@@ -1,13 +1,11 @@
 // The collection DELETE of categories: every check first, then one atomic step.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { badRequest, unprocessable, ApiError } from '../../../http/errors.js';
-import { TYPE_ID } from '../../directory/store/types.js';
-import { reassignCategory } from '../../directory/store/transactions.js';
+import type { Db } from '../../../../db/database.js';
+import { badRequest, unprocessable, ApiError } from '../../../../http/errors.js';
+import { TYPE_ID } from '../../store/types.js';
+import { reassignCategory } from '../../store/transactions.js';
 import { protectedCategories } from './categories.js';
-import { writeTransaction } from '../../../db/transaction.js';
+import { writeTransaction } from '../../../../db/transaction.js';
 
-type Db = Kysely<Database>;
 
 /**
  * Deletes the company's categories `ids`. Their establishments move to `moveTo`; their transactions

@@ -1,12 +1,13 @@
 // Attachments: declare (signed upload URL, 15 minutes), upload (the URL's target), download.
-import { defineHandlers } from '../../http/handler.js';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import { signToken, verifyToken } from '../statements/signed-token.js';
-import { formatInstant } from '../statements/time.js';
-import { contentPath } from '../statements/present.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { ApiError, badRequest, notFound } from '../../../http/errors.js';
+import { signToken, verifyToken } from '../../../http/signed-url.js';
+import { formatInstant } from '../../../lib/time.js';
+import { contentPath } from '../present.js';
 import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, contentDisposition, looksLike, mediaType, type AttachmentType } from './content-types.js';
 import { putFile, readFileBlob, sha256 } from './file-blobs.js';
-import { companyTimeZone, completeUpload, declareAttachment, findAttachment, findUploaded, readDbBlob, type TransactionRef } from './store.js';
+import { companyTimeZone } from '../../../db/company-zone.js';
+import { completeUpload, declareAttachment, findAttachment, findUploaded, readDbBlob, type TransactionRef } from './store.js';
 
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
 const PURPOSE = 'attachment-upload';
@@ -59,7 +60,7 @@ export const handlers = defineHandlers({
     const hash = sha256(bytes);
     if (config.dataDir) await putFile(config.dataDir, hash, bytes);
     const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now);
-    const timeZone = await companyTimeZone(db, done.company_id);
+    const timeZone = (await companyTimeZone(db, done.company_id)) ?? 'America/Sao_Paulo';
     return {
       status: 200,
       body: {

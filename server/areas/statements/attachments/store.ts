@@ -1,9 +1,9 @@
 // Attachment rows: declaration, the all-or-nothing completion of an upload, and reads.
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database.js';
-import { conflict, notFound } from '../../http/errors.js';
-import type { AttachmentRow } from '../statements/tables.js';
-import { writeTransaction } from '../../db/transaction.js';
+import type { Db } from '../../../db/database.js';
+import { conflict, notFound } from '../../../http/errors.js';
+import type { AttachmentRow } from '../tables.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export const MAX_ATTACHMENTS_PER_TRANSACTION = 20;
 
@@ -95,9 +95,4 @@ export async function findUploaded(db: Db, companyId: string, id: string): Promi
 export async function readDbBlob(db: Db, hash: string): Promise<Buffer | undefined> {
   const row = await db.selectFrom('attachment_blobs').select('content').where('sha256', '=', hash).executeTakeFirst();
   return row?.content;
-}
-
-export async function companyTimeZone(db: Db, companyId: string): Promise<string> {
-  const row = await db.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst();
-  return row?.time_zone ?? 'America/Sao_Paulo';
 }

@@ -1,7 +1,7 @@
 // Cost centers: read the validated request, call the store, shape the reply.
-import { defineHandlers } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import type { CostCenterRow } from '../directory/tables.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import type { CostCenterRow } from '../tables.js';
 import {
   deleteCostCenter, findCostCenter, insertCostCenters, listCostCenters, newCostCenter, renameCostCenter,
 } from './store.js';

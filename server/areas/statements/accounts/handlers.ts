@@ -1,8 +1,8 @@
 // GET /accounts/v1/balance
-import { defineHandlers } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import { fromMinor } from '../../lib/money.js';
-import { formatInstant } from '../statements/time.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import { fromMinor } from '../../../lib/money.js';
+import { formatInstant } from '../../../lib/time.js';
 import { listAccounts } from './store.js';
 
 export const handlers = defineHandlers({

@@ -1,19 +1,16 @@
 // Queries on the company's categories and their establishments.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { conflict } from '../../../http/errors.js';
-import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../../directory/tables.js';
-import { cleanName, idsInOrder, nameKey, uniqueName } from '../../directory/names.js';
-import { TYPE_ID } from '../../directory/store/types.js';
-import type { PageRequest } from '../../directory/paging.js';
-import { writeTransaction } from '../../../db/transaction.js';
+import type { Db } from '../../../../db/database.js';
+import { conflict } from '../../../../http/errors.js';
+import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../../tables.js';
+import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
+import { TYPE_ID } from '../../store/types.js';
+import { writeTransaction } from '../../../../db/transaction.js';
 
-type Db = Kysely<Database>;
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
-export async function listCategories(db: Db, companyId: string, page: PageRequest): Promise<CategoryRow[]> {
+export async function listCategories(db: Db, companyId: string, page: { limit: number; after?: [number] }): Promise<CategoryRow[]> {
   let query = db.selectFrom('categories').selectAll().where('company_id', '=', companyId);
-  if (page.afterId !== undefined) query = query.where('id', '>', page.afterId);
+  if (page.after) query = query.where('id', '>', page.after[0]);
   return query.orderBy('id').limit(page.limit + 1).execute();
 }
 

@@ -1,7 +1,7 @@
 // The billing cycle of the company's cards: bills are due on day 10 and close 7 days earlier (day 3).
 // A purchase made up to and including a closing date (company time zone) is charged on that bill;
 // installment n of a purchase falls n - 1 bills later.
-import { addDays, addMonths } from '../statements/time.js';
+import { addDays, addMonths } from '../../../lib/time.js';
 
 export const DUE_DAY = 10;
 export const CLOSING_DAYS_BEFORE_DUE = 7;

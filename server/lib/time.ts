@@ -1,5 +1,5 @@
 // Instants are stored as UTC ISO strings and shown with the company's UTC offset; calendar dates
-// (filters, bills) are days in the company's time zone.
+// (filters, bills, card windows) are days in the company's time zone, `YYYY-MM-DD`.
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -61,4 +61,9 @@ export function addMonths(date: string, months: number): string {
   const first = new Date(Date.UTC(y!, m! - 1 + months, 1));
   const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
   return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d!, last))).toISOString().slice(0, 10);
+}
+
+/** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }

@@ -1,7 +1,7 @@
 // Suppliers: read the validated request, call the store, shape the reply.
-import { defineHandlers } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import { pageOf, pageRequest } from '../directory/paging.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import { paging } from '../../../http/paging.js';
 import { deleteSupplier, findSupplier, insertSuppliers, listSuppliers, newSupplier, renameSupplier, type Supplier } from './store.js';
 
 const supplierNotFound = () => notFound('Supplier not found');
@@ -11,10 +11,9 @@ const present = (row: Supplier) => ({ id: row.id, companyId: row.company_id, nam
 export const handlers = defineHandlers({
   listSuppliers: async ({ query }, ctx) => {
     const { companyId } = ctx.auth;
-    const secret = ctx.config.secrets.cursor;
-    const page = pageRequest(secret, 'listSuppliers', companyId, query);
+    const page = paging('listSuppliers', ctx, query, {}, ['number']);
     const rows = await listSuppliers(ctx.db, companyId, page);
-    const { items, nextPageStartKey } = pageOf(secret, 'listSuppliers', companyId, rows, page.limit);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
     return { status: 200, body: { items: items.map(present), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 

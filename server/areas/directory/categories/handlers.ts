@@ -1,11 +1,11 @@
 // Categories: read the validated request, call the store, shape the reply.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { defineHandlers } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import type { CategoryRow } from '../directory/tables.js';
-import { loadTypes } from '../directory/store/types.js';
-import { pageOf, pageRequest } from '../directory/paging.js';
+import type { Database } from '../../../db/schema.js';
+import { defineHandlers } from '../../../http/handler.js';
+import { notFound } from '../../../http/errors.js';
+import type { CategoryRow } from '../tables.js';
+import { loadTypes } from '../store/types.js';
+import { paging } from '../../../http/paging.js';
 import { findCategory, insertCategories, listCategories, listEstablishments, newCategory, renameCategory } from './store/categories.js';
 import { deleteCategories } from './store/delete.js';
 import { presentCategories } from './present.js';
@@ -27,10 +27,9 @@ async function one(db: Kysely<Database>, companyId: string, row: CategoryRow | u
 export const handlers = defineHandlers({
   listCategories: async ({ query }, ctx) => {
     const { companyId } = ctx.auth;
-    const secret = ctx.config.secrets.cursor;
-    const page = pageRequest(secret, 'listCategories', companyId, query);
+    const page = paging('listCategories', ctx, query, {}, ['number']);
     const rows = await listCategories(ctx.db, companyId, page);
-    const { items, nextPageStartKey } = pageOf(secret, 'listCategories', companyId, rows, page.limit);
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
     return { status: 200, body: { items: await withDetails(ctx.db, companyId, items), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },
 

@@ -1,13 +1,11 @@
 // Queries on the company's cost centers.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { CostCenterRow } from '../directory/tables.js';
-import { cleanName, nameKey, uniqueName } from '../directory/names.js';
-import { clearCostCenter } from '../directory/store/transactions.js';
-import { writeTransaction } from '../../db/transaction.js';
+import type { Db } from '../../../db/database.js';
+import type { CostCenterRow } from '../tables.js';
+import { cleanName, nameKey, uniqueName } from '../names.js';
+import { clearCostCenter } from '../store/transactions.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
-type Db = Kysely<Database>;
 
 /** Every cost center of the company, by name (case-insensitive), then id. */
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {

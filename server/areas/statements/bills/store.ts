@@ -1,6 +1,6 @@
 // Bills: keyset pages by due date (newest first) and single bills.
-import type { Db } from '../../db/database.js';
-import type { BillRow } from '../statements/tables.js';
+import type { Db } from '../../../db/database.js';
+import type { BillRow } from '../tables.js';
 
 export async function listBills(db: Db, companyId: string, take: number, before?: string): Promise<BillRow[]> {
   let query = db.selectFrom('bills').selectAll().where('company_id', '=', companyId);

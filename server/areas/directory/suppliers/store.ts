@@ -1,14 +1,11 @@
 // Queries on the company's suppliers.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { conflict } from '../../http/errors.js';
-import type { DirectoryType, NewSupplier } from '../directory/tables.js';
-import { cleanName, idsInOrder, nameKey, uniqueName } from '../directory/names.js';
-import { TYPE_ID } from '../directory/store/types.js';
-import type { PageRequest } from '../directory/paging.js';
-import { writeTransaction } from '../../db/transaction.js';
+import type { Db } from '../../../db/database.js';
+import { conflict } from '../../../http/errors.js';
+import type { DirectoryType, NewSupplier } from '../tables.js';
+import { cleanName, idsInOrder, nameKey, uniqueName } from '../names.js';
+import { TYPE_ID } from '../store/types.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
-type Db = Kysely<Database>;
 
 export interface Supplier {
   id: number;
@@ -26,9 +23,9 @@ const selectSuppliers = (db: Db, companyId: string) =>
     .where('s.company_id', '=', companyId);
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
-export async function listSuppliers(db: Db, companyId: string, page: PageRequest): Promise<Supplier[]> {
+export async function listSuppliers(db: Db, companyId: string, page: { limit: number; after?: [number] }): Promise<Supplier[]> {
   let query = selectSuppliers(db, companyId);
-  if (page.afterId !== undefined) query = query.where('s.id', '>', page.afterId);
+  if (page.after) query = query.where('s.id', '>', page.after[0]);
   return query.orderBy('s.id').limit(page.limit + 1).execute();
 }
 

@@ -1,0 +1,55 @@
+// Import rules of the code base, checked by `npm run lint:deps` (part of `npm run check`).
+// See server/README.md for what each folder owns.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles hide which module owns what; move the shared part into its own file.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-cross-area',
+      severity: 'error',
+      comment: 'An area never imports another area: share through server/lib, server/db or server/http; seeding across areas belongs to server/cli.',
+      from: { path: '^server/areas/([^/]+)/' },
+      to: { path: '^server/areas/', pathNot: '^server/areas/$1/' },
+    },
+    {
+      name: 'areas-not-entry-points',
+      severity: 'error',
+      comment: 'Areas are used by the HTTP layer and the CLI, never the other way round.',
+      from: { path: '^server/areas/' },
+      to: { path: '^server/(cli/|app\\.ts|main\\.ts|http/(operations|dispatch|error-handler)\\.ts)' },
+    },
+    {
+      name: 'lib-is-a-leaf',
+      severity: 'error',
+      comment: 'server/lib holds pure helpers: no HTTP, no database, no areas.',
+      from: { path: '^server/lib/' },
+      to: { path: '^server/(areas|http|db|cli)/|^server/[^/]+\\.ts$' },
+    },
+    {
+      name: 'runtime-not-scripts',
+      severity: 'error',
+      comment: 'The runtime never depends on build and CI tools.',
+      from: { path: '^(server|client|bin)/' },
+      to: { path: '^scripts/' },
+    },
+    {
+      name: 'no-tests-in-runtime',
+      severity: 'error',
+      from: { path: '^(server|client|scripts)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|generated/docs)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,103 @@
+// Keyset paging of every list operation (DESIGN §5), in one place:
+//  - `limit`: its default and bounds are the operation's `limit` parameter in the contract;
+//  - `nextPageStartKey`: an opaque, signed cursor carrying the sort key of the previous page's last
+//    row, bound to the operation, the company and the filters (anything else that shapes the query);
+//  - the page: the store fetches `limit + 1` rows, `page()` keeps `limit` of them and, when more
+//    follow, encodes the next cursor.
+// A tampered cursor, one of another operation, another company or other filters is a 400, rendered
+// in the operation's error body by the error handler.
+import type { AuthContext, OperationId } from './handler.js';
+import type { Config } from '../config.js';
+import { badRequest } from './errors.js';
+import { sign, verify } from '../lib/signed-token.js';
+import { loadBundle } from './spec.js';
+
+type KeyPart = 'string' | 'number';
+type KeyShape = readonly KeyPart[];
+type Part<P> = P extends 'string' ? string : number;
+type KeyOf<S extends KeyShape> = { -readonly [I in keyof S]: Part<S[I]> };
+
+/** The page size when the contract leaves it to the server (`listUsers`). */
+const SERVER_DEFAULT_LIMIT = 50;
+
+export const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
+
+const invalidCursor = () => badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }]);
+
+interface LimitBounds {
+  default: number;
+  minimum: number;
+  maximum: number;
+}
+
+let limits: Map<string, LimitBounds> | undefined;
+
+/** The `limit` parameter of every operation of the contract, read once. */
+function limitOf(operationId: string): LimitBounds {
+  if (!limits) {
+    limits = new Map();
+    const bundle = loadBundle('internal') as { paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>; components?: { parameters?: Record<string, unknown> } };
+    for (const item of Object.values(bundle.paths)) {
+      for (const op of Object.values(item)) {
+        if (!op || typeof op !== 'object' || !op.operationId) continue;
+        for (const raw of op.parameters ?? []) {
+          const ref = (raw as { $ref?: string }).$ref;
+          const param = (ref ? bundle.components?.parameters?.[ref.split('/').pop() ?? ''] : raw) as { name?: string; in?: string; schema?: Record<string, number> };
+          if (param?.name !== 'limit' || param.in !== 'query') continue;
+          const s = param.schema ?? {};
+          limits.set(op.operationId, { default: s.default ?? SERVER_DEFAULT_LIMIT, minimum: s.minimum ?? 1, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER });
+        }
+      }
+    }
+  }
+  const found = limits.get(operationId);
+  if (!found) throw new Error(`${operationId} has no limit parameter in the contract`);
+  return found;
+}
+
+export interface Paging<K> {
+  /** The page size asked for (or the contract's default). */
+  limit: number;
+  /** The sort key of the previous page's last row; undefined on the first page. */
+  after: K | undefined;
+  /** Keeps `limit` of the `limit + 1` rows fetched; the cursor of the next page when more follow. */
+  page<T>(rows: T[], keyOf: (last: T) => K): { items: T[]; nextPageStartKey?: string };
+  /** The cursor of the page after the row whose sort key is `key` (for stores that cut their own page). */
+  cursorAfter(key: K): string;
+}
+
+/**
+ * Reads the paging of a list request. `filters` is everything besides the cursor that shapes the
+ * query (normalized so that equal queries give equal values); `shape` the types of the sort key.
+ */
+export function paging<const S extends KeyShape>(
+  operationId: OperationId,
+  ctx: { auth: Pick<AuthContext, 'companyId'>; config: Pick<Config, 'secrets'> },
+  query: { limit?: number; nextPageStartKey?: string },
+  filters: unknown,
+  shape: S,
+): Paging<KeyOf<S>> {
+  const bounds = limitOf(operationId);
+  const limit = Math.min(Math.max(query.limit ?? bounds.default, bounds.minimum), bounds.maximum);
+  const secret = ctx.config.secrets.cursor;
+  const scope = { op: operationId, companyId: ctx.auth.companyId, filters };
+  let after: KeyOf<S> | undefined;
+  if (query.nextPageStartKey !== undefined) {
+    const payload = verify(secret, scope, query.nextPageStartKey) as { k?: unknown } | undefined;
+    const key = payload?.k;
+    if (!Array.isArray(key) || key.length !== shape.length || !key.every((part, i) => typeof part === shape[i])) throw invalidCursor();
+    after = key as KeyOf<S>;
+  }
+  const cursorAfter = (key: KeyOf<S>) => sign(secret, scope, { k: key });
+  return {
+    limit,
+    after,
+    cursorAfter,
+    page: (rows, keyOf) => {
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      if (rows.length <= limit || last === undefined) return { items };
+      return { items, nextPageStartKey: cursorAfter(keyOf(last)) };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// HMAC-SHA256 signed tokens: pagination cursors and URLs that need no access token (receipt
+// downloads, attachment uploads).
+// token = base64url(JSON payload) + "." + base64url(HMAC-SHA256(secret, context + "." + payload)).
+// The context (a purpose such as "receipt", or the canonical JSON of a cursor's scope) keeps a token
+// issued for one use from being accepted for another.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Canonical JSON: object keys sorted, undefined members dropped, so equal values give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const contextOf = (context: unknown) => (typeof context === 'string' ? context : canonical(context));
+
+const mac = (secret: Buffer, context: string, payload: string) =>
+  createHmac('sha256', secret).update(`${context}.${payload}`).digest();
+
+/** Signs `payload` for `context` (a string, or any JSON value compared canonically). */
+export function sign(secret: Buffer, context: unknown, payload: unknown): string {
+  const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${encoded}.${mac(secret, contextOf(context), encoded).toString('base64url')}`;
+}
+
+/** The payload of a genuine token of `context`; undefined when altered, malformed or of another context. */
+export function verify(secret: Buffer, context: unknown, token: string): unknown {
+  const [payload, signature, extra] = token.split('.');
+  // Compare the encoded text, not decoded bytes: base64url's last character carries spare bits, so
+  // several spellings decode to the same bytes, and only the one we issued is genuine.
+  const given = Buffer.from(signature ?? '');
+  const expected = Buffer.from(payload ? mac(secret, contextOf(context), payload).toString('base64url') : '');
+  if (!payload || extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A token of `purpose` carrying `claims` that expires at `expiresAt`. */
+export function signExpiring(secret: Buffer, purpose: string, claims: Record<string, string | number>, expiresAt: Date): string {
+  return sign(secret, purpose, { ...claims, exp: expiresAt.getTime() });
+}
+
+/** The claims of a genuine, unexpired token of `purpose`, or why it is refused. */
+export function verifyExpiring(
+  secret: Buffer, purpose: string, token: string, now: Date,
+): { claims: Record<string, unknown> } | { refused: 'invalid' | 'expired' } {
+  const claims = verify(secret, purpose, token);
+  if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return { refused: 'invalid' };
+  const exp = (claims as { exp?: unknown }).exp;
+  if (typeof exp !== 'number' || exp <= now.getTime()) return { refused: 'expired' };
+  return { claims: claims as Record<string, unknown> };
+}
