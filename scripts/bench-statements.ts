@@ -107,8 +107,8 @@ async function main() {
     const secondPage = async (query: Query) => {
       const first = await list(query);
       const key = 'body' in first && first.body ? (first.body as { nextPageStartKey?: string }).nextPageStartKey : undefined;
-      if (key === undefined) throw new Error('the first page of a paged case has no next page');
-      return { ...query, nextPageStartKey: key };
+      // With fewer rows (--rows) the filters may match a single page: then time the first page.
+      return key === undefined ? query : { ...query, nextPageStartKey: key };
     };
 
     const cases: Array<[string, Query]> = [
