@@ -2469,7 +2469,7 @@ export interface components {
          *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `unauthorized`, `forbidden`,
-         *     `too-many-requests`, `internal-exception`. Every `invalid-vcn-request` message starts with
+         *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
         VcnError: {
@@ -2653,6 +2653,31 @@ export interface components {
                  *       "code": 500,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The service is momentarily busy (concurrent writes kept the data locked, or a conflicting
+         *     transaction kept winning). Nothing was changed; wait the seconds in `Retry-After`, then retry.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": 503,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "Retry-After: 1"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3040,6 +3065,8 @@ export interface components {
         /**
          * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
          *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
          */
         VcnServiceUnavailable: {
             headers: {
@@ -3055,6 +3082,29 @@ export interface components {
                  *       "error": "Service Unavailable",
                  *       "message": "The card provider is unavailable; retry later",
                  *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description `service-unavailable`: the service is momentarily busy (concurrent writes kept the data locked,
+         *     or a conflicting transaction kept winning). Nothing was changed; wait the seconds in
+         *     `Retry-After`, then retry.
+         */
+        VcnServiceBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": "service-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -3187,6 +3237,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBankingTransactions: {
@@ -3400,6 +3451,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileBankingTransaction: {
@@ -3490,6 +3542,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBankingTransactionReceipt: {
@@ -3555,6 +3608,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadBankingTransactionReceipt: {
@@ -3610,6 +3664,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCreditCardTransactions: {
@@ -3728,6 +3783,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileCreditCardTransaction: {
@@ -3818,6 +3874,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAttachment: {
@@ -3916,6 +3973,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadAttachmentContent: {
@@ -4082,6 +4140,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAttachmentContent: {
@@ -4123,6 +4182,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountBalance: {
@@ -4175,6 +4235,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBills: {
@@ -4258,6 +4319,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBill: {
@@ -4341,6 +4403,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCostCenters: {
@@ -4389,6 +4452,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCostCenter: {
@@ -4436,6 +4500,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCostCenter: {
@@ -4475,6 +4540,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCostCenter: {
@@ -4505,6 +4571,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCostCenter: {
@@ -4554,6 +4621,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSuppliers: {
@@ -4615,6 +4683,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSupplier: {
@@ -4689,6 +4758,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSupplier: {
@@ -4732,6 +4802,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSupplier: {
@@ -4797,6 +4868,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSupplier: {
@@ -4851,6 +4923,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -4936,6 +5009,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -5015,6 +5089,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCategories: {
@@ -5116,6 +5191,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -5191,6 +5267,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCategory: {
@@ -5261,6 +5338,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
@@ -5332,6 +5410,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getUser: {
@@ -5378,6 +5457,7 @@ export interface operations {
             404: components["responses"]["FieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -5436,6 +5516,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateUser: {
@@ -5519,6 +5600,7 @@ export interface operations {
             409: components["responses"]["FieldConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoles: {
@@ -5582,6 +5664,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvite: {
@@ -5679,6 +5762,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createVcn: {
@@ -5895,6 +5979,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     redirectVcnCard: {
@@ -5927,6 +6012,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     listVcnTransactions: {
@@ -6004,6 +6090,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
 }
