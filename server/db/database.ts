@@ -2,7 +2,7 @@
 // runs the migrations to the latest version. This folder is the only place that knows which one:
 // sqlite.ts and postgres.ts open them, dialect.ts and column-types.ts hold the few differences,
 // transaction.ts and errors.ts make writes behave the same under concurrency.
-import { Kysely, Migrator } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { isPostgresUrl } from './dialect.js';
@@ -25,7 +25,17 @@ export async function openDatabase(location: string, options: { migrate?: boolea
       throw err;
     }
   }
+  if (isPostgresUrl(location)) await warnUnlessByteOrder(db);
   return db;
+}
+
+/** Names and keys sort byte-wise on SQLite; PostgreSQL does too only under a C collation. */
+async function warnUnlessByteOrder(db: Db): Promise<void> {
+  const { rows } = await sql<{ collation: string }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
+  const collation = rows[0]?.collation ?? '';
+  if (!/^(C|POSIX|C\.UTF-?8)$/i.test(collation)) {
+    process.stderr.write(`warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`);
+  }
 }
 
 /** Runs every pending migration. Safe to run from several processes at once (the migrator locks). */
