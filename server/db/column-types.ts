@@ -4,7 +4,6 @@
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import { storeKind } from './dialect.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function columnTypes(db: Kysely<any>) {
   const pg = storeKind(db) === 'postgres';
   return {

@@ -7,14 +7,13 @@ export type StoreKind = 'sqlite' | 'postgres';
 /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const storeKind = (db: Kysely<any>): StoreKind => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
 /**
  * A time column compared through a no-op expression, so the planner cannot bound an index range
  * with it (the arm's ordered index keeps driving). Times are text on SQLite, timestamptz on PostgreSQL.
  */
-export function unindexedTime(db: Kysely<any>, column: string): RawBuilder<string> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function unindexedTime(db: Kysely<any>, column: string): RawBuilder<string> {
   return storeKind(db) === 'postgres' ? sql<string>`(${sql.ref(column)} + interval '0 seconds')` : sql<string>`${sql.ref(column)} || ''`;
 }
 

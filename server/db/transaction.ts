@@ -10,7 +10,6 @@ import { storeKind } from './dialect.js';
 
 const ATTEMPTS = 10;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<DB>);
   if (storeKind(db) === 'sqlite') return db.transaction().execute(work);
