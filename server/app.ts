@@ -11,7 +11,11 @@ import { requestId } from './http/request-id.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
-import { contractValidator } from './http/validator.js';
+import { contractValidator, recordBodySize } from './http/validator.js';
+import { strictNumbers } from './http/strict-numbers.js';
+import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
+import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
+import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { dispatch } from './http/dispatch.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
@@ -32,6 +36,8 @@ export interface AppOptions {
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
+export const MAX_URL_LENGTH = 8192;
 
 export function createApp({ db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), rateLimitStore }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
@@ -45,7 +51,11 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.set('query parser', 'simple');
 
   app.use(requestId);
+  app.use(securityHeaders(config.baseUrl));
   app.use(httpLogger(logger));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
+  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -55,6 +65,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   });
   app.get('/docs', (_req, res, next) => {
     if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(docsPath));
     res.sendFile(docsPath);
   });
 
@@ -64,9 +75,18 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
 
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute, rateLimitStore));
-  app.use(express.json({ limit: '1mb' }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(uploadGate(services));
+  app.use(express.json({
+    limit: '1mb',
+    verify: (req, res, buf) => {
+      recordBodySize(req, res, buf);
+      assertJsonShape(buf);
+    },
+  }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
+  app.use(wellFormedBody);
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
+  app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));

@@ -9,6 +9,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
+  authFailuresPerMinute: number;
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
@@ -24,6 +26,8 @@ export interface Config {
     cvvKey: Buffer;
   };
   logLevel: string;
+  /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
+  shutdownGraceMs: number;
 }
 
 const secret = (value: string | undefined, name: string): Buffer => {
@@ -31,6 +35,12 @@ const secret = (value: string | undefined, name: string): Buffer => {
   const key = Buffer.from(value, 'hex');
   if (key.length !== 32) throw new Error(`${name} must be 64 hex characters (32 bytes)`);
   return key;
+};
+
+const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
+  return Number(value);
 };
 
 /** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
@@ -41,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     validateResponses: env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     secrets: {
@@ -50,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
     ...overrides,
   };
 }

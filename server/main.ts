@@ -16,6 +16,7 @@ import { rateLimitStore } from './http/rate-limit-store.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { buildDocs, docsPath } from './docs.js';
+import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 export interface ServeOptions {
   port: number;
@@ -81,25 +82,23 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
   const store = await rateLimitStore({ db, clock: systemClock, shared: isPostgresUrl(dbPath) || cluster.isWorker, redisUrl: process.env.REDIS_URL });
 
   const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
-  const server = app.listen(port);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const server = await listen(createHttpServer(app), port);
   if (!cluster.isWorker) process.stdout.write(banner(config, dbPath, demo, 1));
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close(async () => {
-      await store.close();
-      await db.destroy();
-      logger.info('stopped');
-      process.exit(0);
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+    void shutdownGracefully(server, {
+      graceMs: config.shutdownGraceMs,
+      onClosed: async () => {
+        await store.close();
+        await db.destroy();
+        logger.info('stopped');
+        process.exit(0);
+      },
     });
-    server.closeIdleConnections();
-    setTimeout(() => {
-      server.closeAllConnections();
-    }, 10_000).unref();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -32,6 +32,33 @@ describe('finance company create', () => {
   });
 });
 
+describe('finance company create: inputs checked like API inputs', () => {
+  const failure = (...args: string[]) => finance(...args).then(() => undefined, (e: { code: number; stderr: string }) => e);
+
+  it('when the time zone is not an IANA zone, then it fails naming it and creates nothing', async () => {
+    const e = await failure('company', 'create', '--name', 'Base Lunar Ltda', '--time-zone', 'Mars/Base', '--json');
+    expect(e?.code).not.toBe(0);
+    expect(e?.stderr).toMatch(/not an IANA time zone: Mars\/Base/);
+  });
+
+  it('when the name is empty or blank, then it fails', async () => {
+    for (const name of ['', '   ']) {
+      const e = await failure('company', 'create', '--name', name, '--json');
+      expect(e?.stderr).toMatch(/must not be empty/);
+    }
+  });
+
+  it('when a scope is unknown, then the error lists the known scopes', async () => {
+    const e = await failure('company', 'create', '--name', 'Escopo Ltda', '--scopes', 'statements:read,admin', '--json');
+    expect(e?.stderr).toMatch(/unknown scopes: admin; known scopes: statements:read, statements:write/);
+  });
+
+  it('when a time zone other than the default is given, then the company is created', async () => {
+    const created = JSON.parse(await finance('company', 'create', '--name', 'Manaus Ltda', '--time-zone', 'America/Manaus', '--json'));
+    expect(created.companyId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
 describe('finance client create', () => {
   it('when given scopes, then the new client holds exactly those', async () => {
     const client = JSON.parse(await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read,users:read', '--json'));

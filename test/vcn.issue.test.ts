@@ -76,6 +76,23 @@ describe('createVcn', () => {
     const base = hotelRequest();
     expectVcnError(await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, extraChargesMargin: 300 } })), 400, 'invalid-vcn-request');
   });
+
+  it('when a positive extraChargesMargin is sent with allowExtraCharges false, then 400 invalid-vcn-request', async () => {
+    const base = hotelRequest();
+    const body = hotelRequest({ hotelBooking: { ...base.hotelBooking!, allowExtraCharges: false, extraChargesMargin: 0.01 } });
+    expectVcnError(await post(body), 400, 'invalid-vcn-request');
+  });
+
+  it.each([
+    ['allowExtraCharges false and margin 0', { allowExtraCharges: false, extraChargesMargin: 0 }],
+    ['no allowExtraCharges and margin 0', { extraChargesMargin: 0 }],
+    ['allowExtraCharges false and no margin', { allowExtraCharges: false }],
+  ])('when a HOTEL card has %s, then 201 and the ceiling is the price', async (_name, extra) => {
+    const base = hotelRequest();
+    const { data, response } = await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, ...extra } }));
+    expect(response.status).toBe(201);
+    expect(data!.limit.value).toBe(1473.4);
+  });
 });
 
 describe('createVcn: defaults by type', () => {

@@ -1,5 +1,7 @@
 // Options and output shared by the `finance` commands.
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { ALL_SCOPES } from '../areas/auth/store.js';
+import { isTimeZone } from '../lib/time-zone.js';
 import { openDatabase, type Db } from '../db/database.js';
 
 export const DEFAULT_DB = './data/finance.sqlite';
@@ -29,10 +31,36 @@ export function output(json: boolean, value: Record<string, unknown>): void {
   for (const [key, v] of Object.entries(value)) process.stdout.write(`${key}: ${Array.isArray(v) ? v.join(' ') : String(v)}\n`);
 }
 
-export const parseScopes = (value: string) => value.split(/[,\s]+/).filter(Boolean);
+/** Comma- or space-separated scopes, each one of ALL_SCOPES; at least one. */
+export const parseScopes = (value: string) => {
+  const scopes = value.split(/[,\s]+/).filter(Boolean);
+  const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown scopes: ${unknown.join(', ')}; known scopes: ${ALL_SCOPES.join(', ')}`);
+  if (scopes.length === 0) throw new InvalidArgumentError(`give at least one scope of: ${ALL_SCOPES.join(', ')}`);
+  return scopes;
+};
 
+/** A whole number in decimal digits (no sign, hex or exponent). */
 export const positiveInt = (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${value}`);
+  if (!/^[0-9]{1,15}$/.test(value)) throw new InvalidArgumentError(`not a non-negative integer: ${value}`);
+  return Number(value);
+};
+
+export const port = (value: string) => {
+  const n = positiveInt(value);
+  if (n > 65_535) throw new InvalidArgumentError(`not a port (0–65535): ${value}`);
   return n;
+};
+
+/** A name of 1–200 characters, trimmed. */
+export const nonEmptyName = (value: string) => {
+  const name = value.trim();
+  if (name.length === 0) throw new InvalidArgumentError('must not be empty');
+  if (name.length > 200) throw new InvalidArgumentError('must be at most 200 characters');
+  return name;
+};
+
+export const timeZone = (value: string) => {
+  if (!isTimeZone(value)) throw new InvalidArgumentError(`not an IANA time zone: ${value} (e.g. America/Sao_Paulo, UTC)`);
+  return value;
 };

@@ -27,6 +27,10 @@ const readable = (message: string) =>
     .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
     .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) => path.replace(/\//g, '.'));
 
+const MAX_PROBLEMS = 20;
+/** Cuts a field name or message (which may quote a caller's key) to a readable length. */
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /** "/body/amount/rate" or ".body.amount.rate" → "body.amount.rate" */
 const fieldOf = (path: string) => path.replace(/^[./]+/, '').replace(/\//g, '.');
 const withoutPart = (field: string) => field.replace(/^(body|query|params|path|headers)\.?/, '') || field;
@@ -59,9 +63,14 @@ function normalize(err: unknown): { status: number; message: string; problems: F
     return { status: e.statusCode, message: 'The request body could not be read', problems: [], plain: [], headers: {}, expected: true };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
-    const problems = (e.errors ?? []).map((item) => ({ field: fieldOf(item.path), message: readable(item.message) }));
+    // At most MAX_PROBLEMS problems of bounded size: a body of a million unknown keys must not
+    // produce a megabyte answer.
+    const all = e.errors ?? [];
+    const problems = all.slice(0, MAX_PROBLEMS).map((item) => ({ field: clip(fieldOf(item.path)), message: clip(readable(item.message)) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
-    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource' : readable(e.message);
+    if (all.length > MAX_PROBLEMS) plain.push(`… and ${all.length - MAX_PROBLEMS} more problems`);
+    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource'
+      : clip(readable(e.message.slice(0, 2000)), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     return { status: e.status, message, problems, plain, headers, expected: true };
   }

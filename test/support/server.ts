@@ -11,6 +11,7 @@ import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { createLogger } from '../../server/http/logger.js';
+import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
@@ -58,9 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
   const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), rateLimitStore: options.rateLimitStore });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;
 

@@ -3,6 +3,7 @@ import basicAuth from 'basic-auth';
 import { defineHandlers } from '../../http/handler.js';
 import { OAuthError } from '../../http/errors.js';
 import { authenticateClient, issueToken } from './store.js';
+import { assertNotThrottled, recordFailure } from './throttle.js';
 
 export const handlers = defineHandlers({
   createToken: async ({ body }, { db, clock, config, req }) => {
@@ -20,8 +21,12 @@ export const handlers = defineHandlers({
     const secret = basic?.pass ?? body.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
+    await assertNotThrottled(db, clientId, clock.now(), config.authFailuresPerMinute);
     const client = await authenticateClient(db, clientId, secret);
-    if (!client) throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+    if (!client) {
+      await recordFailure(db, clientId, clock.now());
+      throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+    }
 
     const granted = client.scopes.split(' ').filter(Boolean);
     const asked = body.scope?.split(' ').filter(Boolean);

@@ -2,6 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import { isTimeZone } from '../../lib/time-zone.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import { writeTransaction } from '../../db/transaction.js';
 
@@ -20,6 +21,9 @@ export interface NewClient {
 }
 
 export async function createCompany(db: Db, clock: Clock, input: { name: string; timeZone?: string }): Promise<string> {
+  // The CLI checks these too; a company with no name or an unknown zone breaks every date it shows.
+  if (input.name.trim().length === 0) throw new Error('the company name must not be empty');
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw new Error(`not an IANA time zone: ${input.timeZone}`);
   const id = randomUUID();
   await db
     .insertInto('companies')

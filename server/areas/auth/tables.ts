@@ -34,9 +34,18 @@ export interface ServerSecretRow {
   value: string;
 }
 
+/** Failed client authentications of one client id in the current one-minute window (migration 0007). */
+export interface AuthFailureRow {
+  client_id: string;
+  /** Epoch milliseconds; bigint columns may come back as strings on some drivers. */
+  window_start: number | string;
+  failures: number;
+}
+
 export interface AuthTables {
   companies: CompanyRow;
   api_clients: ApiClientRow;
   access_tokens: AccessTokenRow;
   server_secrets: ServerSecretRow;
+  auth_failures: AuthFailureRow;
 }

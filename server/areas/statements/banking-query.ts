@@ -20,11 +20,15 @@ export function parseSorting(value: string | undefined): { field: BankingSortFie
 }
 
 /** The calendar-day pair as a UTC [from, to) range; both or neither. */
+// No transaction lies outside these days; clamping keeps the day arithmetic within 4-digit years
+// (`9999-12-31` + 1 day has none, and years below 100 are not what Date.UTC reads).
+const clampDay = (date: string) => (date < '1000-01-01' ? '1000-01-01' : date > '9998-12-31' ? '9998-12-31' : date);
+
 export function dateRange(startDate: string | undefined, endDate: string | undefined, timeZone: string) {
   if ((startDate === undefined) !== (endDate === undefined)) throw badRequest('startDate and endDate must be sent together');
   if (startDate === undefined || endDate === undefined) return {};
   if (endDate < startDate) throw badRequest('endDate must not be before startDate');
-  return { from: startOfDay(startDate, timeZone), to: startOfDay(addDays(endDate, 1), timeZone) };
+  return { from: startOfDay(clampDay(startDate), timeZone), to: startOfDay(addDays(clampDay(endDate), 1), timeZone) };
 }
 
 function amountFilter(q: Query): BankingFilters['amount'] {

@@ -72,8 +72,9 @@ function priceOf(body: VcnCreate) {
   const total = price.rateMinor + price.taxesMinor + price.feesMinor;
   if (total <= 0) throw invalidVcnRequest('amount.rate + amount.taxes + amount.fees must be greater than 0');
   const hotel = body.hotelBooking;
-  if (hotel?.extraChargesMargin !== undefined && hotel.allowExtraCharges !== true) {
-    throw invalidVcnRequest('hotelBooking.extraChargesMargin needs hotelBooking.allowExtraCharges true');
+  // A zero (or absent) margin is consistent with any allowExtraCharges; only a positive one needs true.
+  if (hotel?.extraChargesMargin !== undefined && toMinor(hotel.extraChargesMargin) > 0 && hotel.allowExtraCharges !== true) {
+    throw invalidVcnRequest('a positive hotelBooking.extraChargesMargin needs hotelBooking.allowExtraCharges true');
   }
   const margin = hotel?.allowExtraCharges ? toMinor(hotel.extraChargesMargin ?? 0) : 0;
   return { price, limitMinor: total + margin, currency: amount.currency };

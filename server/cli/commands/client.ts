@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { createClient, revokeClient } from '../../areas/auth/store.js';
+import { ALL_SCOPES, createClient, revokeClient } from '../../areas/auth/store.js';
 import { output, parseScopes, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
@@ -8,10 +8,10 @@ export function register(program: Command): void {
   withDb(client.command('create'))
     .description('Create another API client of a company')
     .requiredOption('--company <id>', 'company id')
-    .requiredOption('--scopes <scopes>', 'comma-separated scopes')
+    .requiredOption('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, parseScopes)
     .option('--json', 'print one JSON document')
-    .action(async (opts: { db: string; company: string; scopes: string; json?: boolean }) => {
-      const result = await usingDb(opts.db, (db) => createClient(db, systemClock, { companyId: opts.company, scopes: parseScopes(opts.scopes) }));
+    .action(async (opts: { db: string; company: string; scopes: string[]; json?: boolean }) => {
+      const result = await usingDb(opts.db, (db) => createClient(db, systemClock, { companyId: opts.company, scopes: opts.scopes }));
       output(Boolean(opts.json), { ...result });
     });
   withDb(client.command('revoke'))

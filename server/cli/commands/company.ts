@@ -1,20 +1,20 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany } from '../../areas/auth/store.js';
-import { output, parseScopes, usingDb, withDb } from '../options.js';
+import { nonEmptyName, output, parseScopes, timeZone, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
   const company = program.command('company').description('Manage companies');
   withDb(company.command('create'))
     .description('Create a company and its first API client')
-    .requiredOption('--name <name>', 'company name')
-    .option('--scopes <scopes>', 'comma-separated scopes of the first client', ALL_SCOPES.join(','))
-    .option('--time-zone <zone>', 'IANA time zone of the company', 'America/Sao_Paulo')
+    .requiredOption('--name <name>', 'company name', nonEmptyName)
+    .option('--scopes <scopes>', `comma-separated scopes of the first client (${ALL_SCOPES.join(', ')})`, parseScopes, [...ALL_SCOPES])
+    .option('--time-zone <zone>', 'IANA time zone of the company', timeZone, 'America/Sao_Paulo')
     .option('--json', 'print one JSON document')
-    .action(async (opts: { db: string; name: string; scopes: string; timeZone: string; json?: boolean }) => {
+    .action(async (opts: { db: string; name: string; scopes: string[]; timeZone: string; json?: boolean }) => {
       const result = await usingDb(opts.db, async (db) => {
         const companyId = await createCompany(db, systemClock, { name: opts.name, timeZone: opts.timeZone });
-        return createClient(db, systemClock, { companyId, scopes: parseScopes(opts.scopes) });
+        return createClient(db, systemClock, { companyId, scopes: opts.scopes });
       });
       output(Boolean(opts.json), { ...result });
     });

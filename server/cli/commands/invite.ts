@@ -4,7 +4,7 @@ import { systemClock } from '../../lib/clock.js';
 import { acceptInvite } from '../../areas/users/invites-service.js';
 import { listInvites } from '../../areas/users/store/invites.js';
 import type { InviteStatus } from '../../areas/users/tables.js';
-import { output, usingDb, withDb } from '../options.js';
+import { nonEmptyName, output, usingDb, withDb } from '../options.js';
 
 const STATUSES: InviteStatus[] = ['PENDING', 'ACCEPTED', 'EXPIRED'];
 
@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .description("Accept a company's pending invite: the address becomes an active user with the invited role")
     .requiredOption('--company <id>', 'company id')
     .requiredOption('--email <address>', 'the invited address (any case)')
-    .option('--name <name>', "the new user's full name (default: derived from the address)")
+    .option('--name <name>', "the new user's full name (default: derived from the address)", nonEmptyName)
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; email: string; name?: string; json?: boolean }) => {
       const user = await usingDb(opts.db, (db) =>

@@ -5,6 +5,7 @@ import * as m0002 from './0002_directory.js';
 import * as m0003 from './0003_users.js';
 import * as m0004 from './0004_statements.js';
 import * as m0005 from './0005_vcn.js';
+import * as m0007 from './0007_auth_failures.js';
 import * as m0009 from './0009_rate_limits.js';
 import * as m0010 from './0010_ingest_runs.js';
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_users': m0003,
   '0004_statements': m0004,
   '0005_vcn': m0005,
+  '0007_auth_failures': m0007,
   '0009_rate_limits': m0009,
   '0010_ingest_runs': m0010,
 };

@@ -1,5 +1,7 @@
 // Attachments: declare (signed upload URL, 15 minutes), upload (the URL's target), download.
 import { defineHandlers } from '../../../http/handler.js';
+import type { Db } from '../../../db/database.js';
+import { SANDBOX_CSP } from '../../../http/security-headers.js';
 import { ApiError, badRequest, notFound } from '../../../http/errors.js';
 import { signToken, verifyToken } from '../../../http/signed-url.js';
 import { formatInstant } from '../../../lib/time.js';
@@ -22,6 +24,31 @@ function transactionRef(statement: 'banking' | 'credit-card', id: string): Trans
   return { statement, id };
 }
 
+/**
+ * The checks of an upload that need no body: a genuine, unexpired URL of a pending attachment
+ * (single use) and the declared Content-Type. Run before the body is read (see upload-gate.ts)
+ * and again by the handler.
+ */
+export async function admitUpload(db: Db, secret: Buffer, token: string, contentType: string | undefined, now: Date) {
+  const sent = mediaType(contentType);
+  if (!ATTACHMENT_TYPES.includes(sent as AttachmentType)) {
+    throw new ApiError(415, `Unsupported Content-Type: send one of ${ATTACHMENT_TYPES.join(', ')}`);
+  }
+  const claims = verifyToken(secret, PURPOSE, token, now, {
+    invalid: 'The upload URL is not valid',
+    expired: 'The upload URL expired; declare the attachment again',
+  });
+  const attachment = typeof claims.a === 'string' ? await findAttachment(db, claims.a) : undefined;
+  if (!attachment) throw notFound('Attachment not found');
+  if (attachment.status === 'UPLOADED') throw new ApiError(409, 'The attachment was already uploaded', ['the attachment was already uploaded']);
+  if (sent !== attachment.content_type) {
+    throw badRequest(`Content-Type must be the declared type ${attachment.content_type}`, [
+      `Content-Type: ${sent || 'none'} was sent, ${attachment.content_type} was declared`,
+    ]);
+  }
+  return attachment;
+}
+
 export const handlers = defineHandlers({
   createAttachment: async ({ body }, { db, auth, clock, config }) => {
     const now = clock.now();
@@ -38,19 +65,8 @@ export const handlers = defineHandlers({
 
   uploadAttachmentContent: async ({ params, body }, { db, clock, config, req }) => {
     const now = clock.now();
-    const claims = verifyToken(config.secrets.urls, PURPOSE, params.uploadToken, now, {
-      invalid: 'The upload URL is not valid',
-      expired: 'The upload URL expired; declare the attachment again',
-    });
-    const attachment = typeof claims.a === 'string' ? await findAttachment(db, claims.a) : undefined;
-    if (!attachment) throw notFound('Attachment not found');
-    if (attachment.status === 'UPLOADED') throw new ApiError(409, 'The attachment was already uploaded', ['the attachment was already uploaded']);
-    const sent = mediaType(req.get('Content-Type'));
-    if (sent !== attachment.content_type) {
-      throw badRequest(`Content-Type must be the declared type ${attachment.content_type}`, [
-        `Content-Type: ${sent || 'none'} was sent, ${attachment.content_type} was declared`,
-      ]);
-    }
+    const attachment = await admitUpload(db, config.secrets.urls, params.uploadToken, req.get('Content-Type'), now);
+    const sent = attachment.content_type;
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     if (bytes.length === 0) throw badRequest('The file is empty');
     if (bytes.length > MAX_ATTACHMENT_BYTES) throw new ApiError(413, 'The file is larger than 10 MiB');
@@ -90,7 +106,9 @@ export const handlers = defineHandlers({
       headers: {
         'Content-Disposition': contentDisposition('attachment', attachment.name),
         ETag: `"${attachment.sha256}"`,
-        'Cache-Control': 'private, max-age=3600, immutable',
+        // A caller's file, served so no browser runs or sniffs it (nosniff is on every response).
+        'Cache-Control': 'private, no-store',
+        'Content-Security-Policy': SANDBOX_CSP,
       },
     };
   },

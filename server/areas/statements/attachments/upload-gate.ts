@@ -1,0 +1,33 @@
+// Signed upload URLs are checked before a byte of the body is read: a made-up, expired or used
+// URL, a wrong Content-Type or a declared length over the limit is answered at once, and the
+// connection is closed instead of reading (or draining) the body.
+import type { NextFunction, Request, Response } from 'express';
+import type { Services } from '../../../http/handler.js';
+import { ApiError } from '../../../http/errors.js';
+import { MAX_ATTACHMENT_BYTES } from './content-types.js';
+import { admitUpload } from './handlers.js';
+
+const UPLOAD_PATH = /^\/attachments\/v1\/uploads\/([^/]+)\/?$/;
+
+export function uploadGate({ db, clock, config }: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const token = req.method === 'PUT' ? UPLOAD_PATH.exec(req.path)?.[1] : undefined;
+    if (token === undefined) return next();
+    try {
+      const length = req.get('Content-Length');
+      if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES) throw new ApiError(413, 'The file is larger than 10 MiB');
+      await admitUpload(db, config.secrets.urls, token, req.get('Content-Type'), clock.now());
+      next();
+    } catch (err) {
+      refuse(req, res);
+      next(err);
+    }
+  };
+}
+
+/** The answer closes the connection; what the client still sends is never read. */
+function refuse(req: Request, res: Response) {
+  res.setHeader('Connection', 'close');
+  req.pause();
+  res.once('finish', () => req.socket.destroySoon());
+}

@@ -1,0 +1,55 @@
+// A linear scan of a JSON body before it is parsed: too many members or too deep a nesting is a
+// 400 at once. Parsing a megabyte of tiny keys costs a few hundred milliseconds and a lot of
+// memory; deep nesting would exhaust the validator's recursion. No request of the contract
+// comes near these limits.
+import type { NextFunction, Request, Response } from 'express';
+import { badRequest } from './errors.js';
+
+export const MAX_JSON_MEMBERS = 5_000;
+export const MAX_JSON_DEPTH = 32;
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b, CLOSE_OBJECT = 0x7d, CLOSE_ARRAY = 0x5d;
+
+/** Throws a 400 when `bytes` (JSON text) holds more members or deeper nesting than allowed. */
+export function assertJsonShape(bytes: Buffer): void {
+  let inString = false;
+  let depth = 0;
+  let members = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === COLON || c === COMMA) {
+      if (++members > MAX_JSON_MEMBERS) throw badRequest(`The request body has more than ${MAX_JSON_MEMBERS} members`, [`body: more than ${MAX_JSON_MEMBERS} members`]);
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > MAX_JSON_DEPTH) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [`body: nested deeper than ${MAX_JSON_DEPTH} levels`]);
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+/** The path of the first string (or key) in `value` that is not well-formed Unicode (a lone surrogate). */
+export function illFormedString(value: unknown, path = 'body', depth = 0): string | undefined {
+  if (typeof value === 'string') return wellFormed(value) ? undefined : path;
+  if (!value || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!wellFormed(key)) return path;
+    const found = illFormedString(item, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Rejects bodies holding strings that cannot be stored or compared as text (lone surrogates). */
+export function wellFormedBody(req: Request, _res: Response, next: NextFunction): void {
+  const path = illFormedString(req.body);
+  next(path ? badRequest(`${path} is not valid Unicode text`, [`${path}: holds an unpaired surrogate`]) : undefined);
+}

@@ -1,0 +1,58 @@
+// Security headers on every response (helmet): nosniff, no framing, a deny-all CSP for the API,
+// HSTS when the public base URL is https, and `Cache-Control: no-store` unless a route says
+// otherwise. The docs page gets a CSP that allows exactly the inline scripts it holds.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+
+/** Served user files: never run, never framed, never sniffed (with `Content-Disposition: attachment`). */
+export const SANDBOX_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
+export function securityHeaders(baseUrl: string) {
+  const https = baseUrl.startsWith('https:');
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+    // API responses are read by fetch (CORS), never embedded; the default `same-origin` would
+    // keep browsers of other origins from loading even allowed resources.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('Cache-Control', 'no-store');
+    headers(req, res, next);
+  };
+}
+
+let docsCsp: { file: string; mtimeMs: number; value: string } | undefined;
+
+/**
+ * The CSP of the docs page: its inline scripts by hash; inline styles (Redoc injects them at run
+ * time, so they cannot be hashed); images and fonts from the page itself (data:) and the search
+ * worker (blob:). Nothing from the network, no framing.
+ */
+export function docsContentSecurityPolicy(file: string): string {
+  const { mtimeMs } = statSync(file);
+  if (docsCsp?.file === file && docsCsp.mtimeMs === mtimeMs) return docsCsp.value;
+  const html = readFileSync(file, 'utf8');
+  const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+  const value = [
+    "default-src 'none'",
+    `script-src ${[...new Set(hashes)].join(' ') || "'none'"}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src blob:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  docsCsp = { file, mtimeMs, value };
+  return value;
+}

@@ -1,0 +1,132 @@
+// The node:http server around the application: explicit timeouts, our JSON error body on the
+// errors Node answers before Express sees the request, and a prompt graceful shutdown.
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ulid } from 'ulid';
+
+/** Time allowed to receive all request headers (slow-header clients are cut off after it). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Time allowed to receive a whole request, body included. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Headers every response carries, also those written here without Express. */
+export const BASE_SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
+
+const statusOf = (code: string | undefined): number => {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 431;
+    case 'HPE_URI_TOO_LONG':
+      return 414;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return 408;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+    case 'HPE_BODY_OVERFLOW':
+      return 413;
+    default:
+      return 400;
+  }
+};
+
+const MESSAGES: Record<number, string> = {
+  400: 'The request could not be parsed as HTTP',
+  408: 'The request was not received in time',
+  413: 'The request is too large',
+  414: 'The request URL is too long',
+  431: 'The request headers (or the URL) are too large',
+};
+
+/** A whole HTTP/1.1 response with the common error body, closing the connection. */
+export function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error'): string {
+  const requestId = `req_${ulid()}`;
+  const body = JSON.stringify({ error: STATUS_CODES[status] ?? 'Error', message, code: status, requestId, details: [] });
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': requestId,
+    ...BASE_SECURITY_HEADERS,
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** The responses being written right now (kept by `createHttpServer`). */
+const inFlight = (server: Server): Set<ServerResponse> => ((server as Server & { inFlight?: Set<ServerResponse> }).inFlight ??= new Set());
+
+/** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
+export function createHttpServer(app: RequestListener): Server {
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, app);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // A reset socket, or one whose response has begun, cannot take an answer.
+    const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawErrorResponse(statusOf(err.code)));
+  });
+  const set = inFlight(server);
+  server.prependListener('request', (_req, res) => {
+    set.add(res);
+    res.once('close', () => set.delete(res));
+  });
+  return server;
+}
+
+/** Listens on `port` (and `host`, when given) and resolves once listening. */
+export async function listen(server: Server, port: number, host?: string): Promise<Server> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+export interface ShutdownOptions {
+  /** How long in-flight requests may take before their connections are cut. */
+  graceMs: number;
+  /** Runs once no connection is left (or the grace period ended); then the process may exit. */
+  onClosed: () => Promise<void> | void;
+}
+
+/**
+ * Graceful stop: no new connections, idle keep-alive sockets closed at once, `Connection: close`
+ * on the responses still running, `onClosed` as soon as the last one ends (at most `graceMs`).
+ */
+export function shutdownGracefully(server: Server, { graceMs, onClosed }: ShutdownOptions): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = async () => {
+      if (done) return;
+      done = true;
+      clearInterval(idleSweep);
+      clearTimeout(cap);
+      await onClosed();
+      resolve();
+    };
+    // Responses still running are told to close their connection; new requests on a kept-alive
+    // socket (arriving before it closes) are answered the same way.
+    server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+    for (const res of inFlight(server)) if (!res.headersSent) res.setHeader('Connection', 'close');
+    server.close(() => void finish());
+    server.closeIdleConnections();
+    // A socket becomes idle when its last response ends: close those as they appear.
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+    idleSweep.unref();
+    const cap = setTimeout(() => {
+      server.closeAllConnections();
+      void finish();
+    }, graceMs);
+    cap.unref();
+  });
+}
