@@ -1,6 +1,7 @@
 // Portable column types for migrations: the same schema on SQLite and PostgreSQL. SQLite keeps the
 // types it always had (so existing files need nothing); PostgreSQL gets bigint money, timestamptz
-// instants, double precision rates, bytea blobs and identity keys. Dates without time stay text.
+// instants, double precision rates, bytea blobs and identity keys (every `integer` is bigint there:
+// postgres.ts). Dates without time stay text.
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import { storeKind } from './dialect.js';
 

@@ -7,7 +7,7 @@ import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { isPostgresUrl } from './dialect.js';
 import { sqliteDialect } from './sqlite.js';
-import { postgresDialect } from './postgres.js';
+import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
 
 export type Db = Kysely<Database>;
 
@@ -16,7 +16,7 @@ export { isPostgresUrl, storeKind } from './dialect.js';
 /** Opens (creating a SQLite file when absent) and migrates the database at `location`. */
 export async function openDatabase(location: string, options: { migrate?: boolean } = {}): Promise<Db> {
   const dialect = isPostgresUrl(location) ? postgresDialect(location).dialect : await sqliteDialect(location);
-  const db = new Kysely<Database>({ dialect });
+  const db = new Kysely<Database>({ dialect, plugins: isPostgresUrl(location) ? [new SixtyFourBitIntegers()] : [] });
   if (options.migrate !== false) {
     try {
       await migrate(db);

@@ -1,11 +1,15 @@
 // The PostgreSQL store: a `pg` pool behind Kysely's PostgresDialect. Type parsers make rows come
 // back in the shapes the SQLite store gives, so every answer is the same on both:
-//  - bigint (int8: money, counts) and numeric (sums) as JavaScript numbers;
+//  - every `integer` column is created as bigint (SixtyFourBitIntegers, below), 64-bit like SQLite's
+//    INTEGER; bigint (ids, money, counts) and numeric (sums) come back as JavaScript numbers;
 //  - timestamptz as the ISO-8601 UTC string the code writes (`Date#toISOString()`).
 // Sessions run in UTC. Text compares byte-wise only under a C collation: the database should be
 // created with one (LC_COLLATE 'C' or 'C.UTF-8'), as names sort and page by it.
 import pg from 'pg';
-import { PostgresDialect } from 'kysely';
+import {
+  DataTypeNode, OperationNodeTransformer, PostgresDialect,
+  type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow,
+} from 'kysely';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -45,4 +49,21 @@ export function postgresDialect(url: string): { dialect: PostgresDialect; pool: 
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => undefined);
   return { dialect: new PostgresDialect({ pool }), pool };
+}
+
+/** `integer` columns become `bigint`: 64-bit like SQLite's INTEGER, so every id the contract allows fits. */
+class IntegerAsBigint extends OperationNodeTransformer {
+  protected override transformDataType(node: DataTypeNode): DataTypeNode {
+    return node.dataType === 'integer' ? DataTypeNode.create('bigint') : node;
+  }
+}
+
+export class SixtyFourBitIntegers implements KyselyPlugin {
+  readonly #transformer = new IntegerAsBigint();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }
