@@ -110,6 +110,23 @@ export async function unwrap<D>(call: Promise<{ data?: D; error?: unknown; respo
 }
 
 export const isFinanceApiError = (e: unknown): e is FinanceApiError => e instanceof FinanceApiError;
+export const isUnauthorized = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 401;
+export const isForbidden = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 403;
+export const isRateLimited = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 429;
+
+/**
+ * The server could not be reached, or its answer was lost (connection refused or reset, DNS, TLS),
+ * after the retries the call allowed. `cause` is the transport's own error. For a write that is
+ * not safe to repeat, the write may or may not have happened: check before sending it again.
+ */
+export class FinanceNetworkError extends Error {
+  override readonly name = 'FinanceNetworkError';
+  constructor(readonly method: string, readonly url: string, cause: unknown) {
+    super(`${method} ${url} failed on the network: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+export const isFinanceNetworkError = (e: unknown): e is FinanceNetworkError => e instanceof FinanceNetworkError;
 export const isBadRequest = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 400;
 export const isNotFound = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 404;
 export const isConflict = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 409;

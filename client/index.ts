@@ -1,9 +1,10 @@
 // The typed client of the Company Finance Service: the openapi-fetch client for every operation of
 // the contract, plus token handling, retries, request ids, pagination iterators and typed errors.
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../generated/openapi.js';
+import type { paths } from './generated/openapi.js';
 import { paginators, type Paginators } from './paginate.js';
 import { requestIdMiddleware } from './request-id.js';
+import { idempotencyKeyMiddleware } from './idempotency.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
 import { TokenSource, type Clock } from './token.js';
 import { createAnonymousSender, createTransport, type Fetch } from './transport.js';
@@ -52,7 +53,7 @@ export function createFinanceClient(options: FinanceClientOptions): FinanceClien
   });
   const transport = createTransport({ baseUrl, fetch, tokens, policy, signal: options.signal });
   const client = createClient<paths>({ baseUrl, fetch: transport, querySerializer });
-  client.use(requestIdMiddleware);
+  client.use(requestIdMiddleware, idempotencyKeyMiddleware);
   return Object.assign(client, { paginate: paginators(client) });
 }
 
@@ -63,12 +64,18 @@ export {
   isBadRequest,
   isNotFound,
   isConflict,
+  isUnauthorized,
+  isForbidden,
+  isRateLimited,
   hasVcnCode,
+  FinanceNetworkError,
+  isFinanceNetworkError,
   type FieldProblem,
   type VcnErrorCode,
 } from './errors.js';
 export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType } from './webhooks.js';
 export type { Clock } from './token.js';
 export type { Fetch } from './transport.js';
-export type { paths, components, operations } from '../generated/openapi.js';
+export type { paths, components, operations } from './generated/openapi.js';

@@ -1,7 +1,7 @@
 // "Give me all pages": async iterators that follow `nextPageStartKey` until the last page.
 //   for await (const tx of client.paginate.bankingTransactions({ status: [2] })) { … }
 import type { Client } from 'openapi-fetch';
-import type { paths } from '../generated/openapi.js';
+import type { paths } from './generated/openapi.js';
 import { unwrap } from './errors.js';
 
 type GetOf<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
@@ -80,32 +80,19 @@ const LISTS = {
 
 type Lists = typeof LISTS;
 type EntryItem<E> = E extends readonly [infer P extends PagedPath, infer K] ? (K extends ItemsKey<P> ? ItemOf<P, K> : never) : never;
-type VcnTransactions = '/credit-cards/v1/vcns/{vcnId}/transactions';
 
 export type Paginators = {
   [N in keyof Lists]: (
     query?: ListQuery<Lists[N][0]>,
     options?: PaginateOptions,
   ) => AsyncGenerator<EntryItem<Lists[N]>, void, undefined>;
-} & {
-  /** A virtual card's transactions, newest first. */
-  vcnTransactions(
-    vcnId: string,
-    query?: ListQuery<VcnTransactions>,
-    options?: PaginateOptions,
-  ): AsyncGenerator<ItemOf<VcnTransactions, 'transactions'>, void, undefined>;
 };
 
 export function paginators(client: Client<paths>): Paginators {
-  const named = Object.fromEntries(
+  return Object.fromEntries(
     Object.entries(LISTS).map(([name, [path, key]]) => [
       name,
       (query?: object, options?: PaginateOptions) => paginate(client, path as PagedPath, key as never, { query } as never, options),
     ]),
-  ) as Omit<Paginators, 'vcnTransactions'>;
-  return {
-    ...named,
-    vcnTransactions: (vcnId, query, options) =>
-      paginate(client, '/credit-cards/v1/vcns/{vcnId}/transactions', 'transactions', { path: { vcnId }, ...(query ? { query } : {}) }, options),
-  };
+  ) as Paginators;
 }

@@ -1,10 +1,12 @@
 // Retries with exponential backoff and full jitter, bounded by count and by total time, abortable.
 //
 // What is retried:
-//  - a network failure, a 503 and a 429, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS)
-//    and for the operations listed in SAFE_OPERATIONS;
+//  - a network failure, a 503 and a 429, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS),
+//    for the operations listed in SAFE_OPERATIONS, and for any write carrying an Idempotency-Key
+//    (the client sets one on every write: idempotency.ts; the server replays the first answer);
 //  - a 429 for every operation: the rate limiter refuses the request before anything runs.
-// A POST (or PATCH) outside the list is sent once: a lost answer might hide a done write.
+// A POST (or PATCH) without a key and outside the list is sent once: a lost answer might hide a done write.
+import { FinanceNetworkError } from './errors.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3; 0 turns retrying off. */
@@ -104,16 +106,16 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Runs `attempt` until its outcome is final, a bound is reached, or `signal` aborts. */
 export async function withRetries(
   attempt: () => Promise<Attempt>,
-  options: { policy: RetryPolicy; retryable: boolean; signal: AbortSignal },
+  options: { policy: RetryPolicy; retryable: boolean; signal: AbortSignal; request: { method: string; url: string } },
 ): Promise<Response> {
-  const { policy, retryable, signal } = options;
+  const { policy, retryable, signal, request } = options;
   const started = Date.now();
   for (let n = 0; ; n++) {
     const outcome = await attempt();
     const wait = n < policy.maxRetries ? delayFor(outcome, retryable, n, policy) : undefined;
     if (wait === undefined || Date.now() - started + wait > policy.maxElapsedMs) {
       if ('response' in outcome) return outcome.response;
-      throw outcome.failure;
+      throw new FinanceNetworkError(request.method, request.url, outcome.failure);
     }
     if ('response' in outcome) await outcome.response.body?.cancel().catch(() => undefined);
     await sleep(wait, signal);

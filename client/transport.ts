@@ -38,7 +38,8 @@ export function createTransport({ baseUrl, fetch, tokens, policy, signal: client
   return async (original) => {
     const signal = clientSignal ? AbortSignal.any([original.signal, clientSignal]) : original.signal;
     const path = relativePath(original.url, basePath);
-    const retryable = isRetryable(original.method, path);
+    // A write with an Idempotency-Key is safe to re-send: the server replays the first answer.
+    const retryable = isRetryable(original.method, path) || original.headers.has('Idempotency-Key');
     const anonymous = path === '/oauth/token';
     let refreshed = false;
 
@@ -52,12 +53,12 @@ export function createTransport({ baseUrl, fetch, tokens, policy, signal: client
       await outcome.response.body?.cancel().catch(() => undefined);
       return exchange(fetch, attemptOf(original, signal, await tokens.get(signal)));
     };
-    return withRetries(attempt, { policy, retryable, signal });
+    return withRetries(attempt, { policy, retryable, signal, request: original });
   };
 }
 
 /** Sends a request that carries its own credentials (the token request), with retries. */
 export function createAnonymousSender(fetch: Fetch, policy: RetryPolicy) {
   return (request: Request, signal: AbortSignal) =>
-    withRetries(() => exchange(fetch, request.clone()), { policy, retryable: true, signal });
+    withRetries(() => exchange(fetch, request.clone()), { policy, retryable: true, signal, request });
 }

@@ -724,7 +724,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List virtual cards
+         * @description **Announced, not yet generally available.**
+         *
+         *     The company's virtual cards, newest first, a page at a time, without card data. Filter by
+         *     `status` (`EXPIRED` is a live card past its `endDate`) and `type`.
+         */
+        get: operations["listVcns"];
         put?: never;
         /**
          * Issue a virtual card
@@ -778,7 +785,14 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a virtual card
+         * @description **Announced, not yet generally available.**
+         *
+         *     The card's state without card data: status, window, ceiling, amount spent, approved
+         *     purchases and its booking block. A card of another company, or one still being issued, is 404.
+         */
+        get: operations["getVcn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -897,8 +911,442 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The company's events of the last 30 days, newest first, a page at a time. Filter by `types`
+         *     (comma-separated) and `createdAfter`. To follow events as they happen, poll with
+         *     `createdAfter` set to the newest `createdAt` you have seen (and deduplicate by `id`), or
+         *     register a webhook endpoint.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the last 30 days. An older one, or one of another company, answers 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The company's webhook endpoints, oldest first, a page at a time. Secrets are never listed.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the company's events of the given types (or `["*"]`). Each
+         *     delivery is a POST of the event (the body of `getEvent`) signed per
+         *     [Standard Webhooks](https://www.standardwebhooks.com): headers `webhook-id` (the delivery id,
+         *     the same on every retry), `webhook-timestamp` (Unix seconds) and `webhook-signature`
+         *     (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the secret). Verify it with any
+         *     Standard Webhooks library (or the client's `verifyWebhook`), reject timestamps older than 5
+         *     minutes, and deduplicate by event `id`: delivery is at least once.
+         *
+         *     Answer 2xx within 10 seconds; anything else is retried with exponential backoff and jitter for
+         *     3 days, after which the endpoint is disabled. The answer carries the signing `secret`, shown
+         *     only now.
+         *
+         *     Only `http` and `https` URLs without credentials; in production, URLs resolving to private,
+         *     loopback or link-local addresses get 400.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its pending deliveries: nothing more is sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the URL, the event types, the description, or pauses and resumes the endpoint
+         *     (`status`). Enabling a disabled endpoint starts a new 3-day failure window; deliveries given up
+         *     while it was disabled can be resent with `retryWebhookDelivery`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhooks/v1/endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook signing secret
+         * @description Replaces the endpoint's signing secret and answers with the new one. For 24 hours, deliveries
+         *     carry two signatures in `webhook-signature` (space-separated): one with the new secret and one
+         *     with the old, so receivers can switch at their own pace; then only the new one.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List deliveries of a webhook endpoint
+         * @description The endpoint's deliveries of the last 30 days, newest first: status, attempts, the latest
+         *     attempt's response status and duration, and when a pending one is tried next.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's `id` (`msg_` and 26 characters), also sent as the `webhook-id` header. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a webhook delivery
+         * @description Makes the delivery due now (whatever its status), with the same `webhook-id`; the answer is
+         *     the delivery, pending. The endpoint must be enabled (409 otherwise).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "banking-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * banking_transaction.updated, banking_transaction.reconciled
+         * @description A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveBankingTransactionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit-card-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_card_transaction.updated, credit_card_transaction.reconciled
+         * @description A credit-card transaction was annotated or reconciled.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCreditCardTransactionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    attachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attachment.created
+         * @description An attachment's file was uploaded: it is now listed on its transaction.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveAttachmentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cost-center": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * cost_center.created, cost_center.updated, cost_center.deleted
+         * @description A cost center was created, renamed or deleted (the object as it was).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCostCenterEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    supplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * supplier.created, supplier.updated, supplier.deleted
+         * @description A CUSTOM supplier was created, renamed or deleted.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveSupplierEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    category: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * category.created, category.updated, category.deleted
+         * @description A category was created, renamed or deleted (one event per deleted category).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCategoryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.updated, user.deleted
+         * @description A user was renamed or given another role, or deleted.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveUserEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invite.created, invite.accepted
+         * @description An invite was sent, or accepted (a user now exists: `userId`).
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveInviteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    vcn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * vcn.issued, vcn.updated, vcn.authorized, vcn.declined, vcn.blocked, vcn.unblocked, vcn.cancelled, vcn.expired
+         * @description A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveVcnEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * statement.ingested
+         * @description A statement file was loaded. One event per file, not per transaction.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveStatementEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook_endpoint.disabled
+         * @description A webhook endpoint was disabled after 3 days of failed deliveries. It is sent to the other endpoints of the company.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveWebhookEndpointEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The client-credentials token request (RFC 6749 §4.4.2). */
@@ -961,7 +1409,7 @@ export interface components {
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; branch on it (and on the status), never on `message`, whose text is not contractual.
          */
-        Error: {
+        ApiError: {
             /**
              * @description The HTTP reason phrase of the status.
              * @example Bad Request
@@ -1160,12 +1608,12 @@ export interface components {
              */
             transactionDate: string;
             /**
-             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it.
+             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
              * @example 543.33
              */
             brlAmount: number;
             /**
-             * @description The original amount in US dollars, for purchases made in USD.
+             * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
              * @example 100
              */
             usdAmount: number | null;
@@ -1181,17 +1629,17 @@ export interface components {
              */
             usdExchangeRateDate: string | null;
             /**
-             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais.
+             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
              * @example 562.35
              */
             totalTransactionAmount: number;
             /**
-             * @description IOF tax in reais (international purchases); 0 when none.
+             * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
              * @example 19.02
              */
             iofAmount: number;
             /**
-             * @description Service fee in reais; 0 when none.
+             * @description Service fee in reais; 0 when none. At most 2 decimal places.
              * @example 0
              */
             feeServiceAmount: number;
@@ -1275,8 +1723,9 @@ export interface components {
              * @description Only `true` is accepted: it reconciles the transaction, which must be processed (status 2),
              *     else 409. Reconciling an already reconciled transaction changes nothing. Reconciliation
              *     cannot be undone: `false` gets 400.
+             * @constant
              */
-            isConciled?: boolean;
+            isConciled?: true;
             /**
              * Format: int32
              * @description A category of the company (`GET /categories/v1/categories`); another value gets 400.
@@ -1367,7 +1816,7 @@ export interface components {
              */
             mccCode: number;
             /**
-             * @description The amount in `currency`, for this installment.
+             * @description The amount in `currency`, for this installment. At most 2 decimal places.
              * @example 120
              */
             amount: number;
@@ -1377,7 +1826,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description The amount charged on the bill in reais, IOF included.
+             * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
              * @example 674.82
              */
             brlAmount: number;
@@ -1387,7 +1836,7 @@ export interface components {
              */
             exchangeRate: number | null;
             /**
-             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais.
+             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
              * @example 22.82
              */
             iofAmount: number;
@@ -1569,17 +2018,17 @@ export interface components {
              */
             currency: string;
             /**
-             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft).
+             * @description Ledger balance — opening balance plus processed credits minus processed debits. May be negative (overdraft). At most 2 decimal places.
              * @example 184230.57
              */
             balance: number;
             /**
-             * @description Sum of pending debits.
+             * @description Sum of pending debits. At most 2 decimal places.
              * @example 2310
              */
             blockedAmount: number;
             /**
-             * @description `balance - blockedAmount`.
+             * @description `balance - blockedAmount`. At most 2 decimal places.
              * @example 181920.57
              */
             availableAmount: number;
@@ -1615,7 +2064,7 @@ export interface components {
              */
             closingDate: string;
             /**
-             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`).
+             * @description Sum of the `brlAmount` of the bill's processed records (so far, while `OPEN`). At most 2 decimal places.
              * @example 48230.17
              */
             totalAmount: number;
@@ -2095,6 +2544,15 @@ export interface components {
             message: string;
         };
         /**
+         * @description The card's state. `ACTIVE` on issue; `BLOCKED` (purchases declined, may be unblocked by the
+         *     issuer) and `CANCELLED` (final) are set by the card program; `EXPIRED` once the company's
+         *     current day is after `endDate`. `ACTIVE` and `BLOCKED` cards within their window are *live*:
+         *     a live card holds its booking's idempotency key.
+         * @example ACTIVE
+         * @enum {string}
+         */
+        VcnStatus: "ACTIVE" | "BLOCKED" | "CANCELLED" | "EXPIRED";
+        /**
          * @description What the card pays for, which selects the blocks of the request: `HOTEL` (a hotel booking,
          *     `hotelBooking` + `amount`), `AERIAL` (an air booking, `flightBooking` + `amount`) or `CUSTOM`
          *     (a use you define, `customUse` + `limit`).
@@ -2102,49 +2560,6 @@ export interface components {
          * @enum {string}
          */
         VcnType: "HOTEL" | "AERIAL" | "CUSTOM";
-        /**
-         * @description ISO 4217 currency code (three capital letters).
-         * @example BRL
-         */
-        VcnCurrency: string;
-        /**
-         * @description The booking's price, required for `HOTEL` and `AERIAL`, forbidden for `CUSTOM`. Each member
-         *     has at most 2 decimal places (more gives 400, never rounded). `rate + taxes + fees` must be
-         *     greater than zero and becomes the card's ceiling (`limit.value` of the response). The company needs an active funding
-         *     card for the type and `currency` (otherwise 400 `active-funding-card-not-found`).
-         */
-        VcnAmountCreate: {
-            /**
-             * @description The fare or room rate.
-             * @example 1250
-             */
-            rate: number;
-            /**
-             * @description Taxes charged on the booking.
-             * @example 187.5
-             */
-            taxes: number;
-            /**
-             * @description Service fees. Omitted means `0.00`.
-             * @example 35.9
-             */
-            fees?: number;
-            currency: components["schemas"]["VcnCurrency"];
-        };
-        /**
-         * @description The ceiling of a `CUSTOM` card: the total its purchases may add up to within the window.
-         *     Required for `CUSTOM`, forbidden for `HOTEL` and `AERIAL` (their ceiling comes from `amount`).
-         *     The company needs an active `CUSTOM` funding card in `currency` (otherwise 400
-         *     `active-funding-card-not-found`).
-         */
-        VcnLimitCreate: {
-            /**
-             * @description At least `0.01`, at most 2 decimal places.
-             * @example 5000
-             */
-            value: number;
-            currency: components["schemas"]["VcnCurrency"];
-        };
         /** @description A guest of a hotel booking. */
         Guest: {
             /**
@@ -2202,6 +2617,7 @@ export interface components {
              * @description An amount, in the booking's currency, added to the ceiling for incidentals. A positive
              *     margin needs `allowExtraCharges: true` (otherwise 400 `invalid-vcn-request`); `0` or
              *     absent is accepted with either value.
+             *     At most 2 decimal places.
              * @example 300
              */
             extraChargesMargin?: number;
@@ -2280,6 +2696,175 @@ export interface components {
              * @example Software licences for the design team
              */
             description?: string;
+        };
+        /**
+         * @description ISO 4217 currency code (three capital letters).
+         * @example BRL
+         */
+        VcnCurrency: string;
+        /** @description The booking's price as issued; `fees` is always present (`0` when it was omitted). */
+        VcnAmount: {
+            /**
+             * @description The fare or room rate. At most 2 decimal places.
+             * @example 1250
+             */
+            rate: number;
+            /**
+             * @description Taxes charged on the booking. At most 2 decimal places.
+             * @example 187.5
+             */
+            taxes: number;
+            /**
+             * @description Service fees. At most 2 decimal places.
+             * @example 35.9
+             */
+            fees: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /** @description An amount of money in a currency. */
+        VcnMoney: {
+            /**
+             * @description At most 2 decimal places.
+             * @example 5000
+             */
+            value: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /**
+         * @description A virtual card as it is now, without card data (use `revealVcn` for the number and CVV):
+         *     status, window, ceiling, what was spent and how many purchases were approved, and the
+         *     booking block of its `type`.
+         */
+        VcnDetails: {
+            /**
+             * @description The card's identifier (a ULID).
+             * @example 01JD3R7M5Q2W8E4T6Y1V9K0PZX
+             */
+            vcnId: string;
+            type: components["schemas"]["VcnType"];
+            hotelBooking?: components["schemas"]["HotelBooking"];
+            flightBooking?: components["schemas"]["FlightBooking"];
+            customUse?: components["schemas"]["CustomUse"];
+            status: components["schemas"]["VcnStatus"];
+            /**
+             * Format: date
+             * @description First day of the window (company time zone).
+             * @example 2026-12-01
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Last day of the window (company time zone).
+             * @example 2027-01-02
+             */
+            endDate: string;
+            amount?: components["schemas"]["VcnAmount"];
+            limit: components["schemas"]["VcnMoney"];
+            spent: components["schemas"]["VcnMoney"];
+            /**
+             * @description Approved purchases so far.
+             * @example 1
+             */
+            purchaseCount: number;
+            /**
+             * @description The effective maximum number of approved purchases.
+             * @example 3
+             */
+            maxPurchaseQuantity: number;
+            /**
+             * @description The last four digits of the card number.
+             * @example 0518
+             */
+            last4: string;
+            /**
+             * Format: date-time
+             * @description When the card was issued.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A page of the company's virtual cards, newest first. */
+        VcnDetailsList: {
+            items: components["schemas"]["VcnDetails"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbIjAxSkQzUjdNNVEyVzhFNFQ2WTFWOUswUFpYIl19.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /**
+         * @description The error body of the virtual-card operations. Branch on `code`, a stable kebab-case string:
+         *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
+         *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
+         *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
+         *     `unauthorized`, `forbidden`,
+         *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
+         *     `Invalid VCN request: ` on create and on update, followed by the reason.
+         */
+        VcnError: {
+            /**
+             * @description The HTTP reason phrase of the status.
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description A human-readable explanation. Not contractual beyond the `invalid-vcn-request` prefix.
+             * @example Invalid VCN request: endDate must be after startDate
+             */
+            message: string;
+            /**
+             * @description The stable machine-readable error code.
+             * @example invalid-vcn-request
+             */
+            code: string;
+            /**
+             * @description Equals the `X-Request-Id` response header.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId: string;
+            /**
+             * @description Present on `bad-request-exception`: one item per schema violation, with the field name
+             *     prefixed by the request part (`body.amount.rate`, `query.limit`, `params.vcnId`).
+             */
+            errors?: components["schemas"]["FieldErrorDetail"][];
+        };
+        /**
+         * @description The booking's price, required for `HOTEL` and `AERIAL`, forbidden for `CUSTOM`. Each member
+         *     has at most 2 decimal places (more gives 400, never rounded). `rate + taxes + fees` must be
+         *     greater than zero and becomes the card's ceiling (`limit.value` of the response). The company needs an active funding
+         *     card for the type and `currency` (otherwise 400 `active-funding-card-not-found`).
+         */
+        VcnAmountCreate: {
+            /**
+             * @description The fare or room rate. At most 2 decimal places.
+             * @example 1250
+             */
+            rate: number;
+            /**
+             * @description Taxes charged on the booking. At most 2 decimal places.
+             * @example 187.5
+             */
+            taxes: number;
+            /**
+             * @description Service fees. Omitted means `0.00`. At most 2 decimal places.
+             * @example 35.9
+             */
+            fees?: number;
+            currency: components["schemas"]["VcnCurrency"];
+        };
+        /**
+         * @description The ceiling of a `CUSTOM` card: the total its purchases may add up to within the window.
+         *     Required for `CUSTOM`, forbidden for `HOTEL` and `AERIAL` (their ceiling comes from `amount`).
+         *     The company needs an active `CUSTOM` funding card in `currency` (otherwise 400
+         *     `active-funding-card-not-found`).
+         */
+        VcnLimitCreate: {
+            /**
+             * @description At least `0.01`, at most 2 decimal places.
+             * @example 5000
+             */
+            value: number;
+            currency: components["schemas"]["VcnCurrency"];
         };
         /**
          * @description A field of your own carried with the card (cost center, trip purpose…). `value` must read as
@@ -2371,43 +2956,6 @@ export interface components {
             requestor: components["schemas"]["Requestor"];
         };
         /**
-         * @description The card's state. `ACTIVE` on issue; `BLOCKED` (purchases declined, may be unblocked by the
-         *     issuer) and `CANCELLED` (final) are set by the card program; `EXPIRED` once the company's
-         *     current day is after `endDate`. `ACTIVE` and `BLOCKED` cards within their window are *live*:
-         *     a live card holds its booking's idempotency key.
-         * @example ACTIVE
-         * @enum {string}
-         */
-        VcnStatus: "ACTIVE" | "BLOCKED" | "CANCELLED" | "EXPIRED";
-        /** @description The booking's price as issued; `fees` is always present (`0` when it was omitted). */
-        VcnAmount: {
-            /**
-             * @description The fare or room rate.
-             * @example 1250
-             */
-            rate: number;
-            /**
-             * @description Taxes charged on the booking.
-             * @example 187.5
-             */
-            taxes: number;
-            /**
-             * @description Service fees.
-             * @example 35.9
-             */
-            fees: number;
-            currency: components["schemas"]["VcnCurrency"];
-        };
-        /** @description An amount of money in a currency. */
-        VcnMoney: {
-            /**
-             * @description At most 2 decimal places.
-             * @example 5000
-             */
-            value: number;
-            currency: components["schemas"]["VcnCurrency"];
-        };
-        /**
          * @description The card's data. Treat it as PCI cardholder data: do not log or store it outside a
          *     PCI-compliant vault. The CVV is never stored by the service; it is derived on each request.
          */
@@ -2466,41 +3014,6 @@ export interface components {
             card: components["schemas"]["VcnCard"];
         };
         /**
-         * @description The error body of the virtual-card operations. Branch on `code`, a stable kebab-case string:
-         *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
-         *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
-         *     `vcn-not-updatable`, `vcn-provider-unavailable`, `unauthorized`, `forbidden`,
-         *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
-         *     `Invalid VCN request: ` on create and on update, followed by the reason.
-         */
-        VcnError: {
-            /**
-             * @description The HTTP reason phrase of the status.
-             * @example Bad Request
-             */
-            error: string;
-            /**
-             * @description A human-readable explanation. Not contractual beyond the `invalid-vcn-request` prefix.
-             * @example Invalid VCN request: endDate must be after startDate
-             */
-            message: string;
-            /**
-             * @description The stable machine-readable error code.
-             * @example invalid-vcn-request
-             */
-            code: string;
-            /**
-             * @description Equals the `X-Request-Id` response header.
-             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
-             */
-            requestId: string;
-            /**
-             * @description Present on `bad-request-exception`: one item per schema violation, with the field name
-             *     prefixed by the request part (`body.amount.rate`, `query.limit`, `params.vcnId`).
-             */
-            errors?: components["schemas"]["FieldErrorDetail"][];
-        };
-        /**
          * @description The new ceiling. `value` is the accumulated ceiling of the whole window — not a balance and not
          *     an increment: to add 500.00 to a 1000.00 card, send `1500.00`. It cannot be below what the
          *     card has already spent (400 `invalid-vcn-request`).
@@ -2512,12 +3025,12 @@ export interface components {
          */
         VcnLimitUpdate: {
             /**
-             * @description The new accumulated ceiling, in the card's currency.
+             * @description The new accumulated ceiling, in the card's currency. At most 2 decimal places.
              * @example 7500
              */
             value: number;
             /**
-             * @description The ceiling the caller believes the card has now.
+             * @description The ceiling the caller believes the card has now. At most 2 decimal places.
              * @example 5000
              */
             expectedValue?: number;
@@ -2615,6 +3128,465 @@ export interface components {
              */
             nextPageStartKey?: string;
         };
+        /**
+         * @description A change of a resource of the company, recorded in the same transaction as the change: a change
+         *     that was refused or rolled back has no event. Events are kept 30 days. Webhook deliveries carry
+         *     exactly this body.
+         */
+        Event: {
+            /**
+             * @description Unique; later events have greater ids. Also the deduplication key of webhook receivers.
+             * @example evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P
+             */
+            id: string;
+            /**
+             * @description `<object>.<verb>`, one of the types listed in `EventTypeName` (without `*`). New types may be
+             *     added: ignore types you do not know.
+             * @example banking_transaction.updated
+             */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             * @example 2026-11-20T15:04:05.123Z
+             */
+            createdAt: string;
+            /**
+             * @description The `X-Request-Id` of the request that made the change; null for changes made by the platform (statement ingestion, expiry, webhook endpoint disabling).
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId: string | null;
+            /** @description The resource after the change and, for updates, the previous values of the attributes that changed. */
+            data: {
+                /**
+                 * @description The resource as its own `GET` shows it (a deleted resource: as it was). Card numbers and
+                 *     CVVs never appear. The `webhooks` section of this contract lists the object of each type.
+                 */
+                object: {
+                    [key: string]: unknown;
+                };
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description A page of the company's events, newest first. */
+        EventList: {
+            items: components["schemas"]["Event"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next (older) page. Absent on the last page.
+             * @example eyJrIjpbImV2dF8wMUpEM1MySzhaOVk3WDZWNVQ0UzNSMlExUCJdfQ.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description An HTTPS (or, in the sandbox, HTTP) URL that receives the company's events, signed per Standard Webhooks. */
+        WebhookEndpoint: {
+            /**
+             * @description The endpoint's id.
+             * @example we_01JD3R9A7B5C3D1E2F4G6H8J0K
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             * @example https://erp.acme.com.br/hooks/finance
+             */
+            url: string;
+            /**
+             * @description The event types sent to this endpoint, or `["*"]` for all.
+             * @example [
+             *       "banking_transaction.updated",
+             *       "banking_transaction.reconciled"
+             *     ]
+             */
+            enabledEvents: string[];
+            /**
+             * @description A note for your team.
+             * @example ERP reconciliation sync
+             */
+            description?: string;
+            /**
+             * @description `enabled` or `disabled`. An endpoint whose deliveries fail for 3 days is disabled
+             *     (event `webhook_endpoint.disabled`); enable it again with PATCH.
+             * @example enabled
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint last changed.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A page of the company's webhook endpoints, oldest first. */
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbIndlXzAxSkQzUjlBN0I1QzNEMUUyRjRHNkg4SjBLIl19.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /**
+         * @description An event type, `<object>.<verb>`. Subscribing with `*` receives every type, including types
+         *     added later.
+         * @example banking_transaction.updated
+         * @enum {string}
+         */
+        EventTypeName: "*" | "banking_transaction.updated" | "banking_transaction.reconciled" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "webhook_endpoint.disabled";
+        /** @description A new webhook endpoint. */
+        WebhookEndpointCreate: {
+            /**
+             * @description An absolute `http` or `https` URL without credentials. In production, URLs that resolve to
+             *     private, loopback or link-local addresses are refused (400); the sandbox allows them.
+             * @example https://erp.acme.com.br/hooks/finance
+             */
+            url: string;
+            /** @description The event types to send, or `["*"]` for all. */
+            enabledEvents: components["schemas"]["EventTypeName"][];
+            /**
+             * @description A note for your team.
+             * @example ERP reconciliation sync
+             */
+            description?: string;
+        };
+        /**
+         * @description The endpoint with its signing secret. The secret is shown only here (on creation and on
+         *     rotation): store it to verify the `webhook-signature` header.
+         */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The Standard Webhooks signing secret (`whsec_` and base64).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /** @description The fields to change; at least one. */
+        WebhookEndpointUpdate: {
+            /**
+             * @description A new URL (same rules as on creation).
+             * @example https://erp.acme.com.br/hooks/finance-v2
+             */
+            url?: string;
+            /** @description The event types to send, or `["*"]` for all. */
+            enabledEvents?: components["schemas"]["EventTypeName"][];
+            /**
+             * @description A note for your team; null removes it.
+             * @example ERP reconciliation sync
+             */
+            description?: string | null;
+            /**
+             * @description Pause (`disabled`) or resume (`enabled`) deliveries. Events of a disabled endpoint are not queued for it.
+             * @example enabled
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        /**
+         * @description The delivery of one event to one endpoint, and its latest attempt. Deliveries are retried with
+         *     exponential backoff and jitter for 3 days until the endpoint answers 2xx within 10 seconds.
+         */
+        WebhookDelivery: {
+            /**
+             * @description The delivery's id, sent as the `webhook-id` header (the same on every attempt).
+             * @example msg_01JD3S2K8Z9Y7X6V5T4S3R2Q1P
+             */
+            id: string;
+            /**
+             * @description The event delivered.
+             * @example evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P
+             */
+            eventId: string;
+            /**
+             * @description The event's type.
+             * @example banking_transaction.updated
+             */
+            eventType: string;
+            /**
+             * @description `pending` (to be tried, or retried at `nextAttemptAt`), `succeeded` or `failed` (given up).
+             * @example succeeded
+             */
+            status: string;
+            /**
+             * @description Attempts made so far.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the latest attempt started.
+             * @example 2026-11-20T15:04:05.500Z
+             */
+            lastAttemptAt?: string;
+            /**
+             * @description The HTTP status of the latest attempt's answer; absent when there was none.
+             * @example 200
+             */
+            responseStatus?: number;
+            /**
+             * @description Why the latest attempt failed.
+             * @example the endpoint answered 500
+             */
+            error?: string;
+            /**
+             * @description How long the latest attempt took, in milliseconds.
+             * @example 84
+             */
+            durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next.
+             * @example 2026-11-20T15:04:25.500Z
+             */
+            nextAttemptAt?: string;
+            /**
+             * Format: date-time
+             * @description When the delivery was queued (with its event).
+             * @example 2026-11-20T15:04:05.123Z
+             */
+            createdAt: string;
+        };
+        /** @description A page of an endpoint's deliveries, newest first. */
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next (older) page. Absent on the last page.
+             * @example eyJrIjpbIm1zZ18wMUpEM1MySzhaOVk3WDZWNVQ0UzNSMlExUCJdfQ.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description The event body of the types `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
+        BankingTransactionEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "banking_transaction.updated" | "banking_transaction.reconciled";
+            data?: {
+                object: components["schemas"]["BankingTransaction"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `credit_card_transaction.updated`, `credit_card_transaction.reconciled`. A credit-card transaction was annotated or reconciled. */
+        CreditCardTransactionEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "credit_card_transaction.updated" | "credit_card_transaction.reconciled";
+            data?: {
+                object: components["schemas"]["CreditCardTransaction"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `attachment.created`. An attachment's file was uploaded: it is now listed on its transaction. */
+        AttachmentEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "attachment.created";
+            data?: {
+                object: components["schemas"]["Attachment"];
+            };
+        };
+        /** @description The event body of the types `cost_center.created`, `cost_center.updated`, `cost_center.deleted`. A cost center was created, renamed or deleted (the object as it was). */
+        CostCenterEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "cost_center.created" | "cost_center.updated" | "cost_center.deleted";
+            data?: {
+                object: components["schemas"]["CostCenter"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `supplier.created`, `supplier.updated`, `supplier.deleted`. A CUSTOM supplier was created, renamed or deleted. */
+        SupplierEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "supplier.created" | "supplier.updated" | "supplier.deleted";
+            data?: {
+                object: components["schemas"]["Supplier"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `category.created`, `category.updated`, `category.deleted`. A category was created, renamed or deleted (one event per deleted category). */
+        CategoryEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "category.created" | "category.updated" | "category.deleted";
+            data?: {
+                object: components["schemas"]["Category"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description The event body of the types `user.updated`, `user.deleted`. A user was renamed or given another role, or deleted. */
+        UserEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "user.updated" | "user.deleted";
+            data?: {
+                object: components["schemas"]["User"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description An invite as events show it. */
+        InviteEventObject: {
+            /**
+             * Format: uuid
+             * @description The invite id.
+             * @example 6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b
+             */
+            id: string;
+            /**
+             * Format: email
+             * @description The invited address.
+             * @example novo.colaborador@acme.com.br
+             */
+            email: string;
+            /**
+             * @description The role the user gets on acceptance.
+             * @example 2c9f4b7e-1d3a-4e6f-8b5c-7a9d0e1f2b3c
+             */
+            roleId: string;
+            /**
+             * @description `PENDING` or `ACCEPTED` (more states may be added).
+             * @example PENDING
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses unless accepted.
+             * @example 2026-11-27T15:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When it was accepted.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            acceptedAt?: string;
+            /**
+             * @description The user created on acceptance.
+             * @example 9b2e4c1a-7d3f-4e8b-a6c5-0f1d2e3c4b5a
+             */
+            userId?: string;
+        };
+        /** @description The event body of the types `invite.created`, `invite.accepted`. An invite was sent, or accepted (a user now exists: `userId`). */
+        InviteEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "invite.created" | "invite.accepted";
+            data?: {
+                object: components["schemas"]["InviteEventObject"];
+            };
+        };
+        /** @description The event body of the types `vcn.issued`, `vcn.updated`, `vcn.authorized`, `vcn.declined`, `vcn.blocked`, `vcn.unblocked`, `vcn.cancelled`, `vcn.expired`. A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers. */
+        VcnEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired";
+            data?: {
+                object: components["schemas"]["VcnDetails"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description A statement file loaded into the company: re-read the statement lists to see its transactions. */
+        StatementIngestion: {
+            /**
+             * @description The file name.
+             * @example extrato-2026-11.jsonl
+             */
+            file: string;
+            /**
+             * @description Banking transactions added.
+             * @example 1250
+             */
+            banking: number;
+            /**
+             * @description Credit-card transactions added.
+             * @example 310
+             */
+            creditCard: number;
+            /**
+             * Format: date-time
+             * @description When the file was loaded.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            ingestedAt: string;
+        };
+        /** @description The event body of the types `statement.ingested`. A statement file was loaded. One event per file, not per transaction. */
+        StatementEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "statement.ingested";
+            data?: {
+                object: components["schemas"]["StatementIngestion"];
+            };
+        };
+        /** @description The event body of the types `webhook_endpoint.disabled`. A webhook endpoint was disabled after 3 days of failed deliveries. It is sent to the other endpoints of the company. */
+        WebhookEndpointEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "webhook_endpoint.disabled";
+            data?: {
+                object: components["schemas"]["WebhookEndpoint"];
+                /** @description The attributes that changed, with their values before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
     };
     responses: {
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -2637,7 +3609,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -2656,7 +3628,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /**
@@ -2681,7 +3653,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -2701,7 +3673,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -2720,7 +3692,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
@@ -2742,7 +3714,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
@@ -2764,55 +3736,7 @@ export interface components {
                  *       "details": []
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
-        BadRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Bad Request",
-                 *       "message": "request/body/name must NOT have fewer than 1 characters",
-                 *       "code": 400,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         "request/body/name must NOT have fewer than 1 characters"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request conflicts with the current state of the resource. */
-        Conflict: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Conflict",
-                 *       "message": "A cost center with this name already exists",
-                 *       "code": 409,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         "name: already in use"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is well formed but cannot be carried out as sent. */
@@ -2836,7 +3760,55 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "request/body/name must NOT have fewer than 1 characters",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "request/body/name must NOT have fewer than 1 characters"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The request conflicts with the current state of the resource. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Conflict",
+                 *       "message": "A cost center with this name already exists",
+                 *       "code": 409,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "name: already in use"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
@@ -2910,6 +3882,36 @@ export interface components {
                  *       "code": 404,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["FieldError"];
+            };
+        };
+        /**
+         * @description The request cannot be carried out as sent; with `Idempotency-Key`, the key was already used
+         *     for another request (method, path or body).
+         */
+        FieldUnprocessable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unprocessable Entity",
+                 *       "message": "This Idempotency-Key was already used for another request (method, path or body); use a new key",
+                 *       "code": 422,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         {
+                 *           "field": "Idempotency-Key",
+                 *           "message": "already used for another request"
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
@@ -2998,6 +4000,49 @@ export interface components {
                 "application/json": components["schemas"]["VcnError"];
             };
         };
+        /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
+        VcnTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Too Many Requests",
+                 *       "message": "Rate limit exceeded, retry in 12 seconds",
+                 *       "code": "too-many-requests",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
+        VcnInternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Internal Server Error",
+                 *       "message": "An unexpected error occurred",
+                 *       "code": "internal-exception",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
         /**
          * @description `vcn-not-found`: no card with this `vcnId` exists for the company (a card of another company
          *     answers the same). `not-found`: virtual cards are not enabled in this environment.
@@ -3063,30 +4108,11 @@ export interface components {
                 "application/json": components["schemas"]["VcnError"];
             };
         };
-        /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
-        VcnTooManyRequests: {
-            headers: {
-                "Retry-After": components["headers"]["Retry-After"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Too Many Requests",
-                 *       "message": "Rate limit exceeded, retry in 12 seconds",
-                 *       "code": "too-many-requests",
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
-                 *     }
-                 */
-                "application/json": components["schemas"]["VcnError"];
-            };
-        };
-        /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
-        VcnInternalError: {
+        /**
+         * @description `idempotency-key-reused`: the `Idempotency-Key` was already used for another request (method,
+         *     path or body). Use a new key.
+         */
+        VcnUnprocessable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3097,9 +4123,9 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "Internal Server Error",
-                 *       "message": "An unexpected error occurred",
-                 *       "code": "internal-exception",
+                 *       "error": "Unprocessable Entity",
+                 *       "message": "This Idempotency-Key was already used for another request (method, path or body); use a new key",
+                 *       "code": "idempotency-key-reused",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -3168,6 +4194,16 @@ export interface components {
         NextPageStartKey: string;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
+        /**
+         * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+         *     and the same value on every retry of it. The first response to the key (its status, body and
+         *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+         *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+         *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+         *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+         *     errors (5xx) are not kept, so retrying them runs them again.
+         */
+        IdempotencyKey: string;
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
         CreditCardTransactionId: string;
         /** @description The cost center's id (a UUID). */
@@ -3176,8 +4212,22 @@ export interface components {
         SupplierId: number;
         /** @description The category's id. */
         CategoryId: number;
+        /** @description Page size, 1 to 100. */
+        PageLimit: number;
         /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
         VcnId: string;
+        /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
+        EventId: string;
+        /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+        WebhookEndpointId: string;
+        /** @description The delivery's `id` (`msg_` and 26 characters), also sent as the `webhook-id` header. */
+        WebhookDeliveryId: string;
+        /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+        WebhookIdHeader: string;
+        /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+        WebhookTimestampHeader: string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -3304,7 +4354,7 @@ export interface operations {
                  * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
                  *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
                  */
-                sorting?: string;
+                sorting?: "transactionDate:desc" | "transactionDate:asc" | "brlAmount:desc" | "brlAmount:asc" | "totalTransactionAmount:desc" | "totalTransactionAmount:asc";
                 /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
                 hasAttachments?: boolean;
                 /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
@@ -3488,7 +4538,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3501,7 +4551,18 @@ export interface operations {
     reconcileBankingTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The `id` of the banking statement item. */
                 transactionId: components["parameters"]["BankingTransactionId"];
@@ -3554,7 +4615,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3581,10 +4642,11 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3648,7 +4710,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3703,7 +4765,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -3821,7 +4883,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3834,7 +4896,18 @@ export interface operations {
     reconcileCreditCardTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
                 transactionId: components["parameters"]["CreditCardTransactionId"];
@@ -3887,7 +4960,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3914,10 +4987,11 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3926,7 +5000,18 @@ export interface operations {
     createAttachment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3987,7 +5072,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4014,10 +5099,11 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4026,7 +5112,18 @@ export interface operations {
     uploadAttachmentContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The signed token of an upload URL, as issued in `uploadUrl` by `POST /attachments/v1`. */
                 uploadToken: string;
@@ -4094,7 +5191,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The upload URL expired or was altered. Declare the attachment again. */
@@ -4113,7 +5210,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -4138,7 +5235,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description The file is larger than 10 MiB. */
@@ -4160,7 +5257,7 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
@@ -4182,9 +5279,10 @@ export interface operations {
                      *       "details": []
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4359,7 +5457,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4505,7 +5603,18 @@ export interface operations {
     createCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4546,6 +5655,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4594,7 +5704,18 @@ export interface operations {
     deleteCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cost center's id (a UUID). */
                 id: components["parameters"]["CostCenterId"];
@@ -4617,6 +5738,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4625,7 +5748,18 @@ export interface operations {
     updateCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The cost center's id (a UUID). */
                 id: components["parameters"]["CostCenterId"];
@@ -4668,6 +5802,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4738,7 +5873,18 @@ export interface operations {
     createSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4802,10 +5948,11 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4858,7 +6005,18 @@ export interface operations {
     updateSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The supplier's id. */
                 id: components["parameters"]["SupplierId"];
@@ -4913,10 +6071,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4925,7 +6084,18 @@ export interface operations {
     deleteSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The supplier's id. */
                 id: components["parameters"]["SupplierId"];
@@ -4969,9 +6139,10 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5066,7 +6237,18 @@ export interface operations {
     createCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5135,10 +6317,11 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5161,7 +6344,18 @@ export interface operations {
                  */
                 moveTo?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5187,7 +6381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5213,7 +6407,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
@@ -5237,7 +6431,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -5325,7 +6519,18 @@ export interface operations {
     updateCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The category's id. */
                 id: components["parameters"]["CategoryId"];
@@ -5385,10 +6590,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5516,7 +6722,18 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The user's id (UUID version 4). Anything else gives 400. */
                 userId: string;
@@ -5567,6 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5575,7 +6793,18 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The user's id (UUID version 4). Anything else gives 400. */
                 userId: string;
@@ -5652,6 +6881,7 @@ export interface operations {
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5724,7 +6954,18 @@ export interface operations {
     createInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5815,15 +7056,96 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listVcns: {
+        parameters: {
+            query?: {
+                /** @description Only cards in this state. */
+                status?: components["schemas"]["VcnStatus"];
+                /** @description Only cards of this type. */
+                type?: components["schemas"]["VcnType"];
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *           "type": "CUSTOM",
+                     *           "customUse": {
+                     *             "id": "PO-2026-0042",
+                     *             "description": "Software licences"
+                     *           },
+                     *           "status": "ACTIVE",
+                     *           "startDate": "2026-11-20",
+                     *           "endDate": "2027-01-19",
+                     *           "limit": {
+                     *             "value": 5000,
+                     *             "currency": "BRL"
+                     *           },
+                     *           "spent": {
+                     *             "value": 1299.9,
+                     *             "currency": "BRL"
+                     *           },
+                     *           "purchaseCount": 1,
+                     *           "maxPurchaseQuantity": 1,
+                     *           "last4": "0518",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnDetailsList"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+        };
+    };
     createVcn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5932,15 +7254,84 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
             415: components["responses"]["VcnUnsupportedMediaType"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceUnavailable"];
         };
     };
-    updateVcn: {
+    getVcn: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "type": "CUSTOM",
+                     *       "customUse": {
+                     *         "id": "PO-2026-0042",
+                     *         "description": "Software licences"
+                     *       },
+                     *       "status": "ACTIVE",
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-01-19",
+                     *       "limit": {
+                     *         "value": 5000,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "spent": {
+                     *         "value": 1299.9,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "purchaseCount": 1,
+                     *       "maxPurchaseQuantity": 1,
+                     *       "last4": "0518",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnDetails"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+        };
+    };
+    updateVcn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -5992,6 +7383,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
             415: components["responses"]["VcnUnsupportedMediaType"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceUnavailable"];
@@ -6148,6 +7540,1358 @@ export interface operations {
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types (comma-separated). */
+                types?: string[];
+                /** @description Only events created after this instant. */
+                createdAfter?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *           "type": "banking_transaction.updated",
+                     *           "createdAt": "2026-11-20T15:04:05.123Z",
+                     *           "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "data": {
+                     *             "object": {
+                     *               "id": 48213,
+                     *               "notes": "Reembolso aprovado"
+                     *             },
+                     *             "previousAttributes": {
+                     *               "notes": null
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *       "type": "banking_transaction.updated",
+                     *       "createdAt": "2026-11-20T15:04:05.123Z",
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "data": {
+                     *         "object": {
+                     *           "id": 48213,
+                     *           "notes": "Reembolso aprovado"
+                     *         },
+                     *         "previousAttributes": {
+                     *           "notes": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                     *           "url": "https://erp.acme.com.br/hooks/finance",
+                     *           "enabledEvents": [
+                     *             "banking_transaction.updated",
+                     *             "banking_transaction.reconciled"
+                     *           ],
+                     *           "description": "ERP reconciliation sync",
+                     *           "status": "enabled",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "updatedAt": "2026-11-20T15:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.acme.com.br/hooks/finance",
+                 *       "enabledEvents": [
+                 *         "banking_transaction.updated",
+                 *         "banking_transaction.reconciled"
+                 *       ],
+                 *       "description": "ERP reconciliation sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Registered; `Location` is the endpoint's URL. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The URL of the new endpoint. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                     *       "url": "https://erp.acme.com.br/hooks/finance",
+                     *       "enabledEvents": [
+                     *         "banking_transaction.updated",
+                     *         "banking_transaction.reconciled"
+                     *       ],
+                     *       "description": "ERP reconciliation sync",
+                     *       "status": "enabled",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                     *       "url": "https://erp.acme.com.br/hooks/finance",
+                     *       "enabledEvents": [
+                     *         "banking_transaction.updated",
+                     *         "banking_transaction.reconciled"
+                     *       ],
+                     *       "description": "ERP reconciliation sync",
+                     *       "status": "enabled",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabledEvents": [
+                 *         "*"
+                 *       ],
+                 *       "status": "enabled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                     *       "url": "https://erp.acme.com.br/hooks/finance",
+                     *       "enabledEvents": [
+                     *         "banking_transaction.updated",
+                     *         "banking_transaction.reconciled"
+                     *       ],
+                     *       "description": "ERP reconciliation sync",
+                     *       "status": "enabled",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                     *       "url": "https://erp.acme.com.br/hooks/finance",
+                     *       "enabledEvents": [
+                     *         "banking_transaction.updated",
+                     *         "banking_transaction.reconciled"
+                     *       ],
+                     *       "description": "ERP reconciliation sync",
+                     *       "status": "enabled",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "msg_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *           "eventId": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *           "eventType": "banking_transaction.updated",
+                     *           "status": "pending",
+                     *           "attempts": 2,
+                     *           "lastAttemptAt": "2026-11-20T15:04:15.500Z",
+                     *           "responseStatus": 500,
+                     *           "error": "the endpoint answered 500",
+                     *           "durationMs": 84,
+                     *           "nextAttemptAt": "2026-11-20T15:04:35.500Z",
+                     *           "createdAt": "2026-11-20T15:04:05.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's `id` (`msg_` and 26 characters), also sent as the `webhook-id` header. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for sending now. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *       "eventId": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *       "eventType": "banking_transaction.updated",
+                     *       "status": "pending",
+                     *       "attempts": 2,
+                     *       "lastAttemptAt": "2026-11-20T15:04:15.500Z",
+                     *       "responseStatus": 500,
+                     *       "error": "the endpoint answered 500",
+                     *       "durationMs": 84,
+                     *       "nextAttemptAt": "2026-11-20T15:04:35.500Z",
+                     *       "createdAt": "2026-11-20T15:04:05.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    receiveBankingTransactionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "banking_transaction.reconciled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 48213,
+                 *           "transactionType": {
+                 *             "id": 1,
+                 *             "description": "Compra no cartão",
+                 *             "icon": "credit-card",
+                 *             "subType": "DEBIT"
+                 *           },
+                 *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                 *           "status": 2,
+                 *           "statusDescription": "PROCESSED",
+                 *           "accountId": 3,
+                 *           "finalCardNumber": "4021",
+                 *           "bearerName": "MARIANA COSTA",
+                 *           "transactionDate": "2026-11-18T14:32:05-03:00",
+                 *           "brlAmount": 543.33,
+                 *           "usdAmount": 100,
+                 *           "usdExchangeRate": 5.4333,
+                 *           "usdExchangeRateDate": "2026-11-18T00:00:00-03:00",
+                 *           "totalTransactionAmount": 562.35,
+                 *           "iofAmount": 19.02,
+                 *           "feeServiceAmount": 0,
+                 *           "mccCode": 4511,
+                 *           "mccGroup": 4,
+                 *           "mccDescription": "Companhias aéreas",
+                 *           "idPurchaseEvent": 99120331,
+                 *           "sourceDestinationName": "LATAM AIRLINES",
+                 *           "placeEstablishment": "MIAMI - US",
+                 *           "description": "LATAM AIRLINES GRU-MIA",
+                 *           "notes": "Viagem comercial - feira NRF",
+                 *           "attachments": [
+                 *             {
+                 *               "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *               "name": "fatura-latam.pdf",
+                 *               "type": "application/pdf",
+                 *               "_links": {
+                 *                 "content": {
+                 *                   "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *                   "rel": "content"
+                 *                 }
+                 *               }
+                 *             }
+                 *           ],
+                 *           "conciliation": {
+                 *             "description": "Reconciled",
+                 *             "conciled": true
+                 *           },
+                 *           "showReceipt": true,
+                 *           "category": {
+                 *             "id": "TRAVEL",
+                 *             "description": "Viagens"
+                 *           },
+                 *           "costCenter": {
+                 *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                 *             "description": "Comercial"
+                 *           },
+                 *           "user": {
+                 *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                 *             "email": "mariana.costa@acme.com.br"
+                 *           },
+                 *           "requesterUser": null,
+                 *           "customCategory": {
+                 *             "id": 12,
+                 *             "name": "6.1.02 Passagens aéreas"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "notes": ""
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankingTransactionEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCreditCardTransactionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "credit_card_transaction.reconciled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                 *           "finalCardNumber": "4021",
+                 *           "bearerName": "MARIANA COSTA",
+                 *           "transactionDate": "2026-11-12T19:44:10-03:00",
+                 *           "description": "AMAZON AWS 02/06",
+                 *           "merchantName": "AMAZON WEB SERVICES",
+                 *           "mccCode": 7372,
+                 *           "amount": 120,
+                 *           "currency": "USD",
+                 *           "brlAmount": 674.82,
+                 *           "exchangeRate": 5.4333,
+                 *           "iofAmount": 22.82,
+                 *           "installment": {
+                 *             "number": 2,
+                 *             "total": 6
+                 *           },
+                 *           "status": 2,
+                 *           "statusDescription": "PROCESSED",
+                 *           "billDueDate": "2026-12-10",
+                 *           "notes": "Infraestrutura - ambiente de produção",
+                 *           "conciliation": {
+                 *             "description": "Not reconciled",
+                 *             "conciled": false
+                 *           },
+                 *           "category": {
+                 *             "id": "SOFTWARE",
+                 *             "description": "Software e serviços digitais"
+                 *           },
+                 *           "customCategory": {
+                 *             "id": 15,
+                 *             "name": "6.3.01 Serviços de nuvem"
+                 *           },
+                 *           "costCenter": {
+                 *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                 *             "description": "Tecnologia"
+                 *           },
+                 *           "attachments": [],
+                 *           "user": {
+                 *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                 *             "email": "mariana.costa@acme.com.br"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "notes": ""
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditCardTransactionEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveAttachmentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "attachment.created",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *           "name": "nota-fiscal-4512.pdf",
+                 *           "type": "application/pdf",
+                 *           "size": 48213,
+                 *           "transactionId": "48213",
+                 *           "statement": "banking",
+                 *           "uploadedAt": "2026-11-20T12:01:30-03:00",
+                 *           "_links": {
+                 *             "content": {
+                 *               "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                 *               "rel": "content"
+                 *             }
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AttachmentEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCostCenterEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "cost_center.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Marketing"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Mkt"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CostCenterEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveSupplierEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "supplier.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 1042,
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Papelaria Central Ltda",
+                 *           "type": {
+                 *             "id": 2,
+                 *             "type": "CUSTOM"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Papelaria Central"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SupplierEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCategoryEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "category.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": 12,
+                 *           "createdAt": "2026-03-02T12:00:00.000Z",
+                 *           "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *           "companyId": "5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90",
+                 *           "name": "Combustível",
+                 *           "establishments": [
+                 *             {
+                 *               "id": 311,
+                 *               "createdAt": "2026-03-02T12:00:00.000Z",
+                 *               "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *               "name": "Posto Ipiranga Av. Paulista",
+                 *               "type": {
+                 *                 "id": 1,
+                 *                 "createdAt": "2025-01-01T00:00:00.000Z",
+                 *                 "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *                 "type": "DEFAULT"
+                 *               },
+                 *               "establishmentCategoryId": 12
+                 *             },
+                 *             {
+                 *               "id": 312,
+                 *               "createdAt": "2026-03-02T12:00:00.000Z",
+                 *               "updatedAt": "2026-03-02T12:00:00.000Z",
+                 *               "name": "Shell Select Rebouças",
+                 *               "type": {
+                 *                 "id": 1,
+                 *                 "createdAt": "2025-01-01T00:00:00.000Z",
+                 *                 "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *                 "type": "DEFAULT"
+                 *               },
+                 *               "establishmentCategoryId": 12
+                 *             }
+                 *           ],
+                 *           "type": {
+                 *             "id": 1,
+                 *             "createdAt": "2025-01-01T00:00:00.000Z",
+                 *             "updatedAt": "2025-01-01T00:00:00.000Z",
+                 *             "type": "DEFAULT"
+                 *           }
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Viagem"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoryEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveUserEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "user.deleted",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "3f9c2b1e-8d4a-4c6f-a2b7-5e1d0c9f8a64",
+                 *           "email": "mariana.costa@acme.com.br",
+                 *           "name": "Mariana Costa",
+                 *           "phone": "+5511987654321",
+                 *           "role": {
+                 *             "id": "7d0f7a2e-3b8c-4a51-9e0d-2f6c8b1a4e93",
+                 *             "name": "Finance manager"
+                 *           },
+                 *           "active": true
+                 *         },
+                 *         "previousAttributes": {
+                 *           "name": "Beatriz Lima"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveInviteEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "invite.created",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                 *           "email": "novo.colaborador@acme.com.br",
+                 *           "roleId": "2c9f4b7e-1d3a-4e6f-8b5c-7a9d0e1f2b3c",
+                 *           "status": "PENDING",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z",
+                 *           "expiresAt": "2026-11-27T15:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InviteEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveVcnEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "vcn.updated",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "data": {
+                 *         "object": {
+                 *           "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                 *           "type": "CUSTOM",
+                 *           "customUse": {
+                 *             "id": "PO-2026-0042",
+                 *             "description": "Software licences"
+                 *           },
+                 *           "status": "ACTIVE",
+                 *           "startDate": "2026-11-20",
+                 *           "endDate": "2027-01-19",
+                 *           "limit": {
+                 *             "value": 5000,
+                 *             "currency": "BRL"
+                 *           },
+                 *           "spent": {
+                 *             "value": 1299.9,
+                 *             "currency": "BRL"
+                 *           },
+                 *           "purchaseCount": 1,
+                 *           "maxPurchaseQuantity": 1,
+                 *           "last4": "0518",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "limit": {
+                 *             "value": 2500,
+                 *             "currency": "BRL"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStatementEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "statement.ingested",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": null,
+                 *       "data": {
+                 *         "object": {
+                 *           "file": "extrato-2026-11.jsonl",
+                 *           "banking": 1250,
+                 *           "creditCard": 310,
+                 *           "ingestedAt": "2026-11-20T15:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatementEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookEndpointEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "webhook_endpoint.disabled",
+                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "requestId": null,
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",
+                 *           "url": "https://erp.acme.com.br/hooks/finance",
+                 *           "enabledEvents": [
+                 *             "banking_transaction.updated",
+                 *             "banking_transaction.reconciled"
+                 *           ],
+                 *           "description": "ERP reconciliation sync",
+                 *           "status": "disabled",
+                 *           "createdAt": "2026-11-20T15:00:00.000Z",
+                 *           "updatedAt": "2026-11-20T15:00:00.000Z"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "status": "enabled"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

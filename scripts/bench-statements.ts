@@ -91,7 +91,7 @@ async function main() {
     const accountAmount = (await db.selectFrom('banking_transactions').select('brl_amount_minor as v').where('company_id', '=', companyId)
       .where('account_id', '=', account).offset(5_000).limit(1).executeTakeFirstOrThrow()).v;
 
-    const deep = async (sorting: string) => {
+    const deep = async (sorting: NonNullable<Query['sorting']>) => {
       const q: Query = { limit: 20, sorting };
       const { page, paging } = bankingPageQuery(q, { auth, config });
       const column = SORT_COLUMNS[page.sort.field];
@@ -138,7 +138,7 @@ async function main() {
     ];
     // Each single filter under both amount orders (index 2..13 of the cases above are the single filters).
     const singles = cases.slice(2, 14);
-    for (const sorting of ['brlAmount:desc', 'totalTransactionAmount:asc']) {
+    for (const sorting of ['brlAmount:desc', 'totalTransactionAmount:asc'] as const) {
       for (const [name, query] of singles) cases.push([`${sorting} + ${name}`, { ...query, sorting }]);
     }
     // The known weak spots of amount orders (store/banking-plan.ts, banking-arms.ts): a date range of a

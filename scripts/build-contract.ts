@@ -1,19 +1,28 @@
 // `npm run build`: lints the contract, then rebuilds generated/ from openapi/ — the public and
-// internal bundles, the TypeScript types (from the internal bundle) and the docs page.
+// internal bundles, the TypeScript types (the server's from the internal bundle, the client
+// package's from the public one, so an integrator's code cannot name an internal operation) and
+// the docs page.
 // `npm run build:check` (--check): builds into a temporary folder and fails when a committed
 // generated file differs (`npm run check` lints before it). The docs page is exempt: it is
 // git-ignored and built on demand.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { buildDocs } from '../server/docs.js';
 import { lintContract } from './lint-contract.js';
 import { isMain, mustRunTool, projectRoot } from './tools.js';
 
 export const generatedDir = resolve(projectRoot, 'generated');
-export const generatedFiles = ['openapi.internal.json', 'openapi.public.json', 'openapi.d.ts'];
+export const clientGeneratedDir = resolve(projectRoot, 'client', 'generated');
+/** Committed generated files: name in the build folder → where it is committed. */
+export const generatedFiles: Record<string, string> = {
+  'openapi.internal.json': join(generatedDir, 'openapi.internal.json'),
+  'openapi.public.json': join(generatedDir, 'openapi.public.json'),
+  'openapi.d.ts': join(generatedDir, 'openapi.d.ts'),
+  'openapi.public.d.ts': join(clientGeneratedDir, 'openapi.d.ts'),
+};
 
-/** Writes the bundles and the types into `out`. */
+/** Writes the bundles and the types into `out` (the client's types as `openapi.public.d.ts`). */
 export async function buildGenerated(out: string): Promise<void> {
   const bundle = (api: string, extra: string[]) =>
     mustRunTool('redocly', [
@@ -27,9 +36,19 @@ export async function buildGenerated(out: string): Promise<void> {
   ]);
   // openapi-typescript reads redocly.yaml's `apis:` when it finds it and would ignore the input
   // file, hence its own empty Redocly config.
-  await mustRunTool('openapi-typescript', [
-    join(out, 'openapi.internal.json'), '--redocly', 'openapi-typescript.redocly.yaml', '-o', join(out, 'openapi.d.ts'),
-  ]);
+  const types = (api: string, file: string) =>
+    mustRunTool('openapi-typescript', [
+      join(out, `openapi.${api}.json`), '--redocly', 'openapi-typescript.redocly.yaml', '-o', join(out, file),
+    ]);
+  await Promise.all([types('internal', 'openapi.d.ts'), types('public', 'openapi.public.d.ts')]);
+}
+
+/** Copies a build folder's files to where they are committed. */
+function commitGenerated(out: string): void {
+  for (const [file, target] of Object.entries(generatedFiles)) {
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(out, file), target);
+  }
 }
 
 /** The committed generated files that differ from a fresh build of openapi/. */
@@ -37,10 +56,9 @@ export async function staleGeneratedFiles(): Promise<string[]> {
   const out = mkdtempSync(join(tmpdir(), 'contract-'));
   try {
     await buildGenerated(out);
-    return generatedFiles.filter((file) => {
-      const committed = join(generatedDir, file);
-      return !existsSync(committed) || readFileSync(committed, 'utf8') !== readFileSync(join(out, file), 'utf8');
-    });
+    return Object.entries(generatedFiles)
+      .filter(([file, committed]) => !existsSync(committed) || readFileSync(committed, 'utf8') !== readFileSync(join(out, file), 'utf8'))
+      .map(([, committed]) => relative(projectRoot, committed));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -57,8 +75,14 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!(await lintContract())) return 1;
-  await buildGenerated(generatedDir);
-  console.log(`built ${generatedFiles.map((file) => `generated/${file}`).join(', ')}`);
+  const out = mkdtempSync(join(tmpdir(), 'contract-'));
+  try {
+    await buildGenerated(out);
+    commitGenerated(out);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  console.log(`built ${Object.values(generatedFiles).map((file) => relative(projectRoot, file)).join(', ')}`);
   console.log(`built ${await buildDocs()}`);
   return 0;
 }

@@ -1,6 +1,6 @@
 // The HTTP application. It never listens: server/main.ts does, tests use an ephemeral port.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
@@ -8,19 +8,24 @@ import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
 import type { Services } from './http/handler.js';
 import { requestId } from './http/request-id.js';
+import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
 import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
-import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
+import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
+import { rejectBracketedArrays } from './http/query-arrays.js';
+import { checkMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
+import { idempotency, keepRawBody } from './http/idempotency.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
-import { docsPath } from './docs.js';
+import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
+import { changelogPath, docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
@@ -52,6 +57,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
 
   app.use(requestId);
   app.use(securityHeaders(config.baseUrl));
+  app.use(corsMiddleware(config.corsOrigins));
   app.use(httpLogger(logger));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
@@ -60,13 +66,31 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/openapi.json', (_req, res) => {
-    res.json(publicBundle);
+  const publicText = JSON.stringify(publicBundle);
+  // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
+  const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
+  const servedDocs = (baseUrl: string) => {
+    const { mtimeMs } = statSync(docsPath);
+    const cached = docsPages.get(baseUrl);
+    if (cached?.mtimeMs === mtimeMs) return cached;
+    const html = withBaseUrl(readFileSync(docsPath, 'utf8'), baseUrl);
+    const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
+    if (docsPages.size > 16) docsPages.clear();
+    docsPages.set(baseUrl, page);
+    return page;
+  };
+  app.get('/openapi.json', (req, res) => {
+    res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
-  app.get('/docs', (_req, res, next) => {
+  app.get('/docs', (req, res, next) => {
     if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    res.setHeader('Content-Security-Policy', docsContentSecurityPolicy(docsPath));
-    res.sendFile(docsPath);
+    const page = servedDocs(servedBaseUrl(req, config));
+    res.setHeader('Content-Security-Policy', page.csp);
+    res.type('text/html').send(page.html);
+  });
+
+  app.get('/changelog', (_req, res) => {
+    res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
 
   if (!config.vcnEnabled) {
@@ -75,12 +99,15 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
 
   app.use(authenticate(services, routes));
   app.use(rateLimiter(config.rateLimitPerMinute, rateLimitStore));
+  app.use(rejectBracketedArrays);
+  app.use(checkMediaType(routes));
   app.use(uploadGate(services));
   app.use(express.json({
     limit: '1mb',
     verify: (req, res, buf) => {
       recordBodySize(req, res, buf);
       assertJsonShape(buf);
+      keepRawBody(req as Request, res as Response, buf);
     },
   }));
   app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
@@ -88,6 +115,7 @@ export function createApp({ db, clock, config, logger = createLogger(config.logL
   app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
   app.use(strictNumbers(internal));
   app.use(contractValidator(internal, config));
+  app.use(idempotency(services, logger));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   app.use(errorHandler(logger, internal));

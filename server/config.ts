@@ -4,6 +4,19 @@ import { randomBytes } from 'node:crypto';
 export interface Config {
   /** Public base URL of this server, used for signed URLs and `Location` headers. */
   baseUrl: string;
+  /**
+   * `PUBLIC_BASE_URL` as given. The served contract and docs name it as their server; when it is
+   * not given, the sandbox names the host the request came to.
+   */
+  publicBaseUrl: string | undefined;
+  /** Production (`NODE_ENV=production`): no default CORS origins, contract servers from `baseUrl`. */
+  production: boolean;
+  /**
+   * Browser origins allowed by CORS (`CORS_ORIGINS`, comma-separated). An entry ending in `:*`
+   * allows any port of that scheme and host. Default: the sandbox allows `http://localhost:*` and
+   * `http://127.0.0.1:*`, production none.
+   */
+  corsOrigins: string[];
   /** Folder for uploaded files and other data next to the database. */
   dataDir: string;
   tokenTtlSeconds: number;
@@ -14,6 +27,8 @@ export interface Config {
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
+  /** Webhook URLs may point at private, loopback and link-local addresses (the sandbox; WEBHOOKS_ALLOW_PRIVATE=true). */
+  webhooksAllowPrivate: boolean;
   /** Server secrets, each 32 bytes. */
   secrets: {
     /** HMAC key of pagination cursors. */
@@ -37,6 +52,14 @@ const secret = (value: string | undefined, name: string): Buffer => {
   return key;
 };
 
+const SANDBOX_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+
+/** `CORS_ORIGINS`: a comma-separated list; empty means none. Unset: undefined (the default applies). */
+function parseOrigins(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean);
+}
+
 const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
   if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
@@ -46,14 +69,19 @@ const nonNegative = (value: string | undefined, name: string, fallback: number):
 /** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = {}): Config {
   const port = Number(env.PORT ?? 8080);
+  const production = env.NODE_ENV === 'production';
   return {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    production,
+    corsOrigins: parseOrigins(env.CORS_ORIGINS) ?? (production ? [] : SANDBOX_ORIGINS),
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     validateResponses: env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {
       cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),

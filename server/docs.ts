@@ -1,30 +1,99 @@
 // The API docs page: the public contract as one self-contained HTML page (Redoc, inlined: no CDN,
-// works offline). The page is megabytes and unreadable in a diff, so it is built on demand into the
+// works offline), with a curl and a TypeScript-client sample on every operation (generated from the
+// contract's examples, server/docs-samples.ts), a "try it" console against the server that serves
+// the page (server/docs-console.ts) and a link to the changelog (/changelog). The page is megabytes and unreadable in a diff, so it is built on demand into the
 // git-ignored generated/docs/ (`npm run build:docs`, `npm run build`, or `npm start` when missing)
 // and served by the app at /docs.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { consoleHtml, type ConsoleOperation } from './docs-console.js';
+import { withCodeSamples } from './docs-samples.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
 export const publicBundlePath = resolve(projectRoot, 'generated', 'openapi.public.json');
+export const changelogPath = resolve(projectRoot, 'openapi', 'CHANGELOG.md');
+
+type Json = Record<string, unknown>;
+
+/** The bundle the page renders: the public one with code samples and the changelog link. */
+function docsBundle(bundle: Json): Json {
+  const out = withCodeSamples(bundle);
+  const info = out.info as { description?: string };
+  info.description = `${info.description ?? ''}\n\n**[Changelog](/changelog)** of the contract · **Try it**: the button at the bottom right sends calls to this server with your sandbox credentials.\n`;
+  return out;
+}
+
+const hasLimit = (bundle: Json, item: Record<string, Json>, op: Json) =>
+  [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])].some((p) => {
+    const ref = p.$ref as string | undefined;
+    const param = ref ? ((bundle.components as Record<string, Record<string, Json>>).parameters?.[ref.split('/').pop() ?? ''] ?? {}) : p;
+    return param.in === 'query' && param.name === 'limit';
+  });
+
+/** The operations offered by the console, with their examples. */
+function consoleOperations(bundle: Json): ConsoleOperation[] {
+  const operations: ConsoleOperation[] = [];
+  for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
+      const content = ((op.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content) ?? {};
+      const [bodyType, media] = Object.entries(content)[0] ?? [];
+      const example = media?.example;
+      const body = bodyType === 'application/json' && example !== undefined ? JSON.stringify(example, null, 2)
+        : bodyType === 'application/x-www-form-urlencoded' ? 'grant_type=client_credentials' : undefined;
+      operations.push({
+        operationId: String(op.operationId), method, path, summary: String(op.summary ?? ''),
+        query: hasLimit(bundle, item, op) ? 'limit=5' : '',
+        ...(body !== undefined ? { body, bodyType } : {}),
+      });
+    }
+  }
+  return operations;
+}
+
+// Resources Redoc's viewer would fetch from the internet (its logo badge, icon sets); the page
+// must not make a single request off the machine.
+const REMOTE_RESOURCES = [
+  /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g,
+  /https:\/\/cdn\.redocly\.com\/icons\/[\w.\/-]*/g,
+  /https:\/\/otel\.cloud\.redocly\.com\/v1\/traces/g,
+];
+const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=';
+
+/** The page Redoc built, made fully local, with the console added. */
+function finishPage(html: string, operations: ConsoleOperation[]): string {
+  let out = html;
+  for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
+  // The "API docs by Redocly" badge links off the machine; the page has its own footer link.
+  out = out.replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"').replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
+  const end = out.lastIndexOf('</body>');
+  return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
+}
 
 /** Builds the docs page from the public bundle and returns its path. */
 export async function buildDocs(input = publicBundlePath, output = docsPath): Promise<string> {
   mkdirSync(dirname(output), { recursive: true });
-  const { info } = JSON.parse(readFileSync(input, 'utf8')) as { info: { title: string } };
+  const bundle = JSON.parse(readFileSync(input, 'utf8')) as Json & { info: { title: string } };
+  const work = mkdtempSync(join(tmpdir(), 'docs-'));
+  const source = join(work, 'openapi.json');
+  writeFileSync(source, JSON.stringify(docsBundle(bundle)));
   const redocly = resolve(projectRoot, 'node_modules', '.bin', 'redocly');
   try {
-    await promisify(execFile)(redocly, ['build-docs', input, '--inlineBundle', '--title', info.title, '-o', output], {
+    await promisify(execFile)(redocly, ['build-docs', source, '--inlineBundle', '--title', bundle.info.title, '-o', output], {
       cwd: projectRoot, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 16 * 1024 * 1024,
     });
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
     throw new Error(`redocly build-docs failed:\n${stdout}${stderr}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
+  writeFileSync(output, finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle)));
   assertSelfContained(output);
   return output;
 }
@@ -33,6 +102,7 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
 // would show nothing offline.
 function assertSelfContained(file: string): void {
   const html = readFileSync(file, 'utf8');
-  const external = /<(?:script|link)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html);
+  const external = /<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html)
+    ?? REMOTE_RESOURCES.map((pattern) => new RegExp(pattern.source).exec(html)).find(Boolean);
   if (external) throw new Error(`${file} loads ${external[0]}; the docs must work without network`);
 }

@@ -15,6 +15,8 @@ import { createLogger } from './http/logger.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
+import { createDeliveryWorker } from './areas/webhooks/worker.js';
+import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
@@ -47,17 +49,20 @@ async function prepare(db: Db, dbPath: string, port: number) {
   const { env, base } = configFor(dbPath, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
   const demo = await ensureDemoCompany(db);
+  const hint = demo ? [] : await restartHint(db, dbPath);
   if (!existsSync(docsPath)) await buildDocs();
-  return { config, demo };
+  return { config, demo, hint };
 }
 
 /** A worker reads what the primary prepared (the secrets it stored). */
 async function workerConfig(db: Db, dbPath: string, port: number) {
   const { env, base } = configFor(dbPath, port);
-  return { config: { ...base, secrets: await resolveSecrets(db, env, base.secrets) }, demo: undefined };
+  return { config: { ...base, secrets: await resolveSecrets(db, env, base.secrets) }, demo: undefined, hint: [] };
 }
 
-function banner(config: Config, dbPath: string, demo: Awaited<ReturnType<typeof ensureDemoCompany>>, workers: number): string {
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+function banner({ config, demo, hint }: Prepared, workers: number): string {
   const lines = [
     `Company Finance Service listening on ${config.baseUrl}${workers > 1 ? ` (${workers} workers)` : ''}`,
     `  API docs:      ${config.baseUrl}/docs`,
@@ -69,21 +74,42 @@ function banner(config: Config, dbPath: string, demo: Awaited<ReturnType<typeof 
           `  client_id:     ${demo.clientId}`,
           `  client_secret: ${demo.clientSecret}   (shown once; store it now)`,
         ]
-      : [`  Database ${describeLocation(dbPath)} already has companies; create credentials with: npx finance client create --company <id> --scopes ...`]),
+      : hint),
   ];
   return `${lines.join('\n')}\n`;
 }
 
+/** On a database that already has companies: the commands that give credentials for it. */
+async function restartHint(db: Db, dbPath: string): Promise<string[]> {
+  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
+  const dbOption = ` --db ${shellQuote(dbPath)}`;
+  const first = companies[0];
+  return [
+    `  Database ${describeLocation(dbPath)} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
+    '  New credentials (the demo secret was shown only when the database was created):',
+    `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
+    `  Every company: npx finance company list${dbOption}`,
+  ];
+}
+
+const shellQuote = (value: string) => (/^[\w./:@?=&%-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+
 export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promise<Server | undefined> {
   if (workers > 1 && cluster.isPrimary) return primary(port, dbPath, workers);
   const db = await openDatabase(dbPath);
-  const { config, demo } = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
+  const prepared = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
+  const { config } = prepared;
   const logger = createLogger(config.logLevel);
   const store = await rateLimitStore({ db, clock: systemClock, shared: isPostgresUrl(dbPath) || cluster.isWorker, redisUrl: process.env.REDIS_URL });
 
   const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
   const server = await listen(createHttpServer(app), port);
-  if (!cluster.isWorker) process.stdout.write(banner(config, dbPath, demo, 1));
+  // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
+  const worker = createDeliveryWorker({
+    db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate, housekeeping: [(now) => recordExpiries(db, now)],
+  });
+  worker.start();
+  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1));
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -93,6 +119,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
     void shutdownGracefully(server, {
       graceMs: config.shutdownGraceMs,
       onClosed: async () => {
+        await worker.stop();
         await store.close();
         await db.destroy();
         logger.info('stopped');
@@ -108,7 +135,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
 async function primary(port: number, dbPath: string, workers: number): Promise<undefined> {
   const db = await openDatabase(dbPath);
-  const { config, demo } = await prepare(db, dbPath, port);
+  const prepared = await prepare(db, dbPath, port);
   await db.destroy();
 
   let stopping = false;
@@ -116,7 +143,7 @@ async function primary(port: number, dbPath: string, workers: number): Promise<u
   const fork = () => cluster.fork({ PORT: String(port) });
   cluster.on('listening', () => {
     listening += 1;
-    if (listening === workers) process.stdout.write(banner(config, dbPath, demo, workers));
+    if (listening === workers) process.stdout.write(banner(prepared, workers));
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
@@ -132,7 +159,7 @@ async function primary(port: number, dbPath: string, workers: number): Promise<u
     if (stopping) return;
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 12_000).unref();
+    setTimeout(() => process.exit(0), 35_000).unref();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

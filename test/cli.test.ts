@@ -1,7 +1,7 @@
 // The `finance` command end to end, as a user runs it: separate processes on a database file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -125,6 +125,64 @@ describe('finance ingest', () => {
     expect(failure?.stderr).toMatch(/bad\.jsonl:2: .*brlAmount/);
     expect((await banking()).count).toBe(before.count + 2);
   }, 60_000);
+
+  it('when the same file is ingested twice, then the row count is unchanged and the second run says every line was already ingested', async () => {
+    const before = await banking();
+    const path = join(dir, 'twice.jsonl');
+    const withId = (externalId: string) => JSON.stringify({ ...JSON.parse(line(before.accountId)), externalId });
+    writeFileSync(path, `${withId('twice-1')}\n${withId('twice-2')}\n`);
+    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', path, '--json'))).toMatchObject({ banking: 2, alreadyIngested: 0 });
+    const second = await run('node', ['bin/finance.js', 'ingest', '--company', company.companyId, '--file', path, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    expect(second.stdout).toContain('banking: 0');
+    expect(second.stderr).toContain('2 line(s) were already ingested and were skipped; nothing new was added');
+    expect((await banking()).count).toBe(before.count + 2);
+  }, 60_000);
+});
+
+describe('finance company list, client list|rotate|revoke', () => {
+  it('when listing, then every company and client shows, without secrets', async () => {
+    const { companies } = JSON.parse(await finance('company', 'list', '--json')) as { companies: Array<{ companyId: string; activeClients: number }> };
+    expect(companies.map((c) => c.companyId)).toContain(company.companyId);
+    const { clients } = JSON.parse(await finance('client', 'list', '--company', company.companyId, '--json')) as { clients: Array<Record<string, unknown>> };
+    expect(clients.map((c) => c.clientId)).toContain(company.clientId);
+    expect(JSON.stringify(clients)).not.toContain('sk_');
+  });
+
+  it('when a client is rotated, then the old secret stops working and the new one works; revoked, it shows as revoked', async () => {
+    const created = JSON.parse(await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read', '--json')) as { clientId: string; clientSecret: string };
+    const rotated = JSON.parse(await finance('client', 'rotate', '--client', created.clientId, '--json')) as { clientSecret: string };
+    expect(rotated.clientSecret).toMatch(/^sk_/);
+    expect(rotated.clientSecret).not.toBe(created.clientSecret);
+    const db = await openDatabase(dbPath);
+    try {
+      const { authenticateClient } = await import('../server/areas/auth/store.js');
+      expect(await authenticateClient(db, created.clientId, created.clientSecret)).toBeUndefined();
+      expect(await authenticateClient(db, created.clientId, rotated.clientSecret)).toBeDefined();
+    } finally {
+      await db.destroy();
+    }
+    await finance('client', 'revoke', '--client', created.clientId, '--json');
+    const { clients } = JSON.parse(await finance('client', 'list', '--json')) as { clients: Array<{ clientId: string; revokedAt: string | null }> };
+    expect(clients.find((c) => c.clientId === created.clientId)?.revokedAt).toBeTruthy();
+  }, 60_000);
+});
+
+describe('--db', () => {
+  it('when the database file does not exist, then every command but serve and company create fails naming it, and creates nothing', async () => {
+    const missing = join(dir, 'typo.sqlite');
+    for (const args of [['company', 'list'], ['client', 'list'], ['seed', '--company', company.companyId], ['ingest', '--company', company.companyId, '--file', 'x.jsonl']]) {
+      const failure = await run('node', ['bin/finance.js', ...args, '--db', missing]).then(() => undefined, (e: { code: number; stderr: string }) => e);
+      expect(failure?.code, args.join(' ')).toBe(1);
+      expect(failure?.stderr).toContain(`no database at ${missing}`);
+    }
+    expect(existsSync(missing)).toBe(false);
+  }, 60_000);
+
+  it('when help is shown, then required options are marked', async () => {
+    const { stdout } = await run('node', ['bin/finance.js', 'ingest', '--help']);
+    expect(stdout).toMatch(/--company <id>\s+company id \(required\)/);
+    expect(stdout).toMatch(/--file <path>\s+JSON Lines file \(required\)/);
+  });
 });
 
 describe('finance serve', () => {
@@ -166,6 +224,8 @@ describe('finance serve', () => {
     const second = start();
     const banner2 = await second.ready;
     expect(banner2).toContain('already has companies');
+    const companyId = /Demo company:\s+(\S+)/.exec(banner)?.[1];
+    expect(banner2).toContain(`npx finance client create --db ${fresh} --company ${companyId} --scopes `);
     const again = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, { headers: { Authorization: `Bearer ${access_token}` } });
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');

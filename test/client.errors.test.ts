@@ -2,7 +2,8 @@
 // the openapi-fetch {data, error} style stays available.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createFinanceClient, FinanceApiError, hasVcnCode, isBadRequest, isConflict, isFinanceApiError, isNotFound, unwrap,
+  createFinanceClient, FinanceApiError, FinanceNetworkError, hasVcnCode, isBadRequest, isConflict, isFinanceApiError, isFinanceNetworkError,
+  isForbidden, isNotFound, isRateLimited, isUnauthorized, unwrap,
   type FinanceClient,
 } from '../client/index.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -111,3 +112,33 @@ describe('FinanceApiError', () => {
     expect(error).toMatchObject({ status: 502, error: 'Bad Gateway', code: 502, message: '<html>Bad gateway</html>', requestId: expect.stringMatching(UUID) });
   });
 });
+
+describe('status helpers and network failures', () => {
+  it('when the token is refused, the scope is missing or the rate limit is hit, then isUnauthorized, isForbidden and isRateLimited say so', async () => {
+    const wrong = createFinanceClient({ baseUrl: server.baseUrl, clientId: 'cli_nobody', clientSecret: 'sk_wrong', retry: { maxRetries: 0 } });
+    const refused = await rejection(unwrap(wrong.GET(COST_CENTERS)));
+    expect(isUnauthorized(refused)).toBe(true);
+
+    const reader = await server.newCompany({ scopes: ['directory:read'] });
+    const readOnly = createFinanceClient({ baseUrl: server.baseUrl, clientId: reader.clientId, clientSecret: reader.clientSecret });
+    const forbidden = await rejection(unwrap(readOnly.POST(COST_CENTERS, { body: { name: 'Not allowed' } })));
+    expect(isForbidden(forbidden) && !isUnauthorized(forbidden)).toBe(true);
+
+    const limited = createFinanceClient({
+      baseUrl: server.baseUrl, clientId: reader.clientId, clientSecret: reader.clientSecret, retry: { maxRetries: 0 },
+      fetch: async (request) => (new URL(request.url).pathname === '/oauth/token' ? fetch(request)
+        : new Response(JSON.stringify({ error: 'Too Many Requests', message: 'slow down', code: 429, requestId: 'r', details: [] }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '600' } })),
+    });
+    expect(isRateLimited(await rejection(unwrap(limited.GET(COST_CENTERS))))).toBe(true);
+  });
+
+  it('when the server cannot be reached, then a FinanceNetworkError names the call and keeps the cause', async () => {
+    const offline = createFinanceClient({ baseUrl: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b', retry: { maxRetries: 0 } });
+    const failure = await rejection(unwrap(offline.GET(COST_CENTERS)));
+    expect(isFinanceNetworkError(failure)).toBe(true);
+    expect(failure).toBeInstanceOf(FinanceNetworkError);
+    expect((failure as FinanceNetworkError).message).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/oauth\/token failed on the network/);
+    expect((failure as FinanceNetworkError).cause).toBeInstanceOf(Error);
+  });
+});
+

@@ -83,4 +83,32 @@ describe('contract bundles', () => {
       .filter((ref) => !refs.has(ref));
     expect(unused).toEqual([]);
   });
+
+  it('when the public bundle is read by float-based validators, then it holds no multipleOf, and every amount says x-decimal-places: 2 and "At most 2 decimal places"', () => {
+    const text = JSON.stringify(publicBundle);
+    expect(text).not.toContain('multipleOf');
+    const amounts: Array<Record<string, unknown>> = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== 'object') return;
+      const object = node as Record<string, unknown>;
+      if ('x-decimal-places' in object) amounts.push(object);
+      Object.values(object).forEach(walk);
+    };
+    walk(publicBundle);
+    expect(amounts.length).toBeGreaterThan(20);
+    for (const amount of amounts) {
+      expect(amount['x-decimal-places']).toBe(2);
+      expect(String(amount.description)).toMatch(/at most 2 decimal places/i);
+    }
+  });
+
+  it('when generators read the public bundle, then no schema is named Error, integer enums carry names, and no internal marker is left', () => {
+    expect(Object.keys(publicBundle.components?.schemas ?? {})).not.toContain('Error');
+    const text = JSON.stringify(publicBundle);
+    expect(text).not.toContain('x-internal');
+    const integerEnums = (text.match(/"enum":\[1,2,3\]/g) ?? []).length;
+    expect(integerEnums).toBeGreaterThan(0);
+    expect((text.match(/"enum":\[1,2,3\],"x-enumNames":\["CANCELED","PROCESSED","PENDING"\]/g) ?? []).length).toBe(integerEnums);
+  });
 });

@@ -82,3 +82,51 @@ describe('authentication', () => {
     expect(seen.response.status).toBe(200);
   });
 });
+
+describe('401 messages say what to fix', () => {
+  const call = (authorization?: string) =>
+    fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, { headers: authorization === undefined ? {} : { Authorization: authorization } });
+  const refusal = async (authorization?: string) => {
+    const res = await call(authorization);
+    const body = (await res.json()) as { message: string };
+    return { status: res.status, message: body.message, challenge: res.headers.get('www-authenticate') ?? '' };
+  };
+
+  it('when the scheme is written bearer or BEARER, then a valid token works (the scheme is case-insensitive)', async () => {
+    expect((await call(`bearer ${acme.token}`)).status).toBe(200);
+    expect((await call(`BEARER  ${acme.token}`)).status).toBe(200);
+  });
+
+  it('when no token, Basic credentials, a malformed token or a garbage token is sent, then each 401 says which, in the body and in error_description', async () => {
+    const missing = await refusal();
+    const basic = await refusal(`Basic ${btoa(`${acme.clientId}:${acme.clientSecret}`)}`);
+    const malformed = await refusal('Bearer not a token!');
+    const garbage = await refusal('Bearer garbage-token');
+    expect(missing.message).toMatch(/access token is required/);
+    expect(basic.message).toMatch(/uses the Basic scheme.*Bearer.*POST \/oauth\/token/);
+    expect(malformed.message).toMatch(/malformed/);
+    expect(garbage.message).toMatch(/not recognised/);
+    expect(new Set([missing, basic, malformed, garbage].map((r) => r.message)).size).toBe(4);
+    for (const r of [missing, basic, malformed, garbage]) {
+      expect(r.status).toBe(401);
+      expect(r.challenge).toMatch(/^Bearer realm="finance".*error_description="[^"]+"/);
+    }
+    expect(basic.challenge).toContain('error="invalid_request"');
+    expect(garbage.challenge).toContain('error="invalid_token"');
+  });
+
+  it('when the token has expired or its client was revoked, then the 401 says so', async () => {
+    const expiring = await server.newCompany();
+    const revoked = await server.newCompany();
+    await revokeClient(server.db, server.clock, revoked.clientId);
+    expect((await refusal(`Bearer ${revoked.token}`)).message).toMatch(/revoked/);
+    server.clock.advance(1800_000);
+    try {
+      const expired = await refusal(`Bearer ${expiring.token}`);
+      expect(expired.message).toMatch(/expired at \d{4}-/);
+      expect(expired.challenge).toContain('error_description="the access token expired"');
+    } finally {
+      server.clock.advance(-1800_000);
+    }
+  });
+});

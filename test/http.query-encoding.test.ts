@@ -32,3 +32,18 @@ describe('listUsers query encoding', () => {
     expect(await res.json()).toMatchObject({ data: [] });
   });
 });
+
+describe('bracketed array parameters', () => {
+  it('when status[]=1&status[]=2 is sent, then 400 says to send the values comma-separated', async () => {
+    const res = await get('/statements/v1/banking?status[]=1&status[]=2');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; details: string[] };
+    expect(body.message).toContain('comma-separated');
+    expect(body.message).toContain('status=1,2');
+    expect(body.details).toEqual(['query.status: send the values comma-separated in one parameter (status=a,b), not as status[]']);
+  });
+
+  it('when the same filter is sent comma-separated, then 200', async () => {
+    expect((await get('/statements/v1/banking?status=1,2')).status).toBe(200);
+  });
+});

@@ -99,7 +99,7 @@ describe('listBankingTransactions', () => {
     ['totalTransactionAmount:desc', (a: Item, b: Item) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id],
     ['totalTransactionAmount:asc', (a: Item, b: Item) => a.totalTransactionAmount - b.totalTransactionAmount || a.id - b.id],
   ])('when paging with sorting %s, then every row comes exactly once, in order', async (sorting, order) => {
-    const rows = await walk({ sorting, limit: 7 });
+    const rows = await walk({ sorting: sorting as Query['sorting'], limit: 7 });
     expect(rows).toHaveLength(150);
     expect(new Set(ids(rows)).size).toBe(150);
     expect(ids(rows)).toEqual(ids([...all].sort(order)));
@@ -168,8 +168,8 @@ describe('listBankingTransactions', () => {
     ['endDate before startDate', { startDate: '2026-10-02', endDate: '2026-10-01' }],
     ['amountEq with amountGt', { amountEq: 10, amountGt: 5 }],
     ['amountGt with amountLt', { amountGt: 5, amountLt: 10 }],
-    ['an unknown sorting field', { sorting: 'description:asc' }],
-    ['a sorting without order', { sorting: 'brlAmount' }],
+    ['an unknown sorting field', { sorting: 'description:asc' as Query['sorting'] }],
+    ['a sorting without order', { sorting: 'brlAmount' as Query['sorting'] }],
     ['an amount with 3 decimals', { amountGt: 10.005 }],
     ['a status outside 1..3', { status: [4] as unknown as Query['status'] }],
     ['a malformed date', { startDate: '2026-13-01', endDate: '2026-13-02' }],

@@ -70,7 +70,7 @@ describe('finance ingest', () => {
       '',
       { statement: 'credit-card', transaction: card() },
     ]);
-    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({ banking: 1, creditCard: 1 });
+    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({ banking: 1, creditCard: 1, alreadyIngested: 0 });
     const { data } = await acme.api.GET('/statements/v1/banking');
     expect(data!.transactions[0]).toMatchObject({
       accountId: account, brlAmount: 543.33, usdAmount: 100, usdExchangeRate: 5.4333, iofAmount: 19.02, totalTransactionAmount: 562.35,
@@ -101,17 +101,48 @@ describe('finance ingest', () => {
     expect(await count(acme.companyId)).toBe(0);
   });
 
-  it('when a credit-card id repeats in the file or already exists, then those lines are reported', async () => {
+  it('when a credit-card id repeats in the file or already exists with other content, then those lines are reported', async () => {
     const { acme } = await company();
     const first = file([{ statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000042' }) }]);
     await ingestFile(server.db, acme.companyId, first, server.clock.now());
     const again = file([
       { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000043' }) },
       { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000043' }) },
-      { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000042' }) },
+      { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000042', notes: 'changed' }) },
     ]);
     const err = await rejected(acme.companyId, again);
     expect(err.problems).toEqual([{ line: 2, message: expect.stringMatching(/already exists/) }, { line: 3, message: expect.stringMatching(/already exists/) }]);
+    expect(await count(acme.companyId)).toBe(1);
+  });
+
+  it('when the same file is ingested twice, then the second adds nothing and says every line was already ingested', async () => {
+    const { acme, account } = await company();
+    const twin = { statement: 'banking', transaction: banking(account) };
+    const path = file([twin, twin, { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000077' }) }]);
+    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({ banking: 2, creditCard: 1, alreadyIngested: 0 });
+    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({ banking: 0, creditCard: 0, alreadyIngested: 3 });
+    expect(await count(acme.companyId)).toBe(3);
+  });
+
+  it('when the file grew (one more identical line, a new line), then only the new lines are added', async () => {
+    const { acme, account } = await company();
+    const twin = { statement: 'banking', transaction: banking(account) };
+    await ingestFile(server.db, acme.companyId, file([twin]), server.clock.now());
+    const grown = file([twin, { statement: 'banking', transaction: banking(account, { description: 'other' }) }, twin]);
+    expect(await ingestFile(server.db, acme.companyId, grown, server.clock.now())).toEqual({ banking: 2, creditCard: 0, alreadyIngested: 1 });
+    expect(await count(acme.companyId)).toBe(3);
+  });
+
+  it('when lines carry an externalId, then a line is recognised by it even with other content, and a repeated externalId is reported', async () => {
+    const { acme, account } = await company();
+    await ingestFile(server.db, acme.companyId, file([{ statement: 'banking', externalId: 'bank-1', transaction: banking(account) }]), server.clock.now());
+    const edited = file([{ statement: 'banking', externalId: 'bank-1', transaction: banking(account, { notes: 'edited' }) }]);
+    expect(await ingestFile(server.db, acme.companyId, edited, server.clock.now())).toEqual({ banking: 0, creditCard: 0, alreadyIngested: 1 });
+    const repeated = file([
+      { statement: 'banking', externalId: 'bank-2', transaction: banking(account) },
+      { statement: 'banking', externalId: 'bank-2', transaction: banking(account) },
+    ]);
+    expect((await rejected(acme.companyId, repeated)).problems).toEqual([{ line: 2, message: expect.stringMatching(/externalId/) }]);
     expect(await count(acme.companyId)).toBe(1);
   });
 });

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-type Body = { notes?: string; isConciled?: boolean; categoryId?: number; costCenterId?: string };
+// Bodies the types refuse (isConciled: false) are sent on purpose: the server must refuse them too.
+type Body = { notes?: string; isConciled?: true; categoryId?: number; costCenterId?: string };
 const BANKING = '/statements/v1/banking/{transactionId}';
 const CARD = '/statements/v1/credit-card/{transactionId}';
 

@@ -1,4 +1,5 @@
-// `finance`: the sandbox command (serve, migrate, company, client, seed, ingest, invite, vcn).
+// `finance`: the sandbox command (serve, migrate, company, client, seed, ingest, invite, vcn, events).
+// Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
 import { register as company } from './commands/company.js';
@@ -8,13 +9,16 @@ import { register as ingest } from './commands/ingest.js';
 import { register as invite } from './commands/invite.js';
 import { register as vcn } from './commands/vcn.js';
 import { register as migrate } from './commands/migrate.js';
+import { register as events } from './commands/events.js';
+import { markRequiredOptions } from './options.js';
 
 const program = new Command('finance')
   .description('Company Finance Service: run the API server and manage sandbox data')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, migrate, company, client, seed, ingest, invite, vcn]) add(program);
+for (const add of [serve, migrate, company, client, seed, ingest, invite, vcn, events]) add(program);
+markRequiredOptions(program);
 
 try {
   await program.parseAsync(process.argv);

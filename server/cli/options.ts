@@ -1,4 +1,5 @@
 // Options and output shared by the `finance` commands.
+import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ALL_SCOPES } from '../areas/auth/store.js';
 import { isTimeZone } from '../lib/time-zone.js';
@@ -12,8 +13,16 @@ export const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_
 export const withDb = (command: Command) =>
   command.option('--db <path-or-url>', 'SQLite database file or postgres:// URL (default: $DATABASE_URL, else ./data/finance.sqlite)', defaultDb());
 
-/** Opens the database, runs `work`, and always closes it. */
-export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>): Promise<T> {
+/**
+ * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is
+ * set (only `company create` makes a new database; a mistyped `--db` must not silently make one).
+ */
+export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>, { create = false } = {}): Promise<T> {
+  if (!create && path !== ':memory:' && !existsSync(path)) {
+    throw new Error(
+      `no database at ${path}. Pass the --db that \`finance serve\` uses, or create one with \`finance company create --db ${path} --name <name>\``,
+    );
+  }
   const db = await openDatabase(path);
   try {
     return await work(db);
@@ -51,6 +60,14 @@ export const port = (value: string) => {
   if (n > 65_535) throw new InvalidArgumentError(`not a port (0–65535): ${value}`);
   return n;
 };
+
+/** Marks every mandatory option of the program's commands "(required)" in `--help`. */
+export function markRequiredOptions(command: Command): void {
+  for (const option of command.options) {
+    if (option.mandatory && !option.description.endsWith('(required)')) option.description = `${option.description} (required)`;
+  }
+  command.commands.forEach(markRequiredOptions);
+}
 
 /** A name of 1–200 characters, trimmed. */
 export const nonEmptyName = (value: string) => {

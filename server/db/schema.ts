@@ -4,10 +4,11 @@ import type { DirectoryTables } from '../areas/directory/tables.js';
 import type { UsersTables } from '../areas/users/tables.js';
 import type { StatementsTables } from '../areas/statements/tables.js';
 import type { VcnTables } from '../areas/vcn/tables.js';
+import type { EventsTables } from './event-tables.js';
 
 /** Tables of the HTTP layer itself. */
 export interface PlatformTables {
   rate_limit_windows: { key: string; window_start: number; hits: number };
 }
 
-export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, PlatformTables {}
+export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, PlatformTables, EventsTables {}

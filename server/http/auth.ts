@@ -4,10 +4,46 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Services, AuthContext } from './handler.js';
 import { forbidden, unauthorized } from './errors.js';
-import { findToken } from '../areas/auth/store.js';
+import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
 import type { OperationRoute } from './spec.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+// RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
+const SCHEME = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+(.*?))?\s*$/;
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+const challenge = (error: string | undefined, description: string) =>
+  `Bearer realm="finance"${error ? `, error="${error}"` : ''}, error_description="${description}"`;
+
+/** A 401 that says what is wrong with the credentials, in the body and in WWW-Authenticate. */
+const refuse = (message: string, error: string | undefined, description: string) =>
+  unauthorized(message, challenge(error, description));
+
+type Credentials = { token: string } | { problem: ReturnType<typeof unauthorized> };
+
+/** The bearer token of the Authorization header, or the 401 that explains why there is none. */
+function bearerToken(header: string | undefined): Credentials {
+  if (!header || !header.trim()) {
+    return { problem: refuse('An access token is required: send `Authorization: Bearer <token>` (get a token from POST /oauth/token)', undefined, 'no access token was sent') };
+  }
+  const [, scheme = '', rest = ''] = SCHEME.exec(header) ?? [];
+  if (scheme.toLowerCase() !== 'bearer') {
+    const named = scheme ? `the ${scheme} scheme` : 'no scheme';
+    return { problem: refuse(
+      `The Authorization header uses ${named}; API calls take \`Authorization: Bearer <token>\`. Client id and secret (HTTP Basic) are only for POST /oauth/token`,
+      'invalid_request', 'wrong authorization scheme: use Bearer',
+    ) };
+  }
+  if (!TOKEN68.test(rest)) {
+    return { problem: refuse('The bearer token is malformed: send `Authorization: Bearer <token>` with the access_token from POST /oauth/token as is', 'invalid_token', 'malformed bearer token') };
+  }
+  return { token: rest };
+}
+
+const REFUSALS: Record<TokenRefusal, (expiredAt?: string) => [message: string, description: string]> = {
+  unknown: () => ['The access token is not recognised: it was not issued by this server. Get a token from POST /oauth/token', 'unknown access token'],
+  expired: (at) => [`The access token expired${at ? ` at ${at}` : ''}: get a new one from POST /oauth/token`, 'the access token expired'],
+  revoked: () => ['The access token was revoked (its API client was revoked or its secret rotated): get a new one with current credentials', 'the access token was revoked'],
+};
 
 export function findOperation(routes: OperationRoute[], method: string, path: string): OperationRoute | undefined {
   const m = method === 'HEAD' ? 'GET' : method;
@@ -18,13 +54,14 @@ export function authenticate(services: Services, routes: OperationRoute[]) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const operation = findOperation(routes, req.method, req.path);
     if (!operation || operation.scopes === undefined) return next();
-    const header = req.get('Authorization');
-    if (!header) return next(unauthorized('An access token is required: send Authorization: Bearer <token>'));
-    const token = BEARER.exec(header)?.[1];
-    const grant = token ? await findToken(services.db, services.clock, token) : undefined;
-    if (!grant) {
-      return next(unauthorized('The access token is invalid or expired', 'Bearer realm="finance", error="invalid_token"'));
+    const credentials = bearerToken(req.get('Authorization'));
+    if ('problem' in credentials) return next(credentials.problem);
+    const found = await lookupToken(services.db, services.clock, credentials.token);
+    if (!found.grant) {
+      const [message, description] = REFUSALS[found.refused](found.expiredAt);
+      return next(refuse(message, 'invalid_token', description));
     }
+    const grant = found.grant;
     const needed = operation.scopes;
     if (needed.length > 0 && !needed.some((s) => grant.scopes.has(s))) {
       const error = forbidden(`This operation needs the scope ${needed.join(' or ')}`);

@@ -25,6 +25,8 @@ interface ValidatorError {
 const readable = (message: string) =>
   message
     .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
+    .replace(/^request must have required property 'body'$/, 'The request body is required')
+    .replace(/isConciled must be equal to constant$/, 'isConciled must be true (reconciliation cannot be undone)')
     .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) => path.replace(/\//g, '.'));
 
 const MAX_PROBLEMS = 20;
@@ -37,7 +39,7 @@ const withoutPart = (field: string) => field.replace(/^(body|query|params|path|h
 
 const VCN_CODES: Record<number, string> = {
   400: 'bad-request-exception', 401: 'unauthorized', 403: 'forbidden', 404: 'not-found', 405: 'method-not-allowed',
-  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 429: 'too-many-requests', 500: 'internal-exception',
+  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 422: 'idempotency-key-reused', 429: 'too-many-requests', 500: 'internal-exception',
   503: 'service-unavailable',
 };
 
@@ -64,12 +66,16 @@ function normalize(err: unknown): { status: number; message: string; problems: F
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
     // At most MAX_PROBLEMS problems of bounded size: a body of a million unknown keys must not
-    // produce a megabyte answer.
-    const all = e.errors ?? [];
+    // produce a megabyte answer. 404/405/415 details would name internal routes
+    // ("statements.v1.bank not found"), so they carry none.
+    const routeLevel = e.status === 404 || e.status === 405 || e.status === 415;
+    const all = routeLevel ? [] : e.errors ?? [];
     const problems = all.slice(0, MAX_PROBLEMS).map((item) => ({ field: clip(fieldOf(item.path)), message: clip(readable(item.message)) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
     if (all.length > MAX_PROBLEMS) plain.push(`… and ${all.length - MAX_PROBLEMS} more problems`);
-    const message = e.status === 404 ? 'No such resource or operation' : e.status === 405 ? 'Method not allowed on this resource'
+    const message = e.status === 404 ? 'No such resource or operation'
+      : e.status === 405 ? 'Method not allowed on this resource'
+      : e.status === 415 ? 'Unsupported media type: see the operation\'s request body in the contract'
       : clip(readable(e.message.slice(0, 2000)), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     return { status: e.status, message, problems, plain, headers, expected: true };

@@ -9,7 +9,8 @@ import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { CardIssuer } from '../areas/vcn/issuer.js';
 
-export type OperationId = keyof operations;
+/** Operations the server answers; `receive…` are the webhook payloads it sends (the contract's `webhooks`). */
+export type OperationId = Exclude<keyof operations, `receive${string}`>;
 
 /** Operations callable without an access token. */
 export type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';

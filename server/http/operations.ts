@@ -8,6 +8,8 @@ import { handlers as attachments } from '../areas/statements/attachments/handler
 import { handlers as accounts } from '../areas/statements/accounts/handlers.js';
 import { handlers as bills } from '../areas/statements/bills/handlers.js';
 import { handlers as vcn } from '../areas/vcn/handlers.js';
+import { handlers as events } from '../areas/events/handlers.js';
+import { handlers as webhooks } from '../areas/webhooks/handlers.js';
 
 export const operations = {
   ...auth,
@@ -18,4 +20,6 @@ export const operations = {
   ...accounts,
   ...bills,
   ...vcn,
+  ...events,
+  ...webhooks,
 } satisfies Handlers;

@@ -30,15 +30,8 @@ export function securityHeaders(baseUrl: string) {
 
 let docsCsp: { file: string; mtimeMs: number; value: string } | undefined;
 
-/**
- * The CSP of the docs page: its inline scripts by hash; inline styles (Redoc injects them at run
- * time, so they cannot be hashed); images and fonts from the page itself (data:) and the search
- * worker (blob:). Nothing from the network, no framing.
- */
-export function docsContentSecurityPolicy(file: string): string {
-  const { mtimeMs } = statSync(file);
-  if (docsCsp?.file === file && docsCsp.mtimeMs === mtimeMs) return docsCsp.value;
-  const html = readFileSync(file, 'utf8');
+/** The docs CSP for a page's HTML as served (its inline scripts by hash). */
+export function pageContentSecurityPolicy(html: string): string {
   const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
     .map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
   const value = [
@@ -53,6 +46,18 @@ export function docsContentSecurityPolicy(file: string): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+  return value;
+}
+
+/**
+ * The CSP of the docs page: its inline scripts by hash; inline styles (Redoc injects them at run
+ * time, so they cannot be hashed); images and fonts from the page itself (data:) and the search
+ * worker (blob:). Nothing from the network, no framing.
+ */
+export function docsContentSecurityPolicy(file: string): string {
+  const { mtimeMs } = statSync(file);
+  if (docsCsp?.file === file && docsCsp.mtimeMs === mtimeMs) return docsCsp.value;
+  const value = pageContentSecurityPolicy(readFileSync(file, 'utf8'));
   docsCsp = { file, mtimeMs, value };
   return value;
 }

@@ -10,6 +10,9 @@ export interface OperationRoute {
   operationId: string;
   /** undefined: the operation needs no token; otherwise the scopes it needs (any one suffices). */
   scopes: string[] | undefined;
+  /** The media types its request body may be sent as; empty when it takes no body. */
+  mediaTypes: string[];
+  bodyRequired: boolean;
 }
 
 const bundlePath = (name: 'internal' | 'public') =>
@@ -18,8 +21,9 @@ const bundlePath = (name: 'internal' | 'public') =>
 export const loadBundle = (name: 'internal' | 'public'): Json => JSON.parse(readFileSync(bundlePath(name), 'utf8')) as Json;
 
 /**
- * A copy of the bundle for express-openapi-validator: `multipleOf: 0.01` is replaced by the custom
- * `decimal2` format (at most 2 decimal places), because ajv's float arithmetic rejects 19.99 and 0.07.
+ * A copy of the bundle for express-openapi-validator: amounts marked `x-decimal-places: 2` get the
+ * custom `decimal2` format (at most 2 decimal places). The contract does not say `multipleOf: 0.01`:
+ * float arithmetic (ajv's and other tools') rejects 19.99 and 0.07 as multiples of 0.01.
  */
 export function validatorSpec(bundle: Json): Json {
   const walk = (node: unknown): unknown => {
@@ -27,8 +31,8 @@ export function validatorSpec(bundle: Json): Json {
     if (!node || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
-    if (out.multipleOf === 0.01) {
-      delete out.multipleOf;
+    if (out['x-decimal-places'] === 2) {
+      delete out['x-decimal-places'];
       out.format = 'decimal2';
     }
     return out;
@@ -46,7 +50,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
  */
 export type ErrorBody = 'common' | 'field' | 'vcn' | 'oauth';
 
-const BODY_OF_SCHEMA: Record<string, ErrorBody> = { Error: 'common', FieldError: 'field', VcnError: 'vcn', OAuthError: 'oauth' };
+const BODY_OF_SCHEMA: Record<string, ErrorBody> = { ApiError: 'common', FieldError: 'field', VcnError: 'vcn', OAuthError: 'oauth' };
 
 /**
  * For every operation, the error body of each of its 4xx/5xx responses; statuses the contract does
@@ -87,7 +91,9 @@ export function operationRoutes(bundle: Json): OperationRoute[] {
       if (!op) continue;
       const security = (op.security ?? globalSecurity ?? []) as Array<Record<string, string[]>>;
       const scopes = security.length === 0 ? undefined : security.flatMap((req) => Object.values(req).flat());
-      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes });
+      const body = op.requestBody as { content?: Json; required?: boolean } | undefined;
+      const mediaTypes = Object.keys(body?.content ?? {});
+      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes, mediaTypes, bodyRequired: body?.required === true });
     }
   }
   return routes;

@@ -15,6 +15,8 @@ import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
+import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
+import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
 
 export type Api = Client<paths>;
 
@@ -34,6 +36,8 @@ export interface TestServer {
   config: Config;
   /** The simulated card issuer of this server: tests make it fail. */
   issuer: SimulatedIssuer;
+  /** The webhook delivery worker: running unless `deliveries: 'manual'` (then call `tick()`). */
+  worker: DeliveryWorker;
   /** An unauthenticated typed client. */
   anonymous: Api;
   newCompany(options?: { name?: string; scopes?: readonly string[]; timeZone?: string }): Promise<TestCompany>;
@@ -49,6 +53,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** Rate-limit counters shared through a store (the database, Redis) instead of this process's memory. */
   rateLimitStore?: Store;
+  /** 'auto' (default): webhooks are delivered by a running worker; 'manual': only by `worker.tick()`. */
+  deliveries?: 'auto' | 'manual';
 }
 
 const querySerializer = { array: { style: 'form', explode: false } } as const;
@@ -62,6 +68,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;
+  const worker = createDeliveryWorker({
+    db, clock, logger: createLogger('silent'), allowPrivate: true, intervalMs: 50, housekeeping: [(now) => recordExpiries(db, now)],
+  });
+  if (options.deliveries !== 'manual') worker.start();
 
   const apiWithToken = (token: string): Api => {
     const api = createClient<paths>({ baseUrl, querySerializer });
@@ -82,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     config,
     issuer,
+    worker,
     anonymous: createClient<paths>({ baseUrl, querySerializer }),
     apiWithToken,
     async newCompany({ name, scopes = ALL_SCOPES, timeZone } = {}) {
@@ -98,6 +109,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { companyId, clientId, clientSecret, token, api: apiWithToken(token) };
     },
     close: async () => {
+      await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await db.destroy();

@@ -11,6 +11,7 @@ export const ALL_SCOPES = [
   'directory:read', 'directory:write',
   'users:read', 'users:write',
   'vcn:read', 'vcn:write', 'vcn:reveal',
+  'events:read', 'webhooks:read', 'webhooks:write',
 ] as const;
 
 export interface NewClient {
@@ -53,12 +54,23 @@ export async function createClient(db: Db, clock: Clock, input: { companyId: str
   return { companyId: input.companyId, clientId, clientSecret, scopes: [...new Set(input.scopes)] };
 }
 
-/** Revokes a client and every token issued to it. */
+/**
+ * Revokes a client: its secret and every token issued to it stop working at once. The tokens are
+ * kept until they expire, so a call with one is told the token was revoked, not that it is unknown.
+ */
 export async function revokeClient(db: Db, clock: Clock, clientId: string): Promise<void> {
+  await db.updateTable('api_clients').set({ revoked_at: clock.now().toISOString() }).where('id', '=', clientId).execute();
+}
+
+/** Gives a client a new secret; the old secret and the tokens issued with it stop working. */
+export async function rotateClientSecret(db: Db, clientId: string): Promise<string> {
+  const clientSecret = newSecret('sk_');
+  const secretHash = await hashSecret(clientSecret);
   await writeTransaction(db, async (trx) => {
-    await trx.updateTable('api_clients').set({ revoked_at: clock.now().toISOString() }).where('id', '=', clientId).execute();
+    await trx.updateTable('api_clients').set({ secret_hash: secretHash }).where('id', '=', clientId).execute();
     await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
   });
+  return clientSecret;
 }
 
 /** The client when id and secret match an active client, else undefined. */
@@ -90,7 +102,11 @@ export async function issueToken(db: Db, clock: Clock, input: { clientId: string
 }
 
 /** The live token's grant, or undefined when unknown, expired or its client is revoked. */
-export async function findToken(db: Db, clock: Clock, token: string) {
+/** Why a token does not authenticate; `undefined` when it does. */
+export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
+
+/** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
+export async function lookupToken(db: Db, clock: Clock, token: string) {
   const row = await db
     .selectFrom('access_tokens as t')
     .innerJoin('api_clients as c', 'c.id', 't.client_id')
@@ -98,6 +114,31 @@ export async function findToken(db: Db, clock: Clock, token: string) {
     .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
     .where('t.token_hash', '=', digestToken(token))
     .executeTakeFirst();
-  if (!row || row.revoked_at !== null || new Date(row.expires_at).getTime() <= clock.now().getTime()) return undefined;
-  return { clientId: row.client_id, companyId: row.company_id, scopes: new Set(row.scopes.split(' ').filter(Boolean)), timeZone: row.time_zone };
+  if (!row) return { refused: 'unknown' as TokenRefusal };
+  if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
+  if (new Date(row.expires_at).getTime() <= clock.now().getTime()) return { refused: 'expired' as TokenRefusal, expiredAt: row.expires_at };
+  return { grant: { clientId: row.client_id, companyId: row.company_id, scopes: new Set(row.scopes.split(' ').filter(Boolean)), timeZone: row.time_zone } };
 }
+
+/** Every company with its number of active (not revoked) API clients, oldest first. */
+export async function listCompanies(db: Db) {
+  const rows = await db
+    .selectFrom('companies as co')
+    .leftJoin('api_clients as c', (join) => join.onRef('c.company_id', '=', 'co.id').on('c.revoked_at', 'is', null))
+    .select((eb) => ['co.id', 'co.name', 'co.time_zone', 'co.created_at', eb.fn.count<number>('c.id').as('active')])
+    .groupBy(['co.id', 'co.name', 'co.time_zone', 'co.created_at'])
+    .orderBy('co.created_at')
+    .execute();
+  return rows.map((r) => ({ companyId: r.id, name: r.name, timeZone: r.time_zone, createdAt: r.created_at, activeClients: Number(r.active) }));
+}
+
+/** The API clients (of one company when given), oldest first; never their secrets. */
+export async function listClients(db: Db, companyId?: string) {
+  let query = db.selectFrom('api_clients').select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at']).orderBy('created_at');
+  if (companyId) query = query.where('company_id', '=', companyId);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    clientId: r.id, companyId: r.company_id, scopes: r.scopes.split(' ').filter(Boolean), createdAt: r.created_at, revokedAt: r.revoked_at,
+  }));
+}
+

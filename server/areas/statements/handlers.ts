@@ -42,13 +42,13 @@ export const handlers = defineHandlers({
     };
   },
 
-  reconcileBankingTransaction: async ({ params, body }, { db, auth, clock }) => {
-    await annotateTransaction(db, 'banking_transactions', auth.companyId, params.transactionId, body, clock.now());
+  reconcileBankingTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
+    await annotateTransaction(db, 'banking_transactions', auth.companyId, params.transactionId, body, clock.now(), { timeZone: auth.timeZone, requestId });
     return { status: 204 };
   },
 
-  reconcileCreditCardTransaction: async ({ params, body }, { db, auth, clock }) => {
-    await annotateTransaction(db, 'credit_card_transactions', auth.companyId, params.transactionId, body, clock.now());
+  reconcileCreditCardTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
+    await annotateTransaction(db, 'credit_card_transactions', auth.companyId, params.transactionId, body, clock.now(), { timeZone: auth.timeZone, requestId });
     return { status: 204 };
   },
 });

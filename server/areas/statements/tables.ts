@@ -158,6 +158,14 @@ export type NewCreditCardTransaction = Insertable<CreditCardTransactionTable>;
 export type BillRow = Selectable<BillTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
 
+/** The key of every ingested line (`finance ingest` skips lines already stored). */
+export interface IngestedLineTable {
+  company_id: string;
+  line_key: string;
+  statement: 'banking' | 'credit-card';
+  ingested_at: string;
+}
+
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -166,4 +174,5 @@ export interface StatementsTables {
   attachments: AttachmentTable;
   attachment_blobs: AttachmentBlobTable;
   ingest_runs: IngestRunTable;
+  ingested_lines: IngestedLineTable;
 }

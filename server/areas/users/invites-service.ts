@@ -11,6 +11,8 @@ import { assignableRole } from './users-service.js';
 import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } from './store/invites.js';
 import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
 import { writeTransaction } from '../../db/transaction.js';
+import type { InviteRow } from './tables.js';
+import { recordEvent } from '../../db/event-log.js';
 
 /** The contract's limit on a user's name. */
 const MAX_NAME_LENGTH = 120;
@@ -24,7 +26,21 @@ const alreadyInvited = (email: string) =>
   conflict('This address already has a pending invite', [{ field: 'email', message: `${email} has a pending invite` }]);
 
 /** Creates a pending invite; answers the address as stored. */
-export async function createInvite(db: Db, clock: Clock, companyId: string, body: { roleId: string; email: string }): Promise<string> {
+/** An invite as events show it. */
+const presentInvite = (invite: InviteRow) => ({
+  id: invite.id,
+  email: invite.email,
+  roleId: invite.role_id,
+  status: invite.status,
+  createdAt: invite.created_at,
+  expiresAt: invite.expires_at,
+  ...(invite.user_id ? { userId: invite.user_id } : {}),
+  ...(invite.accepted_at ? { acceptedAt: invite.accepted_at } : {}),
+});
+
+export async function createInvite(
+  db: Db, clock: Clock, companyId: string, body: { roleId: string; email: string }, requestId: string | null = null,
+): Promise<string> {
   const email = body.email.trim();
   const normalized = normalizeEmail(email);
   const now = clock.now();
@@ -34,7 +50,7 @@ export async function createInvite(db: Db, clock: Clock, companyId: string, body
       if (await findUserByEmail(trx, companyId, normalized)) throw alreadyMember(email);
       await expireInvites(trx, companyId, normalized, now.toISOString());
       if (await findPendingInvite(trx, companyId, normalized)) throw alreadyInvited(email);
-      await insertInvite(trx, {
+      const invite: InviteRow = {
         id: randomUUID(),
         company_id: companyId,
         email,
@@ -45,7 +61,9 @@ export async function createInvite(db: Db, clock: Clock, companyId: string, body
         expires_at: new Date(now.getTime() + INVITE_TTL_MS).toISOString(),
         accepted_at: null,
         user_id: null,
-      });
+      };
+      await insertInvite(trx, invite);
+      await recordEvent(trx, now, { companyId, type: 'invite.created', requestId, object: presentInvite(invite) });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyInvited(email);
@@ -81,6 +99,11 @@ export async function acceptInvite(
       role_id: invite.role_id, active: 1, created_at: now, updated_at: now, deleted_at: null,
     }]);
     await markInviteAccepted(trx, companyId, invite.id, id, now);
+    await recordEvent(trx, now, {
+      companyId, type: 'invite.accepted', requestId: null,
+      object: presentInvite({ ...invite, status: 'ACCEPTED', accepted_at: now, user_id: id }),
+      previousAttributes: { status: invite.status },
+    });
     const user = await findUser(trx, companyId, id);
     if (!user) throw new Error(`user ${id} vanished inside its creation`);
     return user;

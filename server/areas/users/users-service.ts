@@ -4,6 +4,8 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../http/errors.js';
 import { findRole } from './store/roles.js';
+import { changedAttributes, recordEvent } from '../../db/event-log.js';
+import { presentUser } from './present.js';
 import { countActiveAdministrators, findUser, softDeleteUser, updateUser as writeUser, type UserView } from './store/users.js';
 import { writeTransaction } from '../../db/transaction.js';
 
@@ -33,6 +35,7 @@ export async function updateUser(
   companyId: string,
   userId: string,
   body: { name?: string; roleId?: string },
+  requestId: string | null = null,
 ): Promise<UserView> {
   return writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
@@ -56,11 +59,16 @@ export async function updateUser(
     });
     const updated = await findUser(trx, companyId, userId);
     if (!updated) throw new Error(`user ${userId} vanished inside its update`);
+    const before = presentUser(user);
+    const after = presentUser(updated);
+    await recordEvent(trx, clock.now(), {
+      companyId, type: 'user.updated', requestId, object: after, previousAttributes: changedAttributes(before, after),
+    });
     return updated;
   });
 }
 
-export async function deleteUser(db: Db, clock: Clock, companyId: string, userId: string): Promise<void> {
+export async function deleteUser(db: Db, clock: Clock, companyId: string, userId: string, requestId: string | null = null): Promise<void> {
   await writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
@@ -71,5 +79,6 @@ export async function deleteUser(db: Db, clock: Clock, companyId: string, userId
       throw conflict('The last administrator cannot be deleted', [{ field: 'userId', message: KEEP_ADMIN }]);
     }
     await softDeleteUser(trx, companyId, userId, clock.now().toISOString());
+    await recordEvent(trx, clock.now(), { companyId, type: 'user.deleted', requestId, object: presentUser(user) });
   });
 }

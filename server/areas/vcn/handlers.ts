@@ -3,9 +3,10 @@ import { invalidVcnRequest } from '../../http/errors.js';
 import { paging } from '../../http/paging.js';
 import { defineHandlers, type HandlerContext } from '../../http/handler.js';
 import { localDate } from '../../lib/time.js';
-import { cardData, presentSummary, presentTransaction, presentVcn } from './present.js';
+import { cardData, presentDetails, presentSummary, presentTransaction, presentVcn } from './present.js';
 import { planIssue } from './rules.js';
-import { getVcn } from './store/cards.js';
+import { getVcn, spentOn } from './store/cards.js';
+import { listCards, spendingOf } from './store/read.js';
 import { issueVcn } from './store/issue.js';
 import { recordReveal } from './store/reveal.js';
 import { listTransactions } from './store/transactions.js';
@@ -20,6 +21,28 @@ const clockOf = (ctx: HandlerContext) => {
 };
 
 export const handlers = defineHandlers({
+  listVcns: async ({ query }, ctx) => {
+    const { today } = clockOf(ctx);
+    const { companyId } = ctx.auth;
+    const page = paging('listVcns', ctx, query, { status: query.status, type: query.type }, ['string']);
+    const rows = await listCards(ctx.db, companyId, { status: query.status, type: query.type, today, limit: page.limit, beforeId: page.after?.[0] });
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
+    const spending = await spendingOf(ctx.db, companyId, items.map((row) => row.id));
+    return {
+      status: 200,
+      body: {
+        items: items.map((row) => presentDetails(row, spending.get(row.id) ?? { spentMinor: 0, purchases: 0 }, today)),
+        ...(nextPageStartKey ? { nextPageStartKey } : {}),
+      },
+    };
+  },
+
+  getVcn: async ({ params }, ctx) => {
+    const { today } = clockOf(ctx);
+    const row = await getVcn(ctx.db, ctx.auth.companyId, params.vcnId);
+    return { status: 200, body: presentDetails(row, await spentOn(ctx.db, ctx.auth.companyId, row.id), today) };
+  },
+
   createVcn: async ({ body }, ctx) => {
     const { now, today } = clockOf(ctx);
     const plan = planIssue(body, today);
@@ -30,6 +53,7 @@ export const handlers = defineHandlers({
       today,
       now,
       panKey: ctx.config.secrets.panKey,
+      requestId: ctx.requestId,
     });
     return {
       status: 201,
@@ -47,6 +71,7 @@ export const handlers = defineHandlers({
       endDate: body.endDate,
       today,
       now,
+      requestId: ctx.requestId,
     });
     return { status: 200, body: presentSummary(row, today) };
   },

@@ -66,3 +66,15 @@ export function presentTransaction(row: VcnTransactionRow): Schemas['VcnTransact
     ...(row.decline_reason ? { declineReason: row.decline_reason as Schemas['VcnDeclineReason'] } : {}),
   };
 }
+
+/** The card without card data, with what it has spent (the read operations and events). */
+export function presentDetails(row: VcnRow, spending: { spentMinor: number; purchases: number }, today: string): Schemas['VcnDetails'] {
+  const { card: _card, ...rest } = presentVcn(row, { pan: '', cvv: '', expirationDate: '' }, today);
+  return {
+    ...rest,
+    spent: { value: fromMinor(spending.spentMinor), currency: row.currency },
+    purchaseCount: spending.purchases,
+    last4: row.pan_last4,
+    createdAt: row.created_at,
+  };
+}

@@ -61,6 +61,8 @@ export interface VcnRow {
   change_end_date: string | null;
   /** The expired or cancelled card whose key this one took over (a reservation gives it back if the issue fails). */
   replaces_id: string | null;
+  /** When `vcn.expired` was recorded for the card (migration 0008); absent until it is. */
+  expired_event_at?: string | null;
 }
 
 type CardDataColumns = 'status' | 'provider_ref' | 'pan_ciphertext' | 'pan_last4';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { ALL_SCOPES, createClient, revokeClient } from '../../areas/auth/store.js';
+import { ALL_SCOPES, createClient, listClients, revokeClient, rotateClientSecret } from '../../areas/auth/store.js';
 import { output, parseScopes, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
@@ -22,4 +22,30 @@ export function register(program: Command): void {
       await usingDb(opts.db, (db) => revokeClient(db, systemClock, opts.client));
       output(Boolean(opts.json), { clientId: opts.client, revoked: true });
     });
+  withDb(client.command('list'))
+    .description('List API clients (never their secrets)')
+    .option('--company <id>', 'only the clients of this company')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { db: string; company?: string; json?: boolean }) => {
+      const clients = await usingDb(opts.db, (db) => listClients(db, opts.company));
+      if (opts.json) return output(true, { clients });
+      if (clients.length === 0) process.stdout.write('no clients\n');
+      for (const c of clients) {
+        process.stdout.write(`${c.clientId}  company ${c.companyId}  ${c.revokedAt ? `revoked ${c.revokedAt}` : 'active'}  scopes ${c.scopes.join(',')}\n`);
+      }
+    });
+  withDb(client.command('rotate'))
+    .description('Give an API client a new secret; the old secret and its tokens stop working')
+    .requiredOption('--client <id>', 'client id')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { db: string; client: string; json?: boolean }) => {
+      const clientSecret = await usingDb(opts.db, async (db) => {
+        const found = (await listClients(db)).find((c) => c.clientId === opts.client);
+        if (!found) throw new Error(`no client ${opts.client} (see \`finance client list\`)`);
+        if (found.revokedAt) throw new Error(`client ${opts.client} is revoked; create a new one with \`finance client create\``);
+        return rotateClientSecret(db, opts.client);
+      });
+      output(Boolean(opts.json), { clientId: opts.client, clientSecret });
+    });
 }
+

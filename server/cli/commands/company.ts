@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { ALL_SCOPES, createClient, createCompany } from '../../areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, listCompanies } from '../../areas/auth/store.js';
 import { nonEmptyName, output, parseScopes, timeZone, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
@@ -15,7 +15,16 @@ export function register(program: Command): void {
       const result = await usingDb(opts.db, async (db) => {
         const companyId = await createCompany(db, systemClock, { name: opts.name, timeZone: opts.timeZone });
         return createClient(db, systemClock, { companyId, scopes: opts.scopes });
-      });
+      }, { create: true });
       output(Boolean(opts.json), { ...result });
+    });
+  withDb(company.command('list'))
+    .description('List the companies of the database, with their active API clients')
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { db: string; json?: boolean }) => {
+      const companies = await usingDb(opts.db, (db) => listCompanies(db));
+      if (opts.json) return output(true, { companies });
+      if (companies.length === 0) process.stdout.write('no companies\n');
+      for (const c of companies) process.stdout.write(`${c.companyId}  ${c.name}  (${c.timeZone}, ${c.activeClients} active client(s))\n`);
     });
 }

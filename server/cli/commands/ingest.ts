@@ -9,7 +9,10 @@ const FORMAT = `Each line is one JSON object:
   {"statement": "banking", "transaction": <BankingTransaction without id, companyId, statusDescription, showReceipt, attachments>}
   {"statement": "credit-card", "transaction": <CreditCardTransaction without statusDescription, billDueDate, attachments>}
 as the contract (GET /statements/v1/banking, /statements/v1/credit-card) shows them. Accounts, users,
-categories and cost centers must belong to the company. Nothing is stored unless every line is valid.`;
+categories and cost centers must belong to the company. Nothing is stored unless every line is valid.
+Lines already ingested are skipped, so a file can be ingested again (or after it grew) safely: a
+line is recognised by its optional "externalId" (your own id, at the top level of the line), else by
+its content and its position among identical lines of the file.`;
 
 export function register(program: Command): void {
   withDb(program.command('ingest'))
@@ -28,7 +31,13 @@ export function register(program: Command): void {
           ingestFile(db, opts.company, opts.file, systemClock.now(), (phase, done) => bar?.update(done, { phase })),
         );
         bar?.stop();
-        output(Boolean(opts.json), { companyId: opts.company, file: opts.file, banking: counts.banking, creditCard: counts.creditCard });
+        output(Boolean(opts.json), {
+          companyId: opts.company, file: opts.file, banking: counts.banking, creditCard: counts.creditCard, alreadyIngested: counts.alreadyIngested,
+        });
+        if (!opts.json && counts.alreadyIngested > 0) {
+          const stored = counts.banking + counts.creditCard;
+          process.stderr.write(`${counts.alreadyIngested} line(s) were already ingested and were skipped; ${stored === 0 ? 'nothing new was added' : `${stored} new line(s) added`}\n`);
+        }
       } catch (err) {
         bar?.stop();
         if (!(err instanceof IngestRejected)) throw err;

@@ -5,7 +5,9 @@ import * as m0002 from './0002_directory.js';
 import * as m0003 from './0003_users.js';
 import * as m0004 from './0004_statements.js';
 import * as m0005 from './0005_vcn.js';
+import * as m0006 from './0006_ingest_keys.js';
 import * as m0007 from './0007_auth_failures.js';
+import * as m0008 from './0008_events.js';
 import * as m0009 from './0009_rate_limits.js';
 import * as m0010 from './0010_ingest_runs.js';
 
@@ -15,7 +17,9 @@ export const migrations: Record<string, Migration> = {
   '0003_users': m0003,
   '0004_statements': m0004,
   '0005_vcn': m0005,
+  '0006_ingest_keys': m0006,
   '0007_auth_failures': m0007,
+  '0008_events': m0008,
   '0009_rate_limits': m0009,
   '0010_ingest_runs': m0010,
 };

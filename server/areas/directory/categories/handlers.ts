@@ -4,19 +4,14 @@ import type { Database } from '../../../db/schema.js';
 import { defineHandlers } from '../../../http/handler.js';
 import { notFound } from '../../../http/errors.js';
 import type { CategoryRow } from '../tables.js';
-import { loadTypes } from '../store/types.js';
 import { paging } from '../../../http/paging.js';
-import { findCategory, insertCategories, listCategories, listEstablishments, newCategory, renameCategory } from './store/categories.js';
+import { createCategory, findCategory, listCategories, newCategory, renameCategory } from './store/categories.js';
+import { shownCategories } from './store/shown.js';
 import { deleteCategories } from './store/delete.js';
-import { presentCategories } from './present.js';
 
 const categoryNotFound = () => notFound('Category not found');
 
-/** Categories with their establishments and types, as the API shows them. */
-async function withDetails(db: Kysely<Database>, companyId: string, rows: CategoryRow[]) {
-  const [establishments, types] = await Promise.all([listEstablishments(db, companyId, rows.map((row) => row.id)), loadTypes(db)]);
-  return presentCategories(rows, establishments, types);
-}
+const withDetails = shownCategories;
 
 async function one(db: Kysely<Database>, companyId: string, row: CategoryRow | undefined) {
   const [category] = row ? await withDetails(db, companyId, [row]) : [];
@@ -35,8 +30,7 @@ export const handlers = defineHandlers({
 
   createCategory: async ({ body }, ctx) => {
     const { companyId } = ctx.auth;
-    const [id] = await insertCategories(ctx.db, [newCategory(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString())]);
-    const category = await one(ctx.db, companyId, id === undefined ? undefined : await findCategory(ctx.db, companyId, id));
+    const category = await createCategory(ctx.db, newCategory(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()), ctx.requestId);
     return { status: 201, body: category, headers: { Location: `${ctx.config.baseUrl}/categories/v1/categories/${category.id}` } };
   },
 
@@ -47,12 +41,12 @@ export const handlers = defineHandlers({
 
   updateCategory: async ({ params, body }, ctx) => {
     const { companyId } = ctx.auth;
-    const row = await renameCategory(ctx.db, companyId, params.id, body.name, ctx.clock.now().toISOString());
+    const row = await renameCategory(ctx.db, companyId, params.id, body.name, ctx.clock.now().toISOString(), ctx.requestId);
     return { status: 200, body: await one(ctx.db, companyId, row) };
   },
 
   deleteCategories: async ({ query }, ctx) => {
-    await deleteCategories(ctx.db, ctx.auth.companyId, query.ids, query.moveTo, ctx.clock.now().toISOString());
+    await deleteCategories(ctx.db, ctx.auth.companyId, query.ids, query.moveTo, ctx.clock.now().toISOString(), ctx.requestId);
     return { status: 204 };
   },
 });

@@ -3,15 +3,14 @@ import { defineHandlers } from '../../../http/handler.js';
 import { notFound } from '../../../http/errors.js';
 import type { CostCenterRow } from '../tables.js';
 import {
-  deleteCostCenter, findCostCenter, insertCostCenters, listCostCenters, newCostCenter, renameCostCenter,
+  createCostCenter, deleteCostCenter, findCostCenter, listCostCenters, newCostCenter, renameCostCenter,
 } from './store.js';
+import { presentCostCenter as present } from './present.js';
 
 const costCenterNotFound = () => notFound('Cost center not found');
 
 /** UUIDs compare case-insensitively; ids are stored in lower case. */
 const idOf = (params: { id: string }) => params.id.toLowerCase();
-
-const present = (row: CostCenterRow) => ({ id: row.id, companyId: row.company_id, name: row.name });
 
 /** The list item adds the deprecated `responsible` when one is recorded. */
 const presentListItem = (row: CostCenterRow) => ({
@@ -27,7 +26,7 @@ export const handlers = defineHandlers({
 
   createCostCenter: async ({ body }, ctx) => {
     const row = newCostCenter(ctx.auth.companyId, body.name, ctx.clock.now().toISOString());
-    await insertCostCenters(ctx.db, [row]);
+    await createCostCenter(ctx.db, row, ctx.requestId);
     return {
       status: 201,
       body: present(row),
@@ -42,13 +41,13 @@ export const handlers = defineHandlers({
   },
 
   updateCostCenter: async ({ params, body }, ctx) => {
-    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, idOf(params), body.name, ctx.clock.now().toISOString());
+    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, idOf(params), body.name, ctx.clock.now().toISOString(), ctx.requestId);
     if (!row) throw costCenterNotFound();
     return { status: 200, body: present(row) };
   },
 
   deleteCostCenter: async ({ params }, ctx) => {
-    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params)))) throw costCenterNotFound();
+    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params), ctx.clock.now().toISOString(), ctx.requestId))) throw costCenterNotFound();
     return { status: 204 };
   },
 });

@@ -5,6 +5,8 @@ import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../store/transactions.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { presentCostCenter } from './present.js';
 
 
 /** Every cost center of the company, by name (case-insensitive), then id. */
@@ -41,24 +43,46 @@ export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<
   await uniqueName('cost center', () => db.insertInto('cost_centers').values(rows).execute());
 }
 
+/** Creates one cost center (409 on a taken name) and records `cost_center.created`. */
+export async function createCostCenter(db: Db, row: CostCenterRow, requestId: string | null): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    await insertCostCenters(trx, [row]);
+    await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'cost_center.created', requestId, object: presentCostCenter(row) });
+  });
+}
+
 /** Renames a cost center; undefined when the company has no such cost center, 409 on a taken name. */
-export async function renameCostCenter(db: Db, companyId: string, id: string, name: string, now: string): Promise<CostCenterRow | undefined> {
-  return uniqueName('cost center', () =>
-    db
-      .updateTable('cost_centers')
-      .set({ name: cleanName(name), name_key: nameKey(name), updated_at: now })
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst(),
-  );
+export async function renameCostCenter(
+  db: Db, companyId: string, id: string, name: string, now: string, requestId: string | null = null,
+): Promise<CostCenterRow | undefined> {
+  return writeTransaction(db, async (trx) => {
+    const before = await findCostCenter(trx, companyId, id);
+    if (!before) return undefined;
+    const after = await uniqueName('cost center', () =>
+      trx
+        .updateTable('cost_centers')
+        .set({ name: cleanName(name), name_key: nameKey(name), updated_at: now })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    await recordEvent(trx, now, {
+      companyId, type: 'cost_center.updated', requestId, object: presentCostCenter(after),
+      previousAttributes: changedAttributes(presentCostCenter(before), presentCostCenter(after)),
+    });
+    return after;
+  });
 }
 
 /** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
-export async function deleteCostCenter(db: Db, companyId: string, id: string): Promise<boolean> {
+export async function deleteCostCenter(db: Db, companyId: string, id: string, now: string, requestId: string | null = null): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
+    const row = await findCostCenter(trx, companyId, id);
+    if (!row) return false;
     await clearCostCenter(trx, companyId, id);
-    const result = await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).execute();
+    await recordEvent(trx, now, { companyId, type: 'cost_center.deleted', requestId, object: presentCostCenter(row) });
+    return true;
   });
 }

@@ -2,11 +2,10 @@
 import { defineHandlers } from '../../../http/handler.js';
 import { notFound } from '../../../http/errors.js';
 import { paging } from '../../../http/paging.js';
-import { deleteSupplier, findSupplier, insertSuppliers, listSuppliers, newSupplier, renameSupplier, type Supplier } from './store.js';
+import { createSupplier, deleteSupplier, findSupplier, listSuppliers, newSupplier, renameSupplier } from './store.js';
+import { presentSupplier as present } from './present.js';
 
 const supplierNotFound = () => notFound('Supplier not found');
-
-const present = (row: Supplier) => ({ id: row.id, companyId: row.company_id, name: row.name, type: { id: row.type_id, type: row.type } });
 
 export const handlers = defineHandlers({
   listSuppliers: async ({ query }, ctx) => {
@@ -19,9 +18,7 @@ export const handlers = defineHandlers({
 
   createSupplier: async ({ body }, ctx) => {
     const { companyId } = ctx.auth;
-    const [id] = await insertSuppliers(ctx.db, [newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString())]);
-    const row = id === undefined ? undefined : await findSupplier(ctx.db, companyId, id);
-    if (!row) throw new Error('the created supplier was not found');
+    const row = await createSupplier(ctx.db, newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()), ctx.requestId);
     return { status: 201, body: present(row), headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${row.id}` } };
   },
 
@@ -32,13 +29,13 @@ export const handlers = defineHandlers({
   },
 
   updateSupplier: async ({ params, body }, ctx) => {
-    const row = await renameSupplier(ctx.db, ctx.auth.companyId, params.id, body.name, ctx.clock.now().toISOString());
+    const row = await renameSupplier(ctx.db, ctx.auth.companyId, params.id, body.name, ctx.clock.now().toISOString(), ctx.requestId);
     if (!row) throw supplierNotFound();
     return { status: 200, body: present(row) };
   },
 
   deleteSupplier: async ({ params }, ctx) => {
-    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id))) throw supplierNotFound();
+    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id, ctx.clock.now().toISOString(), ctx.requestId))) throw supplierNotFound();
     return { status: 204 };
   },
 });

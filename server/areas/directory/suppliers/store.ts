@@ -5,6 +5,8 @@ import type { DirectoryType, NewSupplier } from '../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../names.js';
 import { TYPE_ID } from '../store/types.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { presentSupplier } from './present.js';
 
 
 export interface Supplier {
@@ -44,10 +46,23 @@ export async function insertSuppliers(db: Db, rows: NewSupplier[]): Promise<numb
   return idsInOrder(rows, inserted);
 }
 
+/** Creates one CUSTOM supplier (409 on a taken name), records `supplier.created`, answers it. */
+export async function createSupplier(db: Db, row: NewSupplier, requestId: string | null): Promise<Supplier> {
+  return writeTransaction(db, async (trx) => {
+    const [id] = await insertSuppliers(trx, [row]);
+    const created = id === undefined ? undefined : await findSupplier(trx, row.company_id, id);
+    if (!created) throw new Error('the created supplier was not found');
+    await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'supplier.created', requestId, object: presentSupplier(created) });
+    return created;
+  });
+}
+
 const protectedSupplier = (id: number) => conflict('DEFAULT suppliers cannot be renamed or deleted', [`supplier ${id} is DEFAULT`]);
 
 /** Renames a CUSTOM supplier; undefined when absent; 409 when DEFAULT or the name is taken. */
-export async function renameSupplier(db: Db, companyId: string, id: number, name: string, now: string): Promise<Supplier | undefined> {
+export async function renameSupplier(
+  db: Db, companyId: string, id: number, name: string, now: string, requestId: string | null = null,
+): Promise<Supplier | undefined> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return undefined;
@@ -60,17 +75,23 @@ export async function renameSupplier(db: Db, companyId: string, id: number, name
         .where('id', '=', id)
         .execute(),
     );
-    return { ...supplier, name: cleanName(name) };
+    const renamed = { ...supplier, name: cleanName(name) };
+    await recordEvent(trx, now, {
+      companyId, type: 'supplier.updated', requestId, object: presentSupplier(renamed),
+      previousAttributes: changedAttributes(presentSupplier(supplier), presentSupplier(renamed)),
+    });
+    return renamed;
   });
 }
 
 /** Deletes a CUSTOM supplier; false when absent; 409 when DEFAULT. */
-export async function deleteSupplier(db: Db, companyId: string, id: number): Promise<boolean> {
+export async function deleteSupplier(db: Db, companyId: string, id: number, now: string, requestId: string | null = null): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return false;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);
     await trx.deleteFrom('suppliers').where('company_id', '=', companyId).where('id', '=', id).execute();
+    await recordEvent(trx, now, { companyId, type: 'supplier.deleted', requestId, object: presentSupplier(supplier) });
     return true;
   });
 }

@@ -63,7 +63,7 @@ export const handlers = defineHandlers({
     };
   },
 
-  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req }) => {
+  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, requestId }) => {
     const now = clock.now();
     const attachment = await admitUpload(db, config.secrets.urls, params.uploadToken, req.get('Content-Type'), now);
     const sent = attachment.content_type;
@@ -75,7 +75,7 @@ export const handlers = defineHandlers({
     }
     const hash = sha256(bytes);
     if (config.dataDir) await putFile(config.dataDir, hash, bytes);
-    const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now);
+    const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now, requestId);
     const timeZone = (await companyTimeZone(db, done.company_id)) ?? 'America/Sao_Paulo';
     return {
       status: 200,

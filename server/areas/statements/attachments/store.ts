@@ -4,6 +4,24 @@ import type { Db } from '../../../db/database.js';
 import { conflict, notFound } from '../../../http/errors.js';
 import type { AttachmentRow } from '../tables.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { recordEvent } from '../../../db/event-log.js';
+import { companyTimeZone } from '../../../db/company-zone.js';
+import { formatInstant } from '../../../lib/time.js';
+import { contentPath } from '../present.js';
+
+/** An uploaded attachment as the API shows it (the upload's answer). */
+function presentUploaded(row: AttachmentRow, timeZone: string) {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.content_type,
+    size: row.size_bytes ?? 0,
+    transactionId: String(row.banking_transaction_id ?? row.credit_card_transaction_id),
+    statement: row.banking_transaction_id !== null ? ('banking' as const) : ('credit-card' as const),
+    uploadedAt: formatInstant(row.uploaded_at!, timeZone),
+    _links: { content: { href: contentPath(row.id), rel: 'content' as const } },
+  };
+}
 
 export const MAX_ATTACHMENTS_PER_TRANSACTION = 20;
 
@@ -60,7 +78,7 @@ export async function findAttachment(db: Db, id: string): Promise<AttachmentRow 
  * A concurrent upload that completed first makes this one a 409.
  */
 export async function completeUpload(
-  db: Db, attachment: AttachmentRow, content: { sha256: string; size: number; blob?: Buffer }, now: Date,
+  db: Db, attachment: AttachmentRow, content: { sha256: string; size: number; blob?: Buffer }, now: Date, requestId: string | null = null,
 ): Promise<AttachmentRow> {
   return writeTransaction(db, async (trx) => {
     if (content.blob) {
@@ -81,6 +99,10 @@ export async function completeUpload(
     } else if (updated.credit_card_transaction_id !== null) {
       await trx.updateTable('credit_card_transactions').set({ has_attachments: 1 }).where('id', '=', updated.credit_card_transaction_id).execute();
     }
+    await recordEvent(trx, now, {
+      companyId: updated.company_id, type: 'attachment.created', requestId,
+      object: presentUploaded(updated, (await companyTimeZone(trx, updated.company_id)) ?? 'America/Sao_Paulo'),
+    });
     return updated;
   });
 }

@@ -2,11 +2,17 @@
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
 // categories and cost centers) before anything is written; then the rows are published in short
 // transactions as one run, undone whole on failure (store/ingest-runs.ts): the API keeps serving.
-// Line format: {"statement": "banking" | "credit-card", "transaction": {...the statement item...}}.
+// Line format: {"statement": "banking" | "credit-card", "externalId"?: "...", "transaction": {...}}.
+// Idempotent per line: a line whose key (its `externalId`, else a hash of its content and how many
+// identical lines precede it in the file) was stored before is skipped, so re-ingesting a file
+// adds nothing, and a file that grew adds only its new lines.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
+import { recordEvent } from '../../../db/event-log.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
@@ -25,7 +31,21 @@ export class IngestRejected extends Error {
   }
 }
 
-type Parsed = { line: number; statement: 'banking'; t: BankingLine } | { line: number; statement: 'credit-card'; t: CreditCardLine };
+type Parsed = ({ line: number; statement: 'banking'; t: BankingLine } | { line: number; statement: 'credit-card'; t: CreditCardLine }) & { key: string };
+
+/** JSON with object keys sorted, so the same content hashes the same whatever the key order. */
+const canonical = (value: unknown): string =>
+  Array.isArray(value) ? `[${value.map(canonical).join(',')}]`
+    : value && typeof value === 'object'
+      ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(value);
+
+export interface IngestCounts {
+  banking: number;
+  creditCard: number;
+  /** Lines skipped because they were stored by an earlier ingest. */
+  alreadyIngested: number;
+}
 const MAX_REPORTED = 50;
 
 function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>): string[] {
@@ -50,7 +70,7 @@ function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>
 
 export async function ingestFile(
   db: Db, companyId: string, file: string, now: Date, onProgress?: (phase: 'checking' | 'storing', done: number) => void,
-): Promise<{ banking: number; creditCard: number }> {
+): Promise<IngestCounts> {
   const timeZone = await companyTimeZone(db, companyId);
   if (!timeZone) throw new Error(`no company ${companyId}`);
   const validators = compileValidators();
@@ -58,6 +78,7 @@ export async function ingestFile(
   let more = 0;
   const report = (line: number, message: string) => (problems.length < MAX_REPORTED ? problems.push({ line, message }) : (more += 1));
   const parsed: Parsed[] = [];
+  const occurrences = new Map<string, number>();
 
   let line = 0;
   for await (const text of createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })) {
@@ -71,9 +92,13 @@ export async function ingestFile(
       report(line, 'not valid JSON');
       continue;
     }
-    const { statement, transaction, ...extra } = (value ?? {}) as { statement?: unknown; transaction?: unknown };
+    const { statement, transaction, externalId, ...extra } = (value ?? {}) as { statement?: unknown; transaction?: unknown; externalId?: unknown };
     if (typeof value !== 'object' || Array.isArray(value) || Object.keys(extra).length > 0 || (statement !== 'banking' && statement !== 'credit-card')) {
-      report(line, 'a line must be {"statement": "banking" | "credit-card", "transaction": {...}}');
+      report(line, 'a line must be {"statement": "banking" | "credit-card", "externalId"?: "<your id>", "transaction": {...}}');
+      continue;
+    }
+    if (externalId !== undefined && (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > 200)) {
+      report(line, 'externalId must be a non-empty string of at most 200 characters');
       continue;
     }
     const validate = statement === 'banking' ? validators.BankingTransaction : validators.CreditCardTransaction;
@@ -81,28 +106,66 @@ export async function ingestFile(
       describeErrors(validate.errors).forEach((m) => report(line, m));
       continue;
     }
-    const p = { line, statement, t: transaction } as Parsed;
+    let key: string;
+    if (typeof externalId === 'string') {
+      key = `ext:${statement}:${externalId}`;
+    } else {
+      const hash = createHash('sha256').update(canonical({ statement, transaction })).digest('hex');
+      const seen = occurrences.get(hash) ?? 0;
+      occurrences.set(hash, seen + 1);
+      key = `sha256:${hash}:${seen}`;
+    }
+    const p = { line, statement, t: transaction, key } as Parsed;
     const rules = p.statement === 'banking' ? bankingProblems(p.t) : creditCardProblems(p.t);
     rules.forEach((m) => report(line, m));
     if (rules.length === 0) parsed.push(p);
   }
 
-  const banking = parsed.filter((p): p is Extract<Parsed, { statement: 'banking' }> => p.statement === 'banking');
-  const cards = parsed.filter((p): p is Extract<Parsed, { statement: 'credit-card' }> => p.statement === 'credit-card');
+  const duplicateKeys = new Set<string>();
+  for (const p of parsed) {
+    if (duplicateKeys.has(p.key)) report(p.line, `externalId appears on an earlier line of the file`);
+    duplicateKeys.add(p.key);
+  }
+  const stored = await storedKeys(db, companyId, parsed.map((p) => p.key));
+  const fresh = parsed.filter((p) => !stored.has(p.key));
+  const alreadyIngested = parsed.length - fresh.length;
+
+  const banking = fresh.filter((p): p is Extract<Parsed, { statement: 'banking' }> => p.statement === 'banking');
+  const cards = fresh.filter((p): p is Extract<Parsed, { statement: 'credit-card' }> => p.statement === 'credit-card');
   const lower = (s: string) => s.toLowerCase();
   const refs = await loadReferences(db, companyId, {
     accountIds: [...new Set(banking.map((p) => p.t.accountId))],
-    userIds: [...new Set(parsed.flatMap((p) => [p.t.user?.id, p.statement === 'banking' ? p.t.requesterUser?.id : undefined]).filter((x): x is string => !!x).map(lower))],
-    categoryIds: [...new Set(parsed.flatMap((p) => (p.t.customCategory ? [p.t.customCategory.id] : [])))],
-    costCenterIds: [...new Set(parsed.flatMap((p) => (p.t.costCenter ? [lower(p.t.costCenter.id)] : [])))],
+    userIds: [...new Set(fresh.flatMap((p) => [p.t.user?.id, p.statement === 'banking' ? p.t.requesterUser?.id : undefined]).filter((x): x is string => !!x).map(lower))],
+    categoryIds: [...new Set(fresh.flatMap((p) => (p.t.customCategory ? [p.t.customCategory.id] : [])))],
+    costCenterIds: [...new Set(fresh.flatMap((p) => (p.t.costCenter ? [lower(p.t.costCenter.id)] : [])))],
     cardIds: [...new Set(cards.map((p) => p.t.id))],
   });
   const seenCardIds = new Set<string>();
-  for (const p of parsed) referenceProblems(p, refs, seenCardIds).forEach((m) => report(p.line, m));
+  for (const p of fresh) referenceProblems(p, refs, seenCardIds).forEach((m) => report(p.line, m));
   if (problems.length > 0) throw new IngestRejected(problems.sort((a, b) => a.line - b.line), more);
 
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
-  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress);
-  return { banking: bankingRows.length, creditCard: cardRows.length };
+  const ingestedAt = now.toISOString();
+  const keyRows = fresh.map((p) => ({ company_id: companyId, line_key: p.key, statement: p.statement, ingested_at: ingestedAt }));
+  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
+    for (let i = 0; i < keyRows.length; i += 500) await trx.insertInto('ingested_lines').values(keyRows.slice(i, i + 500)).execute();
+    // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
+    await recordEvent(trx, now, {
+      companyId, type: 'statement.ingested', requestId: null,
+      object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
+    });
+  });
+  return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested };
+}
+
+/** The keys among `keys` already stored for the company. */
+async function storedKeys(db: Db, companyId: string, keys: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await db.selectFrom('ingested_lines').select('line_key')
+      .where('company_id', '=', companyId).where('line_key', 'in', keys.slice(i, i + 500)).execute();
+    rows.forEach((r) => found.add(r.line_key));
+  }
+  return found;
 }

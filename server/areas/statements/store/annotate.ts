@@ -4,8 +4,11 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { badRequest, conflict, notFound } from '../../../http/errors.js';
-import { STATUS_NAMES } from '../present.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
+import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { findBankingItem } from './banking-page.js';
+import { findCreditCardItem } from './credit-card-page.js';
 
 export interface TransactionPatch {
   notes?: string;
@@ -28,8 +31,24 @@ interface Annotatable {
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;
 
+/** Who changes the transaction: the company's time zone shapes the event's object; the request id goes on the event. */
+export interface ChangeContext {
+  timeZone: string;
+  requestId: string;
+}
+
+/** The transaction as the API shows it. */
+async function shown(db: Db, statement: Statement, companyId: string, id: number | string, timeZone: string) {
+  if (statement === 'banking_transactions') {
+    const item = await findBankingItem(db, companyId, Number(id));
+    return item && (presentBanking(item, timeZone) as unknown as Record<string, unknown>);
+  }
+  const item = await findCreditCardItem(db, companyId, String(id));
+  return item && (presentCreditCard(item, timeZone) as unknown as Record<string, unknown>);
+}
+
 export async function annotateTransaction(
-  db: Db, statement: Statement, companyId: string, id: number | string, patch: TransactionPatch, now: Date,
+  db: Db, statement: Statement, companyId: string, id: number | string, patch: TransactionPatch, now: Date, context: ChangeContext,
 ): Promise<void> {
   if (patch.isConciled === false) {
     throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', ['isConciled: only true is accepted']);
@@ -70,6 +89,15 @@ export async function annotateTransaction(
       ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
     };
     if (Object.keys(changes).length === 0) return;
+    const before = await shown(trx, statement, companyId, id, context.timeZone);
     await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
+    const after = await shown(trx, statement, companyId, id, context.timeZone);
+    if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
+    // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
+    const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
+    await recordEvent(trx, now, {
+      companyId, type: `${object}.${reconcile ? 'reconciled' : 'updated'}`, requestId: context.requestId,
+      object: after, previousAttributes: changedAttributes(before, after),
+    });
   });
 }

@@ -48,3 +48,22 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   const last = pageRows[pageRows.length - 1];
   return { items, nextKey: more && last ? [last.sort_key, last.id] : undefined };
 }
+
+/** One banking transaction of the company with its names and attachments, or undefined. */
+
+export async function findBankingItem(db: Db, companyId: string, id: number): Promise<BankingItem | undefined> {
+  const row = await db
+    .selectFrom('banking_transactions as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('users as r', 'r.id', 't.requester_user_id')
+    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
+    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
+    .selectAll('t')
+    .select(['u.email as user_email', 'r.email as requester_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
+    .where('t.company_id', '=', companyId)
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const attachments = await bankingAttachments(db, companyId, [row.id]);
+  return { ...row, attachments: attachments.get(row.id) ?? [] };
+}

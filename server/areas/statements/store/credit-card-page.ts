@@ -76,3 +76,9 @@ export async function loadCreditCardPage(db: Db, q: CreditCardPageQuery): Promis
 export function loadBillTransactions(db: Db, companyId: string, dueDate: string): Promise<CreditCardItem[]> {
   return withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate));
 }
+
+/** One record of the company, or undefined. */
+export async function findCreditCardItem(db: Db, companyId: string, id: string): Promise<CreditCardItem | undefined> {
+  const rows = await withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id));
+  return rows[0];
+}

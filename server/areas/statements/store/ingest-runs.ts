@@ -18,6 +18,8 @@ export const ABANDONED_RUN_MS = 10 * 60_000;
 export async function publishIngest(
   db: Db, companyId: string, banking: NewBankingTransaction[], cards: NewCreditCardTransaction[], now: Date,
   onProgress?: (phase: 'storing', done: number) => void,
+  /** Written in the transaction that marks the run done (the lines' keys, the event). */
+  finish?: (trx: Db) => Promise<void>,
 ): Promise<void> {
   await undoAbandonedRuns(db, now);
   const runId = ulid();
@@ -40,7 +42,10 @@ export async function publishIngest(
       });
       onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
-    await db.updateTable('ingest_runs').set({ status: 'DONE', heartbeat_at: at() }).where('id', '=', runId).execute();
+    await writeTransaction(db, async (trx) => {
+      await trx.updateTable('ingest_runs').set({ status: 'DONE', heartbeat_at: at() }).where('id', '=', runId).execute();
+      await finish?.(trx);
+    });
   } catch (err) {
     await undoRun(db, runId, now);
     throw err;

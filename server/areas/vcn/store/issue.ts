@@ -38,6 +38,6 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
     throw error;
   }
   const data = { providerRef: card.providerRef, panCiphertext: encryptPan(request.panKey, reservation.id, card.pan), panLast4: card.pan.slice(-4) };
-  const row = await confirmReservation(db, reservation, data, now);
+  const row = await confirmReservation(db, reservation, data, now, request.requestId ?? null);
   return { row, pan: card.pan };
 }

@@ -1,6 +1,7 @@
 // The idempotency key's reservation: a PENDING row that holds the key (the partial unique index
 // counts it) while the issuer is called, then becomes the card or is removed.
 import type { Kysely } from 'kysely';
+import { recordVcnEvent } from './events.js';
 import { ulid } from 'ulid';
 import type { Database } from '../../../db/schema.js';
 import { VcnError } from '../../../http/errors.js';
@@ -20,6 +21,8 @@ export interface IssueRequest {
   today: string;
   now: Date;
   panKey: Buffer;
+  /** Goes on the `vcn.issued` event. */
+  requestId?: string;
 }
 
 type Holder = Pick<VcnTable, 'id' | 'status' | 'end_date' | 'created_at' | 'replaces_id'>;
@@ -122,7 +125,7 @@ export interface CardData {
  * The reservation becomes an ACTIVE card. When it is gone (removed as abandoned by another
  * request because this one took far longer than the issuer timeout), the answer is 503.
  */
-export async function confirmReservation(db: Kysely<Database>, reservation: VcnTable, card: CardData, now: Date): Promise<VcnRow> {
+export async function confirmReservation(db: Kysely<Database>, reservation: VcnTable, card: CardData, now: Date, requestId: string | null = null): Promise<VcnRow> {
   const changes = {
     status: 'ACTIVE' as const,
     provider_ref: card.providerRef,
@@ -130,13 +133,17 @@ export async function confirmReservation(db: Kysely<Database>, reservation: VcnT
     pan_last4: card.panLast4,
     updated_at: now.toISOString(),
   };
-  const done = await db
-    .updateTable('vcns')
-    .set(changes)
-    .where('company_id', '=', reservation.company_id)
-    .where('id', '=', reservation.id)
-    .where('status', '=', 'PENDING')
-    .executeTakeFirst();
-  if (done.numUpdatedRows !== 1n) throw providerUnavailable();
-  return issuedCard({ ...reservation, ...changes });
+  return writeTransaction(db, async (trx) => {
+    const done = await trx
+      .updateTable('vcns')
+      .set(changes)
+      .where('company_id', '=', reservation.company_id)
+      .where('id', '=', reservation.id)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    if (done.numUpdatedRows !== 1n) throw providerUnavailable();
+    const issued = issuedCard({ ...reservation, ...changes });
+    await recordVcnEvent(trx, 'vcn.issued', issued, now, { requestId });
+    return issued;
+  });
 }

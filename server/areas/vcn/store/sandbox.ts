@@ -2,6 +2,7 @@
 // by the card's rules) and status changes. The network knows a card by its id, not its company.
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { recordVcnEvent, shownCard } from './events.js';
 import { monotonicFactory } from 'ulid';
 import type { Database } from '../../../db/schema.js';
 import { localDate } from '../../../lib/time.js';
@@ -74,7 +75,10 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
       authorization_code: reason ? null : authorizationCode(),
       decline_reason: reason,
     };
+    const { time_zone: _zone, ...issued } = card;
+    const before = reason ? undefined : await shownCard(trx, issued, purchase.now);
     await trx.insertInto('vcn_transactions').values(row).execute();
+    await recordVcnEvent(trx, reason ? 'vcn.declined' : 'vcn.authorized', issued, purchase.now, { before });
     return row;
   });
 }
@@ -101,6 +105,11 @@ export async function setCardStatus(db: Kysely<Database>, vcnId: string, target:
       .where('id', '=', vcnId)
       .execute();
     const { time_zone: _tz, ...row } = card;
-    return { ...row, status: target, updated_at: now.toISOString() };
+    const changed = { ...row, status: target, updated_at: now.toISOString() };
+    if (card.status !== target) {
+      const type = target === 'CANCELLED' ? 'vcn.cancelled' : target === 'BLOCKED' ? 'vcn.blocked' : 'vcn.unblocked';
+      await recordVcnEvent(trx, type, changed, now, { before: await shownCard(trx, row, now) });
+    }
+    return changed;
   });
 }

@@ -5,6 +5,7 @@
 // While a change is in flight, any other change of the card is refused with 409.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { recordVcnEvent, shownCard } from './events.js';
 import type { Database } from '../../../db/schema.js';
 import { VcnError, invalidVcnRequest } from '../../../http/errors.js';
 import { fromMinor, toMinor } from '../../../lib/money.js';
@@ -23,6 +24,8 @@ export interface UpdateRequest {
   endDate?: string;
   today: string;
   now: Date;
+  /** Goes on the `vcn.updated` event. */
+  requestId?: string;
 }
 
 interface Change {
@@ -73,16 +76,23 @@ async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Prom
 const NO_CHANGE = { change_id: null, change_started_at: null, change_limit_minor: null, change_end_date: null };
 
 /** Applies the change (confirm) or just frees the slot (rollback); false when the slot is no longer this change's. */
-async function settleChange(db: Kysely<Database>, change: Change, apply: boolean, now: Date): Promise<boolean> {
+async function settleChange(db: Kysely<Database>, change: Change, apply: boolean, now: Date, requestId: string | null = null): Promise<boolean> {
   const values = apply ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() } : NO_CHANGE;
-  const done = await db
-    .updateTable('vcns')
-    .set(values)
-    .where('company_id', '=', change.card.company_id)
-    .where('id', '=', change.card.id)
-    .where('change_id', '=', change.id)
-    .executeTakeFirst();
-  return done.numUpdatedRows === 1n;
+  return writeTransaction(db, async (trx) => {
+    const done = await trx
+      .updateTable('vcns')
+      .set(values)
+      .where('company_id', '=', change.card.company_id)
+      .where('id', '=', change.card.id)
+      .where('change_id', '=', change.id)
+      .executeTakeFirst();
+    if (done.numUpdatedRows !== 1n) return false;
+    if (apply) {
+      const before = await shownCard(trx, change.card, now);
+      await recordVcnEvent(trx, 'vcn.updated', { ...change.card, ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() }, now, { requestId, before });
+    }
+    return true;
+  });
 }
 
 export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, request: UpdateRequest): Promise<VcnRow> {
@@ -95,6 +105,6 @@ export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, reques
     throw error;
   }
   // The slot is gone only if this request outlived the abandonment delay and another change took over.
-  if (!(await settleChange(db, change, true, request.now))) throw providerUnavailable();
+  if (!(await settleChange(db, change, true, request.now, request.requestId ?? null))) throw providerUnavailable();
   return { ...card, ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: request.now.toISOString() };
 }

@@ -1,10 +1,12 @@
 // Queries on the company's categories and their establishments.
 import type { Db } from '../../../../db/database.js';
 import { conflict } from '../../../../http/errors.js';
-import type { CategoryRow, DirectoryType, EstablishmentRow, NewCategory, NewEstablishment } from '../../tables.js';
+import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '../../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
 import { TYPE_ID } from '../../store/types.js';
 import { writeTransaction } from '../../../../db/transaction.js';
+import { changedAttributes, recordEvent } from '../../../../db/event-log.js';
+import { shownCategories } from './shown.js';
 
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
@@ -18,18 +20,6 @@ export async function findCategory(db: Db, companyId: string, id: number): Promi
   return db.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 }
 
-/** The establishments linked to the company's categories `ids`, in ascending id order. */
-export async function listEstablishments(db: Db, companyId: string, ids: readonly number[]): Promise<EstablishmentRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('establishments')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('category_id', 'in', ids)
-    .orderBy('id')
-    .execute();
-}
-
 export function newCategory(companyId: string, name: string, type: DirectoryType, now: string): NewCategory {
   return { company_id: companyId, name: cleanName(name), name_key: nameKey(name), type_id: TYPE_ID[type], created_at: now, updated_at: now };
 }
@@ -41,6 +31,18 @@ export async function insertCategories(db: Db, rows: NewCategory[]): Promise<num
   return idsInOrder(rows, inserted);
 }
 
+/** Creates one CUSTOM category (409 on a taken name), records `category.created`, answers it as shown. */
+export async function createCategory(db: Db, row: NewCategory, requestId: string | null) {
+  return writeTransaction(db, async (trx) => {
+    const [id] = await insertCategories(trx, [row]);
+    const created = id === undefined ? undefined : await findCategory(trx, row.company_id, id);
+    if (!created) throw new Error('the created category was not found');
+    const [shown] = await shownCategories(trx, row.company_id, [created]);
+    await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'category.created', requestId, object: shown });
+    return shown!;
+  });
+}
+
 export async function insertEstablishments(db: Db, rows: NewEstablishment[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('establishments').values(rows).execute();
 }
@@ -49,14 +51,19 @@ export const protectedCategories = (ids: readonly number[]) =>
   conflict('DEFAULT categories cannot be renamed or deleted', ids.map((id) => `category ${id} is DEFAULT`));
 
 /** Renames a CUSTOM category; undefined when absent; 409 when DEFAULT or the name is taken. */
-export async function renameCategory(db: Db, companyId: string, id: number, name: string, now: string): Promise<CategoryRow | undefined> {
+export async function renameCategory(
+  db: Db, companyId: string, id: number, name: string, now: string, requestId: string | null = null,
+): Promise<CategoryRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const category = await findCategory(trx, companyId, id);
     if (!category) return undefined;
     if (category.type_id === TYPE_ID.DEFAULT) throw protectedCategories([id]);
     const changes = { name: cleanName(name), name_key: nameKey(name), updated_at: now };
     await uniqueName('category', () => trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute());
-    return { ...category, ...changes };
+    const renamed = { ...category, ...changes };
+    const [before, after] = await shownCategories(trx, companyId, [category, renamed]);
+    await recordEvent(trx, now, { companyId, type: 'category.updated', requestId, object: after, previousAttributes: changedAttributes(before!, after!) });
+    return renamed;
   });
 }
 

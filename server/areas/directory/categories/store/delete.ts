@@ -5,6 +5,8 @@ import { TYPE_ID } from '../../store/types.js';
 import { reassignCategory } from '../../store/transactions.js';
 import { protectedCategories } from './categories.js';
 import { writeTransaction } from '../../../../db/transaction.js';
+import { shownCategories } from './shown.js';
+import { recordEvent } from '../../../../db/event-log.js';
 
 
 /**
@@ -13,7 +15,9 @@ import { writeTransaction } from '../../../../db/transaction.js';
  * `ids` or not a category of the company (400); an id is not a category of the company (404); an id
  * is DEFAULT (409); establishments are linked and `moveTo` is absent (422). Any failure changes nothing.
  */
-export async function deleteCategories(db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string): Promise<void> {
+export async function deleteCategories(
+  db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string, requestId: string | null = null,
+): Promise<void> {
   await writeTransaction(db, async (trx) => {
     if (moveTo !== undefined) {
       if (ids.includes(moveTo)) throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
@@ -44,6 +48,9 @@ export async function deleteCategories(db: Db, companyId: string, ids: readonly 
       );
     }
 
+    // The deleted categories as they were, with the establishments they had.
+    const rows = await trx.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute();
+    const shown = await shownCategories(trx, companyId, rows);
     if (moveTo !== undefined && linked.length > 0) {
       await trx
         .updateTable('establishments')
@@ -53,6 +60,7 @@ export async function deleteCategories(db: Db, companyId: string, ids: readonly 
         .execute();
     }
     await reassignCategory(trx, companyId, ids, moveTo ?? null);
+    for (const object of shown) await recordEvent(trx, now, { companyId, type: 'category.deleted', requestId, object });
     await trx.deleteFrom('categories').where('company_id', '=', companyId).where('id', 'in', ids).execute();
   });
 }

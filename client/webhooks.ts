@@ -1,0 +1,57 @@
+// Receiving webhooks: verify a delivery's Standard Webhooks signature and get the typed event.
+import { Webhook, WebhookVerificationError as SignatureMismatch } from 'standardwebhooks';
+import type { components } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+/** Every event body the service sends, discriminated by `type` (the contract's `webhooks` section). */
+export type WebhookEvent =
+  | Schemas['BankingTransactionEvent']
+  | Schemas['CreditCardTransactionEvent']
+  | Schemas['AttachmentEvent']
+  | Schemas['CostCenterEvent']
+  | Schemas['SupplierEvent']
+  | Schemas['CategoryEvent']
+  | Schemas['UserEvent']
+  | Schemas['InviteEvent']
+  | Schemas['VcnEvent']
+  | Schemas['StatementEvent']
+  | Schemas['WebhookEndpointEvent'];
+
+export type WebhookEventType = WebhookEvent['type'];
+
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderBag, name: string): string {
+  const value = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()]);
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/**
+ * Verifies a delivery and returns its event. `rawBody` is the request body exactly as received
+ * (before any JSON parsing); `secret` the endpoint's `whsec_…` secret. Throws
+ * `WebhookVerificationError` when the signature does not match or the timestamp is more than
+ * 5 minutes away. Deduplicate by `event.id`: delivery is at least once.
+ */
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string): WebhookEvent {
+  const payload = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  try {
+    return new Webhook(secret).verify(payload, {
+      'webhook-id': header(headers, 'webhook-id'),
+      'webhook-timestamp': header(headers, 'webhook-timestamp'),
+      'webhook-signature': header(headers, 'webhook-signature'),
+    }) as WebhookEvent;
+  } catch (error) {
+    if (error instanceof SignatureMismatch) throw new WebhookVerificationError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * The delivery is not authentic or too old. Our own class, so the package's declarations do not
+ * expose standardwebhooks' (which need Node's types: a browser or `types: []` project could not
+ * type-check them).
+ */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError';
+}

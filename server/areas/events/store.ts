@@ -1,0 +1,34 @@
+// Reading the event log (written by server/db/event-log.ts in the transactions of the changes).
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { EventRow } from '../../db/event-tables.js';
+
+type Db = Kysely<Database>;
+
+export interface EventQuery {
+  types?: string[];
+  createdAfter?: string;
+  limit: number;
+  /** Events older than this id (newest first). */
+  beforeId?: string;
+}
+
+/** A page of the company's events, newest first (`limit + 1` rows: the extra one says more follow). */
+export async function listEvents(db: Db, companyId: string, q: EventQuery): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('company_id', '=', companyId);
+  if (q.types && q.types.length > 0) query = query.where('type', 'in', q.types);
+  if (q.createdAfter) query = query.where('created_at', '>', q.createdAfter);
+  if (q.beforeId) query = query.where('id', '<', q.beforeId);
+  return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+}
+
+export async function findEvent(db: Db, companyId: string, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The company's events after `afterId`, oldest first (what a follower has not seen yet). */
+export async function eventsAfter(db: Db, companyId: string, afterId: string, types?: string[], limit = 100): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '>', afterId);
+  if (types && types.length > 0) query = query.where('type', 'in', types);
+  return query.orderBy('id').limit(limit).execute();
+}

@@ -1,0 +1,115 @@
+// The durable delivery queue (table webhook_deliveries). A delivery is enqueued in the transaction
+// of its event; a worker claims it with a conditional UPDATE (one worker or replica at a time),
+// sends it, and records the outcome: succeeded, retry later with backoff, or failed for good.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { WebhookDeliveryRow } from '../../db/event-tables.js';
+import { UNCLAIMED } from '../../db/event-log.js';
+
+type Db = Kysely<Database>;
+
+/** How long a claimed delivery belongs to its worker (longer than the 10 s send timeout). */
+export const CLAIM_MS = 60_000;
+
+/**
+ * Claims up to `limit` due deliveries for this worker. Each claim is a conditional UPDATE, so of
+ * two workers (or replicas) racing for a delivery exactly one gets it.
+ */
+export async function claimDue(db: Db, now: Date, limit: number): Promise<WebhookDeliveryRow[]> {
+  const at = now.toISOString();
+  const due = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'claimed_until'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .where('claimed_until', '<', at)
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+  const until = new Date(now.getTime() + CLAIM_MS).toISOString();
+  const claimed: WebhookDeliveryRow[] = [];
+  for (const candidate of due) {
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: until })
+      .where('id', '=', candidate.id)
+      .where('status', '=', 'pending')
+      .where('claimed_until', '=', candidate.claimed_until)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) continue;
+    const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', candidate.id).executeTakeFirst();
+    if (row) claimed.push(row);
+  }
+  return claimed;
+}
+
+export interface AttemptOutcome {
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** Records an attempt: done when it succeeded, else retried at `retryAt`, or failed for good when null. */
+export async function recordAttempt(
+  db: Db, delivery: WebhookDeliveryRow, outcome: AttemptOutcome & { succeeded: boolean; retryAt: Date | null },
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.succeeded ? 'succeeded' : outcome.retryAt ? 'pending' : 'failed',
+      attempts: delivery.attempts + 1,
+      next_attempt_at: outcome.succeeded || !outcome.retryAt ? null : outcome.retryAt.toISOString(),
+      claimed_until: UNCLAIMED,
+      last_attempt_at: outcome.at.toISOString(),
+      last_status_code: outcome.statusCode,
+      last_error: outcome.error,
+      last_duration_ms: outcome.durationMs,
+    })
+    .where('id', '=', delivery.id)
+    .execute();
+}
+
+/** Makes a delivery due now again (a manual retry); false when the endpoint has no such delivery. */
+export async function retryDelivery(db: Db, companyId: string, endpointId: string, id: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now.toISOString(), claimed_until: UNCLAIMED })
+    .where('company_id', '=', companyId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Gives up every pending delivery of an endpoint (it was disabled). */
+export async function failPending(db: Db, endpointId: string): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null })
+    .where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
+}
+
+/** A page of an endpoint's deliveries, newest first (`limit + 1` rows). */
+export async function listDeliveries(db: Db, companyId: string, endpointId: string, limit: number, beforeId?: string) {
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .selectAll('webhook_deliveries')
+    .select('events.type as event_type')
+    .where('webhook_deliveries.company_id', '=', companyId)
+    .where('webhook_deliveries.endpoint_id', '=', endpointId);
+  if (beforeId) query = query.where('webhook_deliveries.id', '<', beforeId);
+  return query.orderBy('webhook_deliveries.id', 'desc').limit(limit + 1).execute();
+}
+
+export async function findDelivery(db: Db, companyId: string, endpointId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .selectAll('webhook_deliveries')
+    .select('events.type as event_type')
+    .where('webhook_deliveries.company_id', '=', companyId)
+    .where('webhook_deliveries.endpoint_id', '=', endpointId)
+    .where('webhook_deliveries.id', '=', id)
+    .executeTakeFirst();
+}

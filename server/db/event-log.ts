@@ -1,0 +1,117 @@
+// The event log's write side, shared by every area: `recordEvent` is called by each store that
+// changes state, inside its transaction, so the event — and one pending webhook delivery per
+// endpoint that wants it (the outbox) — commits or rolls back with the change. Also the event's
+// public shape, and the 30-day purge.
+import { monotonicFactory } from 'ulid';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
+import type { EventType } from './event-types.js';
+import { writeTransaction } from './transaction.js';
+
+type Db = Kysely<Database>;
+
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+const nextEventId = monotonicFactory();
+const nextDeliveryId = monotonicFactory();
+/** The epoch: a delivery no worker has claimed. */
+export const UNCLAIMED = new Date(0).toISOString();
+
+export interface NewEvent {
+  companyId: string;
+  type: EventType;
+  /** The request that made the change (`X-Request-Id`); null for changes made outside a request. */
+  requestId: string | null | undefined;
+  /** The resource as the API shows it — never card numbers. */
+  object: unknown;
+  /** The changed attributes' values before the change (updates only). */
+  previousAttributes?: Record<string, unknown>;
+}
+
+/** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
+export async function recordEvent(db: Db, now: Date | string, event: NewEvent): Promise<EventRow> {
+  const at = typeof now === 'string' ? new Date(now) : now;
+  const row: EventRow = {
+    id: `evt_${nextEventId(at.getTime())}`,
+    company_id: event.companyId,
+    type: event.type,
+    created_at: at.toISOString(),
+    request_id: event.requestId ?? null,
+    data: JSON.stringify({
+      object: event.object,
+      ...(event.previousAttributes && Object.keys(event.previousAttributes).length > 0 ? { previousAttributes: event.previousAttributes } : {}),
+    }),
+  };
+  await db.insertInto('events').values(row).execute();
+  await enqueueDeliveries(db, row);
+  return row;
+}
+
+/** The attributes of `before` whose value differs in `after`, with their old values. */
+export function changedAttributes<T extends object>(before: T, after: T): Partial<T> {
+  const changed: Partial<T> = {};
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof T>;
+  for (const key of keys) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key] ?? (null as T[keyof T]);
+  }
+  return changed;
+}
+
+/** Does an endpoint with these enabled events want an event of `type`? */
+const wants = (enabledEvents: string[], type: string) => enabledEvents.includes('*') || enabledEvents.includes(type);
+
+/** One pending delivery per enabled endpoint of the company that wants the event. */
+async function enqueueDeliveries(db: Db, event: EventRow): Promise<void> {
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'enabled_events'])
+    .where('company_id', '=', event.company_id)
+    .where('status', '=', 'enabled')
+    .execute();
+  const rows: WebhookDeliveryRow[] = endpoints
+    .filter((e) => wants(JSON.parse(e.enabled_events) as string[], event.type))
+    .map((e) => ({
+      id: `msg_${nextDeliveryId(new Date(event.created_at).getTime())}`,
+      company_id: event.company_id,
+      endpoint_id: e.id,
+      event_id: event.id,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: event.created_at,
+      claimed_until: UNCLAIMED,
+      last_attempt_at: null,
+      last_status_code: null,
+      last_error: null,
+      last_duration_ms: null,
+      created_at: event.created_at,
+    }));
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+export interface EventBody {
+  id: string;
+  type: string;
+  createdAt: string;
+  requestId: string | null;
+  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+}
+
+export const presentEvent = (row: EventRow): EventBody => ({
+  id: row.id,
+  type: row.type,
+  createdAt: row.created_at,
+  requestId: row.request_id,
+  data: JSON.parse(row.data) as EventBody['data'],
+});
+
+/** Deletes events older than 30 days (their deliveries go with them). */
+export async function purgeEvents(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
+  return writeTransaction(db, async (trx) => {
+    const old = trx.selectFrom('events').select('id').where('created_at', '<', cutoff);
+    await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', old).execute();
+    const result = await trx.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}

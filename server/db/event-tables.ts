@@ -1,0 +1,72 @@
+// Row types of the events, webhooks and idempotency tables (migration 0008_events).
+
+export interface EventRow {
+  /** `evt_` + ULID: ordered by creation. */
+  id: string;
+  company_id: string;
+  type: string;
+  created_at: string;
+  request_id: string | null;
+  /** JSON `{object, previousAttributes?}`. */
+  data: string;
+}
+
+export type WebhookEndpointStatus = 'enabled' | 'disabled';
+
+export interface WebhookEndpointRow {
+  /** `we_` + ULID. */
+  id: string;
+  company_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types, or `["*"]`. */
+  enabled_events: string;
+  status: WebhookEndpointStatus;
+  /** `whsec_…` */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryRow {
+  /** `msg_` + ULID: also the `webhook-id` header, stable across retries. */
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  claimed_until: string;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  created_at: string;
+}
+
+export interface IdempotencyKeyRow {
+  company_id: string;
+  client_id: string;
+  key: string;
+  fingerprint: string;
+  status: 'running' | 'done';
+  locked_until: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface EventsTables {
+  events: EventRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_deliveries: WebhookDeliveryRow;
+  idempotency_keys: IdempotencyKeyRow;
+}

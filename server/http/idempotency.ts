@@ -1,0 +1,110 @@
+// Idempotency-Key on every POST, PATCH, PUT and DELETE (after the IETF draft "The Idempotency-Key
+// HTTP Header Field" and Stripe's practice). Runs after authentication and contract validation,
+// around dispatch:
+//  - the first response to a key (status, body and the headers below) is stored per company,
+//    client and key for 24 hours and replayed with `Idempotent-Replayed: true`;
+//  - the same key with another method, path or body is 422; while the first request runs, 409;
+//  - requests refused before the handler (authentication, validation) never reach this, and a
+//    5xx is not stored: a retry runs again.
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { AuthContext, Services } from './handler.js';
+import { conflict, unprocessable } from './errors.js';
+import { claimKey, completeKey, releaseKey, type KeyScope } from './idempotency-store.js';
+
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** Headers of the first response that a replay repeats. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'content-location', 'etag', 'last-modified', 'cache-control', 'link'];
+/** Printable ASCII, 1 to 255 characters (the contract's pattern). */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
+/** Operations outside the scheme: the token endpoint. */
+const EXCLUDED = new Set(['/oauth/token']);
+
+/** Keeps the request body's bytes for the fingerprint (the `verify` hook of the body parsers). */
+export const keepRawBody = (req: Request, _res: Response, buf: Buffer) => {
+  (req as Request & { rawBody?: Buffer }).rawBody = buf;
+};
+
+function fingerprintOf(req: Request): string {
+  const raw = (req as Request & { rawBody?: Buffer }).rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  return createHash('sha256').update(req.method).update('\n').update(req.originalUrl).update('\n').update(raw).digest('hex');
+}
+
+const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
+  Buffer.isBuffer(chunk) ? chunk
+    : chunk instanceof Uint8Array ? Buffer.from(chunk)
+      : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+
+export function idempotency({ db, clock, config }: Services, logger: Logger) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const key = req.get('Idempotency-Key');
+    if (key === undefined || !WRITES.has(req.method) || EXCLUDED.has(req.path) || !IDEMPOTENCY_KEY.test(key)) return next();
+    const auth = res.locals.auth as AuthContext | undefined;
+    // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
+    const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
+    const secret = config.secrets.panKey;
+
+    let claim;
+    try {
+      claim = await claimKey(db, secret, scope, fingerprintOf(req), clock.now());
+    } catch (err) {
+      return next(err);
+    }
+    if (claim.kind === 'mismatch') {
+      return next(unprocessable(
+        'This Idempotency-Key was already used for another request (method, path or body); use a new key',
+        ['Idempotency-Key: already used for another request'],
+      ));
+    }
+    if (claim.kind === 'running') {
+      return next(conflict(
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+        ['Idempotency-Key: a request with this key is in progress'],
+      ));
+    }
+    if (claim.kind === 'replay') {
+      const { status, headers, body } = claim.response;
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(status).end(body);
+      return;
+    }
+
+    // Claimed: capture the response, store it before it leaves (a retry then replays it).
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    let settled = false;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, rest[0]));
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((...args: unknown[]) => {
+      if (settled) return end(...args);
+      settled = true;
+      const [chunk, encoding] = args;
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+      const status = res.statusCode;
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = res.getHeader(name);
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      const store = status >= 500
+        ? releaseKey(db, scope)
+        : completeKey(db, secret, scope, { status, headers, body: Buffer.concat(chunks) });
+      store
+        .catch((err: unknown) => logger.error({ err, requestId: res.locals.requestId }, 'could not store the idempotent response'))
+        .finally(() => end(...args));
+      return res;
+    }) as typeof res.end;
+    res.once('close', () => {
+      if (!settled) {
+        settled = true;
+        releaseKey(db, scope).catch((err: unknown) => logger.error({ err }, 'could not release an idempotency key'));
+      }
+    });
+    next();
+  };
+}

@@ -1,0 +1,89 @@
+// The docs page and CORS as a browser sees them (headless Chromium): the page renders offline with
+// every tag, finds an operation by search, runs a call from its console, and asks nothing of any
+// other host; a page on another local origin calls the sandbox through CORS.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocs, docsPath } from '../server/docs.js';
+import { loadBundle } from '../server/http/spec.js';
+import { launchChromium } from './support/chromium.js';
+import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let acme: TestCompany;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(docsPath)) await buildDocs();
+  server = await startTestServer();
+  acme = await server.newCompany();
+  browser = await launchChromium();
+}, 600_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Every host the page asked for. */
+function hostsOf(page: Page): Set<string> {
+  const hosts = new Set<string>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'http:' || url.protocol === 'https:') hosts.add(url.host);
+  });
+  return hosts;
+}
+
+describe('the docs page in a browser', () => {
+  it('when opened, then every tag shows, search finds an operation, the console runs a call, and no request leaves this server', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const hosts = hostsOf(page);
+    await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'load' });
+    const tags = (loadBundle('public').tags as Array<{ name: string }>).map((t) => t.name);
+    await page.getByText(tags[0]!, { exact: true }).first().waitFor({ timeout: 30_000 });
+    for (const tag of tags) expect(await page.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await page.locator('#try-it-search').fill('reconcile banking');
+    expect(await page.locator('#try-it-operation option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+      .toEqual(['reconcileBankingTransaction']);
+    await page.locator('#try-it-search').fill('');
+    await page.locator('#try-it-client-id').fill(acme.clientId);
+    await page.locator('#try-it-client-secret').fill(acme.clientSecret);
+    await page.locator('#try-it-token').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toContain('token received');
+    await page.locator('#try-it-operation').selectOption('listCostCenters');
+    await page.locator('#try-it-send').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\nX-Request-Id: req_/);
+
+    expect([...hosts]).toEqual([new URL(server.baseUrl).host]);
+    await page.close();
+  }, 120_000);
+});
+
+describe('CORS from a browser page', () => {
+  let site: Server;
+  beforeAll(async () => {
+    // A page on another local origin (http://localhost:<port>) that calls the sandbox with a token.
+    site = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end('<!doctype html><title>integration</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => new Promise<void>((resolve) => site.close(() => resolve())));
+
+  it('when a page on http://localhost:<port> calls the sandbox with a bearer token, then the browser lets it read the answer and X-Request-Id', async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+    const result = await page.evaluate(async ([api, token]) => {
+      const res = await fetch(`${api}/cost-centers/v1/cost-centers`, { headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'from-browser-1' } });
+      return { status: res.status, requestId: res.headers.get('X-Request-Id'), body: await res.json() };
+    }, [server.baseUrl, acme.token] as const);
+    expect(result).toMatchObject({ status: 200, requestId: 'from-browser-1', body: { items: [] } });
+
+    await page.close();
+  }, 60_000);
+});

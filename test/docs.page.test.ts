@@ -1,0 +1,62 @@
+// The docs page as built: a curl and a TypeScript-client sample on every operation (generated from
+// the contract's examples), the console and the changelog link, and nothing loaded from elsewhere.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocs, publicBundlePath } from '../server/docs.js';
+import { withCodeSamples, type CodeSample } from '../server/docs-samples.js';
+import { loadBundle } from '../server/http/spec.js';
+
+let dir: string;
+let html: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'docs-'));
+  html = readFileSync(await buildDocs(publicBundlePath, join(dir, 'index.html')), 'utf8');
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Operations = Record<string, Record<string, { operationId?: string; 'x-codeSamples'?: CodeSample[] }>>;
+
+describe('code samples', () => {
+  const samples = withCodeSamples(loadBundle('public')).paths as Operations;
+  const all = Object.values(samples).flatMap((item) => Object.values(item)).filter((op) => op.operationId);
+
+  it('when the docs are built, then every operation has a curl and a TypeScript-client sample', () => {
+    expect(all.length).toBeGreaterThan(30);
+    for (const op of all) {
+      expect(op['x-codeSamples']?.map((s) => s.label), op.operationId).toEqual(['curl', 'TypeScript client']);
+    }
+  });
+
+  it('when listBankingTransactions is shown, then its samples call it with the contract examples', () => {
+    const [curl, client] = samples['/statements/v1/banking']!.get!['x-codeSamples']!;
+    expect(curl!.source).toBe('curl -s "http://localhost:8080/statements/v1/banking?limit=20" \\\n  -H "Authorization: Bearer $TOKEN"');
+    expect(client!.source).toContain("import { createFinanceClient, unwrap } from '@company-finance/client';");
+    expect(client!.source).toContain("finance.GET('/statements/v1/banking', {\n  params: { query: { limit: 20 } },\n})");
+  });
+
+  it('when a write takes a JSON body, then both samples send the request example', () => {
+    const [curl, client] = samples['/cost-centers/v1/cost-centers']!.post!['x-codeSamples']!;
+    expect(curl!.source).toContain('-H "Content-Type: application/json"');
+    expect(curl!.source).toMatch(/-d '\{"name":/);
+    expect(client!.source).toMatch(/body: \{\n\s+"name":/);
+  });
+});
+
+describe('the docs page', () => {
+  it('when built, then it holds the samples of listBankingTransactions, the console and the changelog link', () => {
+    expect(html).toContain('curl -s \\"http://localhost:8080/statements/v1/banking?limit=20\\"');
+    expect(html).toContain("finance.GET('/statements/v1/banking'");
+    expect(html).toContain('id="try-it"');
+    expect(html).toContain('(/changelog)');
+  });
+
+  it('when built, then no element loads anything from another host', () => {
+    expect(html).not.toMatch(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?\/\/[^"]*"/i);
+    expect(html).not.toMatch(/href="https?:\/\/(?!localhost)/);
+    expect(html).not.toContain('cdn.redoc.ly');
+    expect(html).not.toContain('cdn.redocly.com');
+  });
+});

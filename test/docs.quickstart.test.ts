@@ -1,0 +1,84 @@
+// The quick starts run as written: the README's curl lines and TypeScript snippet, and the client
+// README's quick start, are extracted from the Markdown and run against a fresh sandbox
+// (`finance serve` on an empty database, with the demo credentials it prints).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/ports.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'quickstart-'));
+let port = 0;
+let sandbox: ChildProcess;
+let env: NodeJS.ProcessEnv;
+
+/** The fenced blocks of `lang` in a Markdown file, in order. */
+const blocks = (file: string, lang: string, after = '') => {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const from = after ? text.indexOf(after) : 0;
+  return [...text.slice(from).matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+};
+const onThisSandbox = (source: string) => source.replaceAll('http://localhost:8080', `http://localhost:${port}`);
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  port = await freePort();
+  sandbox = spawn(process.execPath, ['bin/finance.js', 'serve', '--db', join(dir, 'finance.sqlite'), '--port', String(port)], {
+    cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
+  const banner = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    sandbox.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('client_secret')) resolve(out);
+    });
+    sandbox.once('exit', (code) => reject(new Error(`finance serve exited with ${code}: ${out}`)));
+  });
+  env = {
+    ...process.env,
+    CLIENT_ID: /client_id:\s+(\S+)/.exec(banner)![1],
+    CLIENT_SECRET: /client_secret:\s+(\S+)/.exec(banner)![1],
+  };
+}, 120_000);
+afterAll(async () => {
+  if (sandbox.exitCode === null) {
+    const exited = new Promise((resolve) => sandbox.once('exit', resolve));
+    sandbox.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('README quick start', () => {
+  it('when the curl lines are run as written, then they print five banking transactions', async () => {
+    const [script] = blocks('README.md', 'sh', 'Then:');
+    // The first line is the reader's own step: export the credentials npm start printed.
+    const lines = script!.split('\n').filter((line) => !line.startsWith('export CLIENT_ID='));
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', onThisSandbox(lines.join('\n'))], { env });
+    expect((JSON.parse(stdout) as { transactions: unknown[] }).transactions).toHaveLength(5);
+  }, 60_000);
+
+  it('when the TypeScript snippet is run, then it lists processed transactions', async () => {
+    const [snippet] = blocks('README.md', 'ts', '## Client');
+    const file = join(ROOT, 'dist', 'quickstart-readme.ts');
+    writeFileSync(file, `const clientId = process.env.CLIENT_ID!;\nconst clientSecret = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}`);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
+    expect(stdout.trim().split('\n').length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('client README quick start', () => {
+  it('when run as written, then it lists transactions and reconciles one without an error', async () => {
+    const [snippet] = blocks('client/README.md', 'ts', '## Quick start');
+    const file = join(ROOT, 'dist', 'quickstart-client.ts');
+    writeFileSync(file, `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`);
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^reconciled \d+$/m);
+  }, 60_000);
+});
