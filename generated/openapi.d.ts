@@ -2798,7 +2798,7 @@ export interface components {
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
          *     `unauthorized`, `forbidden`,
-         *     `too-many-requests`, `internal-exception`. Every `invalid-vcn-request` message starts with
+         *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
         VcnError: {
@@ -3631,6 +3631,31 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /**
+         * @description The service is momentarily busy (concurrent writes kept the data locked, or a conflicting
+         *     transaction kept winning). Nothing was changed; wait the seconds in `Retry-After`, then retry.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": 503,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "Retry-After: 1"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -4110,6 +4135,8 @@ export interface components {
         /**
          * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
          *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
          */
         VcnServiceUnavailable: {
             headers: {
@@ -4125,6 +4152,29 @@ export interface components {
                  *       "error": "Service Unavailable",
                  *       "message": "The card provider is unavailable; retry later",
                  *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description `service-unavailable`: the service is momentarily busy (concurrent writes kept the data locked,
+         *     or a conflicting transaction kept winning). Nothing was changed; wait the seconds in
+         *     `Retry-After`, then retry.
+         */
+        VcnServiceBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": "service-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -4281,6 +4331,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBankingTransactions: {
@@ -4494,6 +4545,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileBankingTransaction: {
@@ -4597,6 +4649,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBankingTransactionReceipt: {
@@ -4662,6 +4715,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadBankingTransactionReceipt: {
@@ -4717,6 +4771,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCreditCardTransactions: {
@@ -4835,6 +4890,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileCreditCardTransaction: {
@@ -4938,6 +4994,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAttachment: {
@@ -5049,6 +5106,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadAttachmentContent: {
@@ -5227,6 +5285,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAttachmentContent: {
@@ -5268,6 +5327,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountBalance: {
@@ -5320,6 +5380,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBills: {
@@ -5403,6 +5464,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBill: {
@@ -5486,6 +5548,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCostCenters: {
@@ -5534,6 +5597,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCostCenter: {
@@ -5594,6 +5658,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCostCenter: {
@@ -5633,6 +5698,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCostCenter: {
@@ -5676,6 +5742,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCostCenter: {
@@ -5738,6 +5805,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSuppliers: {
@@ -5799,6 +5867,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSupplier: {
@@ -5886,6 +5955,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSupplier: {
@@ -5929,6 +5999,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSupplier: {
@@ -6007,6 +6078,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSupplier: {
@@ -6073,6 +6145,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -6158,6 +6231,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -6250,6 +6324,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCategories: {
@@ -6362,6 +6437,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -6437,6 +6513,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCategory: {
@@ -6520,6 +6597,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
@@ -6591,6 +6669,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getUser: {
@@ -6637,6 +6716,7 @@ export interface operations {
             404: components["responses"]["FieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -6707,6 +6787,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateUser: {
@@ -6803,6 +6884,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoles: {
@@ -6866,6 +6948,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvite: {
@@ -6976,6 +7059,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVcns: {
@@ -7344,6 +7428,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     redirectVcnCard: {
@@ -7376,6 +7461,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     listVcnTransactions: {
@@ -7453,6 +7539,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     listEvents: {

@@ -2768,7 +2768,7 @@ export interface components {
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
          *     `unauthorized`, `forbidden`,
-         *     `too-many-requests`, `internal-exception`. Every `invalid-vcn-request` message starts with
+         *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
         VcnError: {
@@ -3545,6 +3545,31 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /**
+         * @description The service is momentarily busy (concurrent writes kept the data locked, or a conflicting
+         *     transaction kept winning). Nothing was changed; wait the seconds in `Retry-After`, then retry.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": 503,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "Retry-After: 1"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -4024,6 +4049,8 @@ export interface components {
         /**
          * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
          *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
          */
         VcnServiceUnavailable: {
             headers: {
@@ -4039,6 +4066,29 @@ export interface components {
                  *       "error": "Service Unavailable",
                  *       "message": "The card provider is unavailable; retry later",
                  *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
+         * @description `service-unavailable`: the service is momentarily busy (concurrent writes kept the data locked,
+         *     or a conflicting transaction kept winning). Nothing was changed; wait the seconds in
+         *     `Retry-After`, then retry.
+         */
+        VcnServiceBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The service is busy, retry in 1 second",
+                 *       "code": "service-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -4195,6 +4245,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBankingTransactions: {
@@ -4408,6 +4459,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileBankingTransaction: {
@@ -4511,6 +4563,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBankingTransactionReceipt: {
@@ -4576,6 +4629,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadBankingTransactionReceipt: {
@@ -4631,6 +4685,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCreditCardTransactions: {
@@ -4749,6 +4804,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reconcileCreditCardTransaction: {
@@ -4852,6 +4908,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAttachment: {
@@ -4963,6 +5020,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadAttachmentContent: {
@@ -5141,6 +5199,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAttachmentContent: {
@@ -5182,6 +5241,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountBalance: {
@@ -5234,6 +5294,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBills: {
@@ -5317,6 +5378,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBill: {
@@ -5400,6 +5462,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCostCenters: {
@@ -5448,6 +5511,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCostCenter: {
@@ -5508,6 +5572,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCostCenter: {
@@ -5547,6 +5612,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCostCenter: {
@@ -5590,6 +5656,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCostCenter: {
@@ -5652,6 +5719,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSuppliers: {
@@ -5713,6 +5781,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSupplier: {
@@ -5800,6 +5869,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSupplier: {
@@ -5843,6 +5913,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateSupplier: {
@@ -5921,6 +5992,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSupplier: {
@@ -5987,6 +6059,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -6072,6 +6145,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -6164,6 +6238,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteCategories: {
@@ -6276,6 +6351,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -6351,6 +6427,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCategory: {
@@ -6434,6 +6511,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
@@ -6505,6 +6583,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getUser: {
@@ -6551,6 +6630,7 @@ export interface operations {
             404: components["responses"]["FieldNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -6621,6 +6701,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateUser: {
@@ -6717,6 +6798,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoles: {
@@ -6780,6 +6862,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvite: {
@@ -6890,6 +6973,7 @@ export interface operations {
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listVcns: {
@@ -7258,6 +7342,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     redirectVcnCard: {
@@ -7290,6 +7375,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
         };
     };
     listEvents: {
