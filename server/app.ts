@@ -2,6 +2,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
@@ -37,6 +38,8 @@ export interface AppOptions {
   issuer?: CardIssuer;
   /** How far behind the event loop is (load shedding); the measured event-loop delay when not given. */
   lagProbe?: () => LagProbe;
+  /** Where rate-limit counters live; this process's memory when not given. */
+  rateLimitStore?: Store;
 }
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
@@ -45,7 +48,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_URL_LENGTH = 8192;
 
 export function createApp({
-  db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), lagProbe = () => eventLoopLag(),
+  db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), lagProbe = () => eventLoopLag(), rateLimitStore,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
@@ -101,7 +104,7 @@ export function createApp({
 
   app.use(shedOverload(config.overloadMaxLagMs, lagProbe));
   app.use(authenticate(services, routes));
-  app.use(rateLimiter(config.rateLimitPerMinute));
+  app.use(rateLimiter(config.rateLimitPerMinute, rateLimitStore));
   app.use(rejectBracketedArrays);
   app.use(checkMediaType(routes));
   app.use(uploadGate(services));

@@ -1,14 +1,18 @@
 // Starts the API server: opens (and migrates) the database, creates the demo company on an empty
-// database, listens, and shuts down gracefully on SIGTERM/SIGINT.
+// database, listens, and shuts down gracefully on SIGTERM/SIGINT. With `workers > 1` a primary
+// process prepares the database once (migrations, secrets, demo data), then forks that many workers
+// sharing the port (node:cluster); workers keep nothing of their own that changes an answer.
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from './app.js';
-import { loadConfig } from './config.js';
-import { openDatabase, type Db } from './db/database.js';
+import { loadConfig, type Config } from './config.js';
+import { describeLocation, isPostgresUrl, openDatabase, type Db } from './db/database.js';
 import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
+import { rateLimitStore } from './http/rate-limit-store.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
@@ -19,6 +23,8 @@ import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 export interface ServeOptions {
   port: number;
   dbPath: string;
+  /** Processes serving the port (node:cluster); 1 serves from this process. */
+  workers?: number;
 }
 
 async function ensureDemoCompany(db: Db) {
@@ -30,25 +36,35 @@ async function ensureDemoCompany(db: Db) {
   return client;
 }
 
-export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
+function configFor(dbPath: string, port: number): { env: NodeJS.ProcessEnv; base: Config } {
   const env = { ...process.env, PORT: String(port) };
-  const db = await openDatabase(dbPath);
-  const base = loadConfig(env, { dataDir: process.env.DATA_DIR ?? join(dbPath === ':memory:' ? './data' : join(dbPath, '..'), 'files') });
+  // Attachments: next to a SQLite file; in the database on PostgreSQL (replicas share nothing else),
+  // unless DATA_DIR names a shared folder.
+  const files = isPostgresUrl(dbPath) ? '' : join(dbPath === ':memory:' ? './data' : join(dbPath, '..'), 'files');
+  return { env, base: loadConfig(env, { dataDir: process.env.DATA_DIR ?? files }) };
+}
+
+/** Migrations, secrets, demo company and docs: done once, before any request is served. */
+async function prepare(db: Db, dbPath: string, port: number) {
+  const { env, base } = configFor(dbPath, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
-  const logger = createLogger(config.logLevel);
   const demo = await ensureDemoCompany(db);
+  const hint = demo ? [] : await restartHint(db, dbPath);
   if (!existsSync(docsPath)) await buildDocs();
+  return { config, demo, hint };
+}
 
-  const app = createApp({ db, clock: systemClock, config, logger });
-  const server = await listen(createHttpServer(app), port);
-  // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
-  const worker = createDeliveryWorker({
-    db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate, housekeeping: [(now) => recordExpiries(db, now)],
-  });
-  worker.start();
+/** A worker reads what the primary prepared (the secrets it stored). */
+async function workerConfig(db: Db, dbPath: string, port: number) {
+  const { env, base } = configFor(dbPath, port);
+  return { config: { ...base, secrets: await resolveSecrets(db, env, base.secrets) }, demo: undefined, hint: [] };
+}
 
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+function banner({ config, demo, hint }: Prepared, workers: number): string {
   const lines = [
-    `Company Finance Service listening on ${config.baseUrl}`,
+    `Company Finance Service listening on ${config.baseUrl}${workers > 1 ? ` (${workers} workers)` : ''}`,
     `  API docs:      ${config.baseUrl}/docs`,
     `  OpenAPI:       ${config.baseUrl}/openapi.json`,
     `  Token URL:     ${config.baseUrl}/oauth/token`,
@@ -58,9 +74,42 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
           `  client_id:     ${demo.clientId}`,
           `  client_secret: ${demo.clientSecret}   (shown once; store it now)`,
         ]
-      : await restartHint(db, dbPath)),
+      : hint),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** On a database that already has companies: the commands that give credentials for it. */
+async function restartHint(db: Db, dbPath: string): Promise<string[]> {
+  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
+  const dbOption = ` --db ${shellQuote(dbPath)}`;
+  const first = companies[0];
+  return [
+    `  Database ${describeLocation(dbPath)} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
+    '  New credentials (the demo secret was shown only when the database was created):',
+    `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
+    `  Every company: npx finance company list${dbOption}`,
+  ];
+}
+
+const shellQuote = (value: string) => (/^[\w./:@?=&%-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
+
+export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promise<Server | undefined> {
+  if (workers > 1 && cluster.isPrimary) return primary(port, dbPath, workers);
+  const db = await openDatabase(dbPath);
+  const prepared = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
+  const { config } = prepared;
+  const logger = createLogger(config.logLevel);
+  const store = await rateLimitStore({ db, clock: systemClock, shared: isPostgresUrl(dbPath) || cluster.isWorker, redisUrl: process.env.REDIS_URL });
+
+  const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
+  const server = await listen(createHttpServer(app), port);
+  // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
+  const worker = createDeliveryWorker({
+    db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate, housekeeping: [(now) => recordExpiries(db, now)],
+  });
+  worker.start();
+  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1));
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -71,6 +120,7 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
       graceMs: config.shutdownGraceMs,
       onClosed: async () => {
         await worker.stop();
+        await store.close();
         await db.destroy();
         logger.info('stopped');
         process.exit(0);
@@ -82,18 +132,36 @@ export async function serve({ port, dbPath }: ServeOptions): Promise<Server> {
   return server;
 }
 
-/** On a database that already has companies: the commands that give credentials for it. */
-async function restartHint(db: Db, dbPath: string): Promise<string[]> {
-  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
-  const dbOption = ` --db ${shellQuote(dbPath)}`;
-  const first = companies[0];
-  return [
-    `  Database ${dbPath} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
-    '  New credentials (the demo secret was shown only when the database was created):',
-    `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
-    `  Every company: npx finance company list${dbOption}`,
-  ];
+/** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
+async function primary(port: number, dbPath: string, workers: number): Promise<undefined> {
+  const db = await openDatabase(dbPath);
+  const prepared = await prepare(db, dbPath, port);
+  await db.destroy();
+
+  let stopping = false;
+  let listening = 0;
+  const fork = () => cluster.fork({ PORT: String(port) });
+  cluster.on('listening', () => {
+    listening += 1;
+    if (listening === workers) process.stdout.write(banner(prepared, workers));
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    fork();
+  });
+  for (let i = 0; i < workers; i += 1) fork();
+
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 35_000).unref();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  return undefined;
 }
-
-const shellQuote = (value: string) => (/^[\w./:-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
-

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '../server/db/database.js';
+import { freshDatabase } from './support/database.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-cli-'));
-const dbPath = join(dir, 'finance.sqlite');
+const dbPath = await freshDatabase(dir);
 const finance = async (...args: string[]) => {
   const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
   return stdout;
@@ -186,7 +187,7 @@ describe('--db', () => {
 
 describe('finance serve', () => {
   it('when started on an empty database, then it prints demo credentials that work, and SIGTERM stops it cleanly; a restart keeps the data', async () => {
-    const fresh = join(dir, 'serve.sqlite');
+    const fresh = await freshDatabase(dir, 'serve.sqlite');
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const start = () => {
       const child = spawn('node', ['bin/finance.js', 'serve', '--db', fresh, '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'silent' } });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type Api, type TestServer } from './support/server.js';
+import { freshDatabase } from './support/database.js';
 
 let dir: string;
 let first: TestServer;
@@ -12,7 +13,7 @@ let second: TestServer;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'directory-races-'));
-  const dbPath = join(dir, 'finance.sqlite');
+  const dbPath = await freshDatabase(dir);
   first = await startTestServer({ dbPath });
   second = await startTestServer({ dbPath, clock: first.clock });
 });

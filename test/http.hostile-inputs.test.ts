@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../server/http/spec.js';
 import { seedCompany } from '../server/cli/seed.js';
+import { onPostgres } from './support/database.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { fundedCompany } from './support/factories/vcn.js';
 import { candidatesOf, operationsOf, type Candidate, type Json, type Operation, type PathIds } from './support/hostile.js';
@@ -39,7 +40,9 @@ beforeAll(async () => {
     '/users/v1/users/{userId}': await one(`select id from users where company_id = '${c}' limit 1`),
   };
   ids = (path) => known[path] || undefined;
-  tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(server.db)).rows
+  tables = (await (onPostgres
+    ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`
+    : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).execute(server.db)).rows
     .map((r) => r.name)
     .filter((t) => !VOLATILE_TABLES.has(t));
 }, 60_000);
@@ -48,7 +51,8 @@ afterAll(async () => server.close());
 async function snapshot(): Promise<string> {
   const hash = createHash('sha256');
   for (const table of tables) {
-    const { rows } = await sql`select * from ${sql.table(table)}`.execute(server.db);
+    // PostgreSQL returns rows in no fixed order: compare them sorted, as text.
+    const { rows } = await (onPostgres ? sql`select t::text as row from ${sql.table(table)} t order by 1` : sql`select * from ${sql.table(table)}`).execute(server.db);
     hash.update(table).update(JSON.stringify(rows, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v)));
   }
   return hash.digest('hex');
@@ -78,11 +82,16 @@ async function send(c: Candidate) {
   return { status: res.status, text, contentType: res.headers.get('content-type') ?? '' };
 }
 
-/** Rows changed by this connection since it opened: any write moves it. */
-const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(server.db)).rows[0]!.n);
+/**
+ * Moves with any write: rows changed by this connection (SQLite), the WAL insert position
+ * (PostgreSQL; other databases' writes move it too, which only costs a snapshot comparison).
+ */
+const changes = async () => String((await (onPostgres
+  ? sql<{ n: string }>`select pg_current_wal_insert_lsn()::text as n`
+  : sql<{ n: number }>`select total_changes() as n`).execute(server.db)).rows[0]!.n);
 
 let state = '';
-let changed = 0;
+let changed = '';
 
 /** What is wrong with the answer to `c`, or undefined. */
 async function judge(c: Candidate): Promise<string | undefined> {

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '../server/db/database.js';
 import { createInvite, createRoles, type Roles } from './support/factories/users.js';
+import { freshDatabase } from './support/database.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-invite-'));
-const dbPath = join(dir, 'finance.sqlite');
+const dbPath = await freshDatabase(dir);
 const finance = async (...args: string[]) => {
   const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
   return stdout;

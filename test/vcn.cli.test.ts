@@ -15,9 +15,10 @@ import { openDatabase } from '../server/db/database.js';
 import { systemClock } from '../server/lib/clock.js';
 import { localDate } from '../server/lib/time.js';
 import { customRequest, fund } from './support/factories/vcn.js';
+import { freshDatabase } from './support/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'finance-vcn-cli-'));
-const dbPath = join(dir, 'finance.sqlite');
+const dbPath = await freshDatabase(dir);
 let companyId: string;
 let vcnId: string;
 

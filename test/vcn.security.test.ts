@@ -8,8 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/http/logger.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { customRequest, expectVcnError, fund, fundedCompany, hotelRequest, issue } from './support/factories/vcn.js';
+import { sql } from 'kysely';
+import type { Db } from '../server/db/database.js';
+import { freshDatabase, onPostgres } from './support/database.js';
 
 const ANY_ID = '01JD3R7M5Q2W8E4T6Y1V9K0PZX';
+
+/** Everything the store holds: the SQLite files' bytes, or every PostgreSQL row as text. */
+async function storedBytes(dir: string, db: Db): Promise<string> {
+  if (!onPostgres) return readdirSync(dir).map((file) => readFileSync(join(dir, file)).toString('latin1')).join('\n');
+  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
+  const rows = await Promise.all(tables.rows.map(({ table_name }) => sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(db)));
+  return rows.flatMap((r) => r.rows.map((x) => x.row)).join('\n');
+}
 
 describe('VCN scopes and authentication', () => {
   let server: TestServer;
@@ -88,7 +99,7 @@ describe('card data at rest and in logs', () => {
         done();
       },
     });
-    server = await startTestServer({ dbPath: join(dir, 'finance.sqlite'), logger: createLogger('trace', sink) });
+    server = await startTestServer({ dbPath: await freshDatabase(dir), logger: createLogger('trace', sink) });
   });
   afterAll(async () => {
     await server.close();
@@ -105,7 +116,7 @@ describe('card data at rest and in logs', () => {
     }
     await acme.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: cards[0]!.vcnId } }, body: { limit: { value: 9000 } } });
 
-    const raw = readdirSync(dir).map((file) => readFileSync(join(dir, file)).toString('latin1')).join('\n');
+    const raw = await storedBytes(dir, server.db);
     expect(raw.length).toBeGreaterThan(0);
     const logs = lines.join('');
     expect(logs).toContain(cards[0]!.vcnId); // the requests were logged

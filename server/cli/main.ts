@@ -1,5 +1,5 @@
-// `finance`: the sandbox command (serve, company, client, seed, ingest, invite, vcn, events).
-// Every command but `serve` and `company create` needs an existing `--db`.
+// `finance`: the sandbox command (serve, migrate, company, client, seed, ingest, invite, vcn, events).
+// Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
 import { register as company } from './commands/company.js';
@@ -8,6 +8,7 @@ import { register as seed } from './commands/seed.js';
 import { register as ingest } from './commands/ingest.js';
 import { register as invite } from './commands/invite.js';
 import { register as vcn } from './commands/vcn.js';
+import { register as migrate } from './commands/migrate.js';
 import { register as events } from './commands/events.js';
 import { markRequiredOptions } from './options.js';
 
@@ -16,7 +17,7 @@ const program = new Command('finance')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, company, client, seed, ingest, invite, vcn, events]) add(program);
+for (const add of [serve, migrate, company, client, seed, ingest, invite, vcn, events]) add(program);
 markRequiredOptions(program);
 
 try {

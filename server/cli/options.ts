@@ -7,7 +7,11 @@ import { openDatabase, type Db } from '../db/database.js';
 
 export const DEFAULT_DB = './data/finance.sqlite';
 
-export const withDb = (command: Command) => command.option('--db <path>', 'SQLite database file', DEFAULT_DB);
+/** `--db`: a SQLite file path or a `postgres://…` URL; `$DATABASE_URL` when not given, else the SQLite default. */
+export const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
+
+export const withDb = (command: Command) =>
+  command.option('--db <path-or-url>', 'SQLite database file or postgres:// URL (default: $DATABASE_URL, else ./data/finance.sqlite)', defaultDb());
 
 /**
  * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is

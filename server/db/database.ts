@@ -1,33 +1,62 @@
-// Opens the SQLite store: pragmas for durability and integrity, then migrations to the latest version.
-// This and the migrations are the only places that know the database is SQLite.
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Opens the store: SQLite (a file path, or `:memory:`) or PostgreSQL (a `postgres://…` URL), then
+// runs the migrations to the latest version. This folder is the only place that knows which one:
+// sqlite.ts and postgres.ts open them, dialect.ts and column-types.ts hold the few differences,
+// transaction.ts and errors.ts make writes behave the same under concurrency.
+import { Kysely, Migrator, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { withStatementCache } from './statement-cache.js';
+import { isPostgresUrl } from './dialect.js';
+import { sqliteDialect } from './sqlite.js';
+import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
 
 export type Db = Kysely<Database>;
 
-/** Opens (creating when absent) and migrates the database at `path`; `:memory:` for tests. */
-export async function openDatabase(path: string): Promise<Db> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  await migrate(db);
+export { isPostgresUrl, storeKind } from './dialect.js';
+
+/** Opens (creating a SQLite file when absent) and migrates the database at `location`. */
+export async function openDatabase(location: string, options: { migrate?: boolean } = {}): Promise<Db> {
+  const dialect = isPostgresUrl(location) ? postgresDialect(location).dialect : await sqliteDialect(location);
+  const db = new Kysely<Database>({ dialect, plugins: isPostgresUrl(location) ? [new SixtyFourBitIntegers()] : [] });
+  if (options.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.destroy();
+      throw err;
+    }
+  }
+  if (isPostgresUrl(location)) await warnUnlessByteOrder(db);
   return db;
 }
 
+/** Names and keys sort byte-wise on SQLite; PostgreSQL does too only under a C collation. */
+async function warnUnlessByteOrder(db: Db): Promise<void> {
+  const { rows } = await sql<{ collation: string }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
+  const collation = rows[0]?.collation ?? '';
+  if (!/^(C|POSIX|C\.UTF-?8)$/i.test(collation)) {
+    process.stderr.write(`warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`);
+  }
+}
+
+/** Runs every pending migration. Safe to run from several processes at once (the migrator locks). */
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Numbers are reserved per change; one may land after a higher one already ran somewhere.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Where the store lives, for messages: a URL without its password, or the file path. */
+export function describeLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://…';
   }
 }

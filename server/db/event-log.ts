@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
 import type { EventType } from './event-types.js';
+import { writeTransaction } from './transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -107,7 +108,7 @@ export const presentEvent = (row: EventRow): EventBody => ({
 /** Deletes events older than 30 days (their deliveries go with them). */
 export async function purgeEvents(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const old = trx.selectFrom('events').select('id').where('created_at', '<', cutoff);
     await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', old).execute();
     const result = await trx.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst();

@@ -6,4 +6,9 @@ import type { StatementsTables } from '../areas/statements/tables.js';
 import type { VcnTables } from '../areas/vcn/tables.js';
 import type { EventsTables } from './event-tables.js';
 
-export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, EventsTables {}
+/** Tables of the HTTP layer itself. */
+export interface PlatformTables {
+  rate_limit_windows: { key: string; window_start: number; hits: number };
+}
+
+export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, PlatformTables, EventsTables {}

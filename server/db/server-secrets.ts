@@ -1,5 +1,6 @@
 // Server secrets not given in the environment are generated once and kept in the database, so
-// cursors, signed URLs and encrypted card numbers survive a restart. Production passes them in.
+// cursors, signed URLs and encrypted card numbers survive a restart and are the same in every
+// worker and replica on the database. Production passes them in.
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { Config } from '../config.js';
@@ -15,14 +16,12 @@ export async function resolveSecrets(db: Db, env: NodeJS.ProcessEnv, secrets: Co
   const resolved = { ...secrets };
   for (const [name, variable] of Object.entries(ENV) as Array<[keyof Config['secrets'], string]>) {
     if (env[variable]) continue;
-    const stored = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
-    if (stored) {
-      resolved[name] = Buffer.from(stored.value, 'hex');
-    } else {
-      const fresh = randomBytes(32);
-      await db.insertInto('server_secrets').values({ name, value: fresh.toString('hex') }).execute();
-      resolved[name] = fresh;
-    }
+    // Replicas starting together each offer a fresh secret; the first insert wins and everyone
+    // reads back the one kept, so every process signs and encrypts with the same key.
+    await db.insertInto('server_secrets').values({ name, value: randomBytes(32).toString('hex') })
+      .onConflict((oc) => oc.column('name').doNothing()).execute();
+    const stored = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    resolved[name] = Buffer.from(stored.value, 'hex');
   }
   return resolved;
 }

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
 import { errorBodies, operationRoutes, type ErrorBody } from './spec.js';
+import { isStoreBusy, RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
   status: number;
@@ -47,6 +48,11 @@ function normalize(err: unknown): { status: number; message: string; problems: F
   if (err instanceof ApiError) {
     const problems = err.details.map((d) => (typeof d === 'string' ? { field: '', message: d } : d));
     return { status: err.status, message: err.message, problems, plain: err.details, headers: err.headers, expected: true };
+  }
+  if (isStoreBusy(err)) {
+    // Locks or serialization conflicts outlasted the store's own retries: the request changed nothing.
+    const message = `The service is busy, retry in ${RETRY_AFTER_SECONDS} second${RETRY_AFTER_SECONDS === 1 ? '' : 's'}`;
+    return { status: 503, message, problems: [{ field: '', message }], plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`], headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, expected: true };
   }
   const e = err as Partial<ValidatorError> & { type?: string; expose?: boolean; statusCode?: number };
   if (e?.type === 'entity.parse.failed') {
@@ -116,6 +122,7 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
 
     const n = normalize(err);
     if (!n.expected) logger.error({ err, requestId }, 'unhandled error');
+    else if (n.status === 503) logger.warn({ err, requestId }, 'store busy');
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
 

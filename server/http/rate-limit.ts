@@ -1,10 +1,13 @@
-// Per-client request rate limit (the token endpoint and other unauthenticated calls: per address).
+// Per-client request rate limit (the token endpoint and other unauthenticated calls: per address),
+// counted in one place for every worker and replica when a shared store is given.
 import type { Request, Response } from 'express';
-import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
 import { ApiError } from './errors.js';
 
-export function rateLimiter(perMinute: number) {
+/** `store`: shared counters (server/http/rate-limit-store.ts); memory when not given. */
+export function rateLimiter(perMinute: number, store?: Store) {
   return rateLimit({
+    ...(store ? { store } : {}),
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-6',

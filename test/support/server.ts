@@ -1,11 +1,12 @@
-// Starts the real application on an ephemeral port for a test file, with an in-memory database
-// (or a file, with `dbPath`), a manual clock and response validation on.
+// Starts the real application on an ephemeral port for a test file, with a fresh database (in-memory
+// SQLite, or a new PostgreSQL database under TEST_DATABASE=postgres; or `dbPath`), a manual clock and response validation on.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
 import { createApp } from '../../server/app.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
+import { freshDatabase } from './database.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
@@ -13,6 +14,7 @@ import { createLogger } from '../../server/http/logger.js';
 import type { LagProbe } from '../../server/http/overload.js';
 import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
 import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
@@ -52,6 +54,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** Stands in for the measured event-loop delay (load shedding). */
   lagProbe?: () => LagProbe;
+  /** Rate-limit counters shared through a store (the database, Redis) instead of this process's memory. */
+  rateLimitStore?: Store;
   /** 'auto' (default): webhooks are delivered by a running worker; 'manual': only by `worker.tick()`. */
   deliveries?: 'auto' | 'manual';
 }
@@ -59,11 +63,13 @@ export interface TestServerOptions {
 const querySerializer = { array: { style: 'form', explode: false } } as const;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await openDatabase(options.dbPath ?? ':memory:');
+  const db = await openDatabase(options.dbPath ?? (await freshDatabase()));
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
-  const app = createApp({ db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), lagProbe: options.lagProbe });
+  const app = createApp({
+    db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), lagProbe: options.lagProbe, rateLimitStore: options.rateLimitStore,
+  });
   const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 export const ALL_SCOPES = [
   'statements:read', 'statements:write',
@@ -66,7 +67,7 @@ export async function revokeClient(db: Db, clock: Clock, clientId: string): Prom
 export async function rotateClientSecret(db: Db, clientId: string): Promise<string> {
   const clientSecret = newSecret('sk_');
   const secretHash = await hashSecret(clientSecret);
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await trx.updateTable('api_clients').set({ secret_hash: secretHash }).where('id', '=', clientId).execute();
     await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
   });

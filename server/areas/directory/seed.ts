@@ -10,6 +10,7 @@ import { insertCostCenters, newCostCenter } from './cost-centers/store.js';
 import { insertSuppliers, newSupplier } from './suppliers/store.js';
 import { hasCategories, insertCategories, insertEstablishments, newCategory } from './categories/store/categories.js';
 import { COST_CENTERS, CUSTOM_CATEGORIES, CUSTOM_SUPPLIERS, DEFAULT_CATEGORIES, DEFAULT_SUPPLIERS, LEGACY_RESPONSIBLES } from './seed-data.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 /** `count` distinct items of `items`, in their original order. */
 function sample<T>(rng: Rng, items: readonly T[], count: number): T[] {
@@ -38,7 +39,7 @@ export async function seedDirectory(db: Db, ctx: SeedContext): Promise<void> {
     return { ...newCostCenter(companyId, name, now, responsible), id: seededUuid(rng, companyId) };
   });
 
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await seedCategories(trx, companyId, DEFAULT_CATEGORIES, 'DEFAULT', now);
     await seedCategories(trx, companyId, customCategories, 'CUSTOM', now);
     await insertSuppliers(trx, [

@@ -13,6 +13,7 @@ import { bankingRow } from './seed/banking.js';
 import { creditCardRows } from './seed/credit-card.js';
 import { seededUuid } from './seed/ids.js';
 import { localDate } from '../../lib/time.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 const BATCH = 5_000;
 const HISTORY_DAYS = 730;
@@ -72,7 +73,7 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   const files = Array.from({ length: 24 }, (_, i) => invoicePdf(i)).map((content) => ({ content, sha256: createHash('sha256').update(content).digest('hex') }));
   const purchases = Math.ceil(total / 4);
   ctx.onProgress?.(0, total);
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const at = instants(g, total, HISTORY_DAYS);
     let purchaseEvent = 70_000_000 + rng.int(0, 9_999_999);
     // The lowest running balance of each account, to fund it so that it never goes below a cushion.

@@ -64,6 +64,8 @@ export interface BankingTransactionTable {
   /** 0 or 1: at least one uploaded attachment. */
   has_attachments: number;
   created_at: string;
+  /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
+  ingest_run_id?: string | null;
 }
 
 export interface CreditCardTransactionTable {
@@ -97,6 +99,17 @@ export interface CreditCardTransactionTable {
   user_id: string | null;
   has_attachments: number;
   created_at: string;
+  /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
+  ingest_run_id?: string | null;
+}
+
+export interface IngestRunTable {
+  id: string;
+  company_id: string;
+  status: 'LOADING' | 'DONE';
+  started_at: string;
+  /** Renewed after every chunk; a LOADING run silent for long was abandoned by a dead process. */
+  heartbeat_at: string;
 }
 
 export interface BillTable {
@@ -160,5 +173,6 @@ export interface StatementsTables {
   bills: BillTable;
   attachments: AttachmentTable;
   attachment_blobs: AttachmentBlobTable;
+  ingest_runs: IngestRunTable;
   ingested_lines: IngestedLineTable;
 }

@@ -10,6 +10,7 @@ import { nameFromEmail, normalizeEmail } from './email.js';
 import { assignableRole } from './users-service.js';
 import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } from './store/invites.js';
 import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
+import { writeTransaction } from '../../db/transaction.js';
 import type { InviteRow } from './tables.js';
 import { recordEvent } from '../../db/event-log.js';
 
@@ -44,7 +45,7 @@ export async function createInvite(
   const normalized = normalizeEmail(email);
   const now = clock.now();
   try {
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       const role = await assignableRole(trx, companyId, body.roleId);
       if (await findUserByEmail(trx, companyId, normalized)) throw alreadyMember(email);
       await expireInvites(trx, companyId, normalized, now.toISOString());
@@ -85,7 +86,7 @@ export async function acceptInvite(
 ): Promise<UserView> {
   const normalized = normalizeEmail(input.email);
   const now = clock.now().toISOString();
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await expireInvites(trx, companyId, normalized, now);
     const invite = await findPendingInvite(trx, companyId, normalized);
     if (!invite) throw new InviteNotAcceptable(`no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`);

@@ -11,6 +11,7 @@ import { insertInvite } from './store/invites.js';
 import { seedState } from './store/seed.js';
 import { normalizeEmail } from './email.js';
 import { INVITE_TTL_MS } from './invites-service.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 const ROLES: Array<[string, RoleProfile]> = [
   ['Account owner', 'MAIN'],
@@ -97,7 +98,7 @@ export async function seedUsers(db: Db, ctx: SeedContext): Promise<void> {
     user_id: null,
   };
 
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await insertRoles(trx, roles);
     await insertUsers(trx, users);
     await insertInvite(trx, invite);

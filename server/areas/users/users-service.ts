@@ -7,6 +7,7 @@ import { findRole } from './store/roles.js';
 import { changedAttributes, recordEvent } from '../../db/event-log.js';
 import { presentUser } from './present.js';
 import { countActiveAdministrators, findUser, softDeleteUser, updateUser as writeUser, type UserView } from './store/users.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 export const userNotFound = () => notFound('User not found');
 
@@ -36,7 +37,7 @@ export async function updateUser(
   body: { name?: string; roleId?: string },
   requestId: string | null = null,
 ): Promise<UserView> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
     const role = body.roleId === undefined ? undefined : await assignableRole(trx, companyId, body.roleId);
@@ -68,7 +69,7 @@ export async function updateUser(
 }
 
 export async function deleteUser(db: Db, clock: Clock, companyId: string, userId: string, requestId: string | null = null): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
     if (user.role_profile === 'MAIN') {

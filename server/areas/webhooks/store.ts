@@ -8,6 +8,7 @@ import type { WebhookEndpointRow, WebhookEndpointStatus } from '../../db/event-t
 import { failPending } from './queue.js';
 import { recordEvent } from '../../db/event-log.js';
 import { presentEndpoint } from './present.js';
+import { writeTransaction } from '../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
@@ -77,7 +78,7 @@ export async function updateEndpoint(db: Db, companyId: string, id: string, inpu
 }
 
 export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await trx.deleteFrom('webhook_deliveries').where('company_id', '=', companyId).where('endpoint_id', '=', id).execute();
     const result = await trx.deleteFrom('webhook_endpoints').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
@@ -86,7 +87,7 @@ export async function deleteEndpoint(db: Db, companyId: string, id: string): Pro
 
 /** A new secret; the current one keeps signing (alongside) for 24 hours. */
 export async function rotateSecret(db: Db, companyId: string, id: string, now: Date): Promise<WebhookEndpointRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const current = await findEndpoint(trx, companyId, id);
     if (!current) return undefined;
     return trx
@@ -119,7 +120,7 @@ export async function markEndpointHealthy(db: Db, endpointId: string): Promise<v
  * is disabled, its pending deliveries given up, and `webhook_endpoint.disabled` recorded. True when disabled now.
  */
 export async function markEndpointFailing(db: Db, endpointId: string, now: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const endpoint = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
     if (!endpoint || endpoint.status !== 'enabled') return false;
     if (!endpoint.failing_since) {

@@ -1,13 +1,15 @@
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from '../column-types.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('roles')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('profile', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addCheckConstraint('roles_profile', sql`profile in ('MAIN', 'RESPONSIBLE', 'MANAGER', 'EMPLOYEE')`)
     .execute();
   // Serves the listing order (name, id) and keeps names unique within a company.
@@ -24,9 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('phone', 'text')
     .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id'))
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('deleted_at', 'text')
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
+    .addColumn('deleted_at', t.time)
     .addCheckConstraint('users_active', sql`active in (0, 1)`)
     .execute();
   // One live user per address and company; also the keyset order of the listing (email).
@@ -47,9 +49,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email_normalized', 'text', (c) => c.notNull())
     .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id'))
     .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('accepted_at', 'text')
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('expires_at', t.time, (c) => c.notNull())
+    .addColumn('accepted_at', t.time)
     .addColumn('user_id', 'text', (c) => c.references('users.id'))
     .addCheckConstraint('invites_status', sql`status in ('PENDING', 'ACCEPTED', 'EXPIRED')`)
     .execute();

@@ -3,6 +3,7 @@
 // company_id and it) and ends with the sort key, so keyset pages read only the rows they return.
 // Classification columns point at the directory and users with ON DELETE SET NULL.
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from '../column-types.js';
 
 type Db = Kysely<unknown>;
 
@@ -11,9 +12,10 @@ async function index(db: Db, name: string, table: string, columns: string[]): Pr
 }
 
 export async function up(db: Db): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('accounts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.autoId)
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('bank_code', 'text', (c) => c.notNull())
@@ -21,17 +23,17 @@ export async function up(db: Db): Promise<void> {
     .addColumn('branch', 'text', (c) => c.notNull())
     .addColumn('number', 'text', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('opening_balance_minor', 'integer', (c) => c.notNull())
-    .addColumn('balance_minor', 'integer', (c) => c.notNull())
-    .addColumn('blocked_minor', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('opening_balance_minor', t.money, (c) => c.notNull())
+    .addColumn('balance_minor', t.money, (c) => c.notNull())
+    .addColumn('blocked_minor', t.money, (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
   await index(db, 'accounts_company', 'accounts', ['company_id', 'id']);
 
   await db.schema
     .createTable('banking_transactions')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.autoId)
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id'))
     .addColumn('transaction_type_id', 'integer', (c) => c.notNull())
@@ -41,14 +43,14 @@ export async function up(db: Db): Promise<void> {
     .addColumn('status', 'integer', (c) => c.notNull().check(sql`status in (1, 2, 3)`))
     .addColumn('final_card_number', 'text')
     .addColumn('bearer_name', 'text')
-    .addColumn('transaction_date', 'text', (c) => c.notNull())
-    .addColumn('brl_amount_minor', 'integer', (c) => c.notNull().check(sql`brl_amount_minor >= 0`))
-    .addColumn('usd_amount_minor', 'integer')
-    .addColumn('usd_exchange_rate', 'real')
-    .addColumn('usd_exchange_rate_date', 'text')
-    .addColumn('total_amount_minor', 'integer', (c) => c.notNull())
-    .addColumn('iof_amount_minor', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('fee_service_amount_minor', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('transaction_date', t.time, (c) => c.notNull())
+    .addColumn('brl_amount_minor', t.money, (c) => c.notNull().check(sql`brl_amount_minor >= 0`))
+    .addColumn('usd_amount_minor', t.money)
+    .addColumn('usd_exchange_rate', t.real)
+    .addColumn('usd_exchange_rate_date', t.time)
+    .addColumn('total_amount_minor', t.money, (c) => c.notNull())
+    .addColumn('iof_amount_minor', t.money, (c) => c.notNull().defaultTo(0))
+    .addColumn('fee_service_amount_minor', t.money, (c) => c.notNull().defaultTo(0))
     .addColumn('mcc_code', 'integer')
     .addColumn('mcc_group', 'integer')
     .addColumn('mcc_description', 'text')
@@ -58,7 +60,7 @@ export async function up(db: Db): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('conciled', 'integer', (c) => c.notNull().defaultTo(0).check(sql`conciled in (0, 1)`))
-    .addColumn('conciled_at', 'text')
+    .addColumn('conciled_at', t.time)
     .addColumn('category_code', 'text', (c) => c.notNull())
     .addColumn('category_description', 'text', (c) => c.notNull())
     .addColumn('custom_category_id', 'integer', (c) => c.references('categories.id').onDelete('set null'))
@@ -66,7 +68,7 @@ export async function up(db: Db): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('requester_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('has_attachments', 'integer', (c) => c.notNull().defaultTo(0).check(sql`has_attachments in (0, 1)`))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
   const bt = 'banking_transactions';
   // Sort orders (default transactionDate, brlAmount, totalTransactionAmount), ties by id. Each also
@@ -123,9 +125,9 @@ export async function up(db: Db): Promise<void> {
     .addColumn('due_date', 'text', (c) => c.notNull())
     .addColumn('closing_date', 'text', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('total_minor', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('paid_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('total_minor', t.money, (c) => c.notNull().defaultTo(0))
+    .addColumn('paid_at', t.time)
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addPrimaryKeyConstraint('bills_pk', ['company_id', 'due_date'])
     .execute();
 
@@ -136,29 +138,29 @@ export async function up(db: Db): Promise<void> {
     .addColumn('card_id', 'text', (c) => c.notNull())
     .addColumn('final_card_number', 'text', (c) => c.notNull())
     .addColumn('bearer_name', 'text', (c) => c.notNull())
-    .addColumn('transaction_date', 'text', (c) => c.notNull())
+    .addColumn('transaction_date', t.time, (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('merchant_name', 'text', (c) => c.notNull())
     .addColumn('mcc_code', 'integer', (c) => c.notNull())
     .addColumn('category_code', 'text', (c) => c.notNull())
     .addColumn('category_description', 'text', (c) => c.notNull())
-    .addColumn('amount_minor', 'integer', (c) => c.notNull().check(sql`amount_minor >= 0`))
+    .addColumn('amount_minor', t.money, (c) => c.notNull().check(sql`amount_minor >= 0`))
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('brl_amount_minor', 'integer', (c) => c.notNull().check(sql`brl_amount_minor >= 0`))
-    .addColumn('exchange_rate', 'real')
-    .addColumn('iof_amount_minor', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('brl_amount_minor', t.money, (c) => c.notNull().check(sql`brl_amount_minor >= 0`))
+    .addColumn('exchange_rate', t.real)
+    .addColumn('iof_amount_minor', t.money, (c) => c.notNull().defaultTo(0))
     .addColumn('installment_number', 'integer')
     .addColumn('installment_total', 'integer')
     .addColumn('status', 'integer', (c) => c.notNull().check(sql`status in (1, 2, 3)`))
     .addColumn('bill_due_date', 'text', (c) => c.notNull())
     .addColumn('notes', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('conciled', 'integer', (c) => c.notNull().defaultTo(0).check(sql`conciled in (0, 1)`))
-    .addColumn('conciled_at', 'text')
+    .addColumn('conciled_at', t.time)
     .addColumn('custom_category_id', 'integer', (c) => c.references('categories.id').onDelete('set null'))
     .addColumn('cost_center_id', 'text', (c) => c.references('cost_centers.id').onDelete('set null'))
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('has_attachments', 'integer', (c) => c.notNull().defaultTo(0).check(sql`has_attachments in (0, 1)`))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .addForeignKeyConstraint('cct_bill', ['company_id', 'bill_due_date'], 'bills', ['company_id', 'due_date'])
     .execute();
   const cc = 'credit_card_transactions';
@@ -180,9 +182,9 @@ export async function up(db: Db): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('PENDING', 'UPLOADED')`))
     .addColumn('size_bytes', 'integer')
     .addColumn('sha256', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('upload_expires_at', 'text', (c) => c.notNull())
-    .addColumn('uploaded_at', 'text')
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('upload_expires_at', t.time, (c) => c.notNull())
+    .addColumn('uploaded_at', t.time)
     .addCheckConstraint(
       'attachments_one_transaction',
       sql`(banking_transaction_id is null) <> (credit_card_transaction_id is null)`,
@@ -194,8 +196,8 @@ export async function up(db: Db): Promise<void> {
   await db.schema
     .createTable('attachment_blobs')
     .addColumn('sha256', 'text', (c) => c.primaryKey())
-    .addColumn('content', 'blob', (c) => c.notNull())
+    .addColumn('content', t.blob, (c) => c.notNull())
     .addColumn('size_bytes', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
 }

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import { columnTypes } from '../column-types.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('funding_cards')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -10,7 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('last4', 'text', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('funding_cards_active')
@@ -31,10 +33,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('idempotency_key', 'text', (c) => c.notNull())
     .addColumn('holds_key', 'integer', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('limit_minor', 'integer', (c) => c.notNull().check(sql`limit_minor > 0`))
-    .addColumn('rate_minor', 'integer')
-    .addColumn('taxes_minor', 'integer')
-    .addColumn('fees_minor', 'integer')
+    .addColumn('limit_minor', t.money, (c) => c.notNull().check(sql`limit_minor > 0`))
+    .addColumn('rate_minor', t.money)
+    .addColumn('taxes_minor', t.money)
+    .addColumn('fees_minor', t.money)
     .addColumn('issued_on', 'text', (c) => c.notNull())
     .addColumn('start_date', 'text', (c) => c.notNull())
     .addColumn('end_date', 'text', (c) => c.notNull())
@@ -46,12 +48,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('provider_ref', 'text')
     .addColumn('pan_ciphertext', 'text')
     .addColumn('pan_last4', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addColumn('updated_at', t.time, (c) => c.notNull())
     // A top-up in flight at the issuer: at most one per card.
     .addColumn('change_id', 'text')
-    .addColumn('change_started_at', 'text')
-    .addColumn('change_limit_minor', 'integer')
+    .addColumn('change_started_at', t.time)
+    .addColumn('change_limit_minor', t.money)
     .addColumn('change_end_date', 'text')
     .addColumn('replaces_id', 'text', (c) => c.references('vcns.id'))
     // Only a reservation lacks card data; a change token always has its start time.
@@ -78,9 +80,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('vcn_id', 'text', (c) => c.notNull().references('vcns.id'))
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('APPROVED', 'DECLINED')`))
-    .addColumn('amount_minor', 'integer', (c) => c.notNull())
+    .addColumn('amount_minor', t.money, (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('occurred_at', 'text', (c) => c.notNull())
+    .addColumn('occurred_at', t.time, (c) => c.notNull())
     .addColumn('local_date', 'text', (c) => c.notNull())
     .addColumn('merchant_name', 'text', (c) => c.notNull())
     .addColumn('merchant_category', 'text', (c) => c.notNull())
@@ -95,12 +97,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('vcn_reveals')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', t.autoId)
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
     .addColumn('vcn_id', 'text', (c) => c.notNull().references('vcns.id'))
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('request_id', 'text', (c) => c.notNull())
-    .addColumn('revealed_at', 'text', (c) => c.notNull())
+    .addColumn('revealed_at', t.time, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('vcn_reveals_by_card').on('vcn_reveals').columns(['company_id', 'vcn_id', 'revealed_at']).execute();
 }

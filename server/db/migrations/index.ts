@@ -8,6 +8,8 @@ import * as m0005 from './0005_vcn.js';
 import * as m0006 from './0006_ingest_keys.js';
 import * as m0007 from './0007_auth_failures.js';
 import * as m0008 from './0008_events.js';
+import * as m0009 from './0009_rate_limits.js';
+import * as m0010 from './0010_ingest_runs.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0006_ingest_keys': m0006,
   '0007_auth_failures': m0007,
   '0008_events': m0008,
+  '0009_rate_limits': m0009,
+  '0010_ingest_runs': m0010,
 };

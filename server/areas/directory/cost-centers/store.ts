@@ -4,6 +4,7 @@ import type { Db } from '../../../db/database.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../store/transactions.js';
+import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
 
@@ -44,7 +45,7 @@ export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<
 
 /** Creates one cost center (409 on a taken name) and records `cost_center.created`. */
 export async function createCostCenter(db: Db, row: CostCenterRow, requestId: string | null): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await insertCostCenters(trx, [row]);
     await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'cost_center.created', requestId, object: presentCostCenter(row) });
   });
@@ -54,7 +55,7 @@ export async function createCostCenter(db: Db, row: CostCenterRow, requestId: st
 export async function renameCostCenter(
   db: Db, companyId: string, id: string, name: string, now: string, requestId: string | null = null,
 ): Promise<CostCenterRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const before = await findCostCenter(trx, companyId, id);
     if (!before) return undefined;
     const after = await uniqueName('cost center', () =>
@@ -76,7 +77,7 @@ export async function renameCostCenter(
 
 /** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
 export async function deleteCostCenter(db: Db, companyId: string, id: string, now: string, requestId: string | null = null): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const row = await findCostCenter(trx, companyId, id);
     if (!row) return false;
     await clearCostCenter(trx, companyId, id);

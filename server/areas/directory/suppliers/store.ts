@@ -4,6 +4,7 @@ import { conflict } from '../../../http/errors.js';
 import type { DirectoryType, NewSupplier } from '../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../names.js';
 import { TYPE_ID } from '../store/types.js';
+import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentSupplier } from './present.js';
 
@@ -47,7 +48,7 @@ export async function insertSuppliers(db: Db, rows: NewSupplier[]): Promise<numb
 
 /** Creates one CUSTOM supplier (409 on a taken name), records `supplier.created`, answers it. */
 export async function createSupplier(db: Db, row: NewSupplier, requestId: string | null): Promise<Supplier> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const [id] = await insertSuppliers(trx, [row]);
     const created = id === undefined ? undefined : await findSupplier(trx, row.company_id, id);
     if (!created) throw new Error('the created supplier was not found');
@@ -62,7 +63,7 @@ const protectedSupplier = (id: number) => conflict('DEFAULT suppliers cannot be 
 export async function renameSupplier(
   db: Db, companyId: string, id: number, name: string, now: string, requestId: string | null = null,
 ): Promise<Supplier | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return undefined;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);
@@ -85,7 +86,7 @@ export async function renameSupplier(
 
 /** Deletes a CUSTOM supplier; false when absent; 409 when DEFAULT. */
 export async function deleteSupplier(db: Db, companyId: string, id: number, now: string, requestId: string | null = null): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return false;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);

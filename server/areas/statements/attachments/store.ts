@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import { conflict, notFound } from '../../../http/errors.js';
 import type { AttachmentRow } from '../tables.js';
+import { writeTransaction } from '../../../db/transaction.js';
 import { recordEvent } from '../../../db/event-log.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { formatInstant } from '../../../lib/time.js';
@@ -32,7 +33,7 @@ const column = (ref: TransactionRef) => (ref.statement === 'banking' ? 'banking_
 export async function declareAttachment(
   db: Db, companyId: string, ref: TransactionRef, file: { name: string; type: string }, now: Date, expiresAt: Date,
 ): Promise<string> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const exists = ref.statement === 'banking'
       ? await trx.selectFrom('banking_transactions').select('id').where('company_id', '=', companyId).where('id', '=', ref.id).executeTakeFirst()
       : await trx.selectFrom('credit_card_transactions').select('id').where('company_id', '=', companyId).where('id', '=', ref.id).executeTakeFirst();
@@ -79,7 +80,7 @@ export async function findAttachment(db: Db, id: string): Promise<AttachmentRow 
 export async function completeUpload(
   db: Db, attachment: AttachmentRow, content: { sha256: string; size: number; blob?: Buffer }, now: Date, requestId: string | null = null,
 ): Promise<AttachmentRow> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     if (content.blob) {
       await trx.insertInto('attachment_blobs')
         .values({ sha256: content.sha256, content: content.blob, size_bytes: content.size, created_at: now.toISOString() })

@@ -1,6 +1,7 @@
 // `finance ingest`: loads a JSON Lines file of statement transactions into a company. Every line is
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
-// categories and cost centers) before anything is written; then all rows go in one transaction.
+// categories and cost centers) before anything is written; then the rows are published in short
+// transactions as one run, undone whole on failure (store/ingest-runs.ts): the API keeps serving.
 // Line format: {"statement": "banking" | "credit-card", "externalId"?: "...", "transaction": {...}}.
 // Idempotent per line: a line whose key (its `externalId`, else a hash of its content and how many
 // identical lines precede it in the file) was stored before is skipped, so re-ingesting a file
@@ -10,8 +11,8 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
+import { publishIngest } from '../store/ingest-runs.js';
 import { recordEvent } from '../../../db/event-log.js';
-import { insertBankingTransactions, insertCreditCardTransactions } from '../store/insert.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
@@ -147,21 +148,12 @@ export async function ingestFile(
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
   const ingestedAt = now.toISOString();
   const keyRows = fresh.map((p) => ({ company_id: companyId, line_key: p.key, statement: p.statement, ingested_at: ingestedAt }));
-  await db.transaction().execute(async (trx) => {
-    const batch = 5_000;
+  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
     for (let i = 0; i < keyRows.length; i += 500) await trx.insertInto('ingested_lines').values(keyRows.slice(i, i + 500)).execute();
-    for (let i = 0; i < bankingRows.length; i += batch) {
-      await insertBankingTransactions(trx, bankingRows.slice(i, i + batch), now);
-      onProgress?.('storing', Math.min(bankingRows.length, i + batch));
-    }
-    for (let i = 0; i < cardRows.length; i += batch) {
-      await insertCreditCardTransactions(trx, cardRows.slice(i, i + batch), now);
-      onProgress?.('storing', bankingRows.length + Math.min(cardRows.length, i + batch));
-    }
     // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
     await recordEvent(trx, now, {
       companyId, type: 'statement.ingested', requestId: null,
-      object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt: now.toISOString() },
+      object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
     });
   });
   return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested };

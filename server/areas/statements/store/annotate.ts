@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { badRequest, conflict, notFound } from '../../../http/errors.js';
+import { writeTransaction } from '../../../db/transaction.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { findBankingItem } from './banking-page.js';
@@ -52,7 +53,7 @@ export async function annotateTransaction(
   if (patch.isConciled === false) {
     throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', ['isConciled: only true is accepted']);
   }
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const view = trx as unknown as View;
     const row = await view
       .selectFrom(statement)

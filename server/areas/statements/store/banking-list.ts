@@ -7,6 +7,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
+import { unindexedInteger, unindexedTime } from '../../../db/dialect.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import type { BankingFilters, BankingPageQuery } from './banking-types.js';
 
@@ -23,10 +24,10 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 
 /**
  * The rows of the company matching the filters, with the arm's fixed columns as equalities. A column
- * marked unindexed is compared through a no-op expression (`|| ''`, `+ 0`), so the planner cannot
+ * marked unindexed is compared through a no-op expression (server/db/dialect.ts), so the planner cannot
  * bound an index range with it and keeps the arm's ordered index driving.
  */
-export function filtered<Q extends Query>(query: Q, q: BankingPageQuery, shape: ArmShape): Q {
+export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery, shape: ArmShape): Q {
   const f = q.filters;
   const { fixed, unindexed } = shape;
   let out = query.where('company_id', '=', q.companyId) as Query;
@@ -36,11 +37,11 @@ export function filtered<Q extends Query>(query: Q, q: BankingPageQuery, shape: 
   equal('account_id', fixed.account_id ?? f.accountId);
   equal('has_attachments', fixed.has_attachments ?? flag(f.hasAttachments));
   equal('conciled', fixed.conciled ?? flag(f.wasConciled));
-  const date = unindexed.date ? sql<string>`${sql.ref('transaction_date')} || ''` : sql.ref<string>('transaction_date');
+  const date = unindexed.date ? unindexedTime(db, 'transaction_date') : sql.ref<string>('transaction_date');
   if (f.from !== undefined) out = out.where(date, '>=', f.from);
   if (f.to !== undefined) out = out.where(date, '<', f.to);
   if (f.amount) {
-    const amount = unindexed.amount ? sql<number>`${sql.ref('brl_amount_minor')} + 0` : sql.ref<number>('brl_amount_minor');
+    const amount = unindexed.amount ? unindexedInteger('brl_amount_minor') : sql.ref<number>('brl_amount_minor');
     out = out.where(amount, f.amount.op, f.amount.minor);
   }
   if (shape.totalVsBrl) {
@@ -64,7 +65,7 @@ export function filtered<Q extends Query>(query: Q, q: BankingPageQuery, shape: 
 
 function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
   const column = SORT_COLUMNS[q.sort.field];
-  let query = filtered(db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]), q, shape);
+  let query = filtered(db, db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]), q, shape);
   if (q.after) {
     const [key, id] = q.after;
     const op = q.sort.direction === 'desc' ? '<' : '>';

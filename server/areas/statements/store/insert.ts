@@ -16,6 +16,12 @@ export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransa
     const inserted = await trx.insertInto('banking_transactions').values(rows.slice(i, i + BATCH)).returning('id').execute();
     ids.push(...inserted.map((r) => r.id));
   }
+  await applyBalances(trx, rows, now);
+  return ids;
+}
+
+/** Keeps account balances current for newly inserted banking rows. */
+export async function applyBalances(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<void> {
   const deltas = new Map<number, { balance: number; blocked: number }>();
   for (const row of rows) {
     const d = deltas.get(row.account_id) ?? { balance: 0, blocked: 0 };
@@ -35,10 +41,10 @@ export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransa
       .where('id', '=', accountId)
       .execute();
   }
-  return ids;
 }
 
-export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCardTransaction[], now: Date): Promise<void> {
+/** Opens the bills the rows belong to (when absent); returns each bill's total of processed rows. */
+export async function openBills(trx: Trx, rows: NewCreditCardTransaction[], now: Date) {
   const totals = new Map<string, { companyId: string; dueDate: string; total: number }>();
   for (const row of rows) {
     const key = `${row.company_id}|${row.bill_due_date}`;
@@ -53,10 +59,12 @@ export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCard
       .onConflict((oc) => oc.columns(['company_id', 'due_date']).doNothing())
       .execute();
   }
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await trx.insertInto('credit_card_transactions').values(rows.slice(i, i + BATCH)).execute();
-  }
-  for (const t of totals.values()) {
+  return [...totals.values()];
+}
+
+/** Adds processed rows' amounts to their bills' totals. */
+export async function addBillTotals(trx: Trx, totals: Array<{ companyId: string; dueDate: string; total: number }>): Promise<void> {
+  for (const t of totals) {
     if (t.total === 0) continue;
     await trx
       .updateTable('bills')
@@ -65,4 +73,12 @@ export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCard
       .where('due_date', '=', t.dueDate)
       .execute();
   }
+}
+
+export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCardTransaction[], now: Date): Promise<void> {
+  const totals = await openBills(trx, rows, now);
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await trx.insertInto('credit_card_transactions').values(rows.slice(i, i + BATCH)).execute();
+  }
+  await addBillTotals(trx, totals);
 }

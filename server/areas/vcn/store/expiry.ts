@@ -6,6 +6,7 @@ import type { Database } from '../../../db/schema.js';
 import { localDate } from '../../../lib/time.js';
 import { issuedCard } from './cards.js';
 import { recordVcnEvent } from './events.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +26,7 @@ export async function recordExpiries(db: Kysely<Database>, now: Date): Promise<n
   let recorded = 0;
   for (const { time_zone: zone, ...row } of candidates) {
     if (localDate(now, zone) <= row.end_date) continue;
-    const done = await db.transaction().execute(async (trx) => {
+    const done = await writeTransaction(db, async (trx) => {
       const claimed = await trx
         .updateTable('vcns')
         .set({ expired_event_at: now.toISOString() })

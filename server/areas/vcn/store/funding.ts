@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { FundingCardRow, VcnType } from '../tables.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export async function findActiveFundingCard(
   db: Kysely<Database>,
@@ -42,7 +43,7 @@ export async function addFundingCard(db: Kysely<Database>, card: NewFundingCard)
     active: card.active === false ? 0 : 1,
     created_at: card.now.toISOString(),
   };
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (row.active === 1) {
       await trx
         .updateTable('funding_cards')

@@ -8,6 +8,7 @@ import type { CardIssuer } from '../issuer.js';
 import type { VcnRow } from '../tables.js';
 import { callIssuer } from './provider.js';
 import { confirmReservation, dropReservation, reserveKey, type IssueRequest } from './reservation.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface IssuedVcn {
   row: VcnRow;
@@ -33,7 +34,7 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
       }),
     );
   } catch (error) {
-    await db.transaction().execute((trx) => dropReservation(trx, request.companyId, reservation.id, now));
+    await writeTransaction(db, (trx) => dropReservation(trx, request.companyId, reservation.id, now));
     throw error;
   }
   const data = { providerRef: card.providerRef, panCiphertext: encryptPan(request.panKey, reservation.id, card.pan), panLast4: card.pan.slice(-4) };

@@ -11,6 +11,7 @@ import { issuedCard } from './cards.js';
 import { findActiveFundingCard } from './funding.js';
 import type { IssuePlan } from '../rules.js';
 import { isAbandoned, providerUnavailable } from './provider.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface IssueRequest {
   companyId: string;
@@ -55,7 +56,7 @@ export async function dropReservation(trx: Kysely<Database>, companyId: string, 
  */
 export async function reserveKey(db: Kysely<Database>, request: IssueRequest): Promise<VcnTable> {
   const { companyId, plan, today, now } = request;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const funding = await findActiveFundingCard(trx, companyId, plan.type, plan.currency);
     if (!funding) {
       throw new VcnError(400, 'active-funding-card-not-found', `No active funding card for ${plan.type} cards in ${plan.currency}`);
@@ -132,7 +133,7 @@ export async function confirmReservation(db: Kysely<Database>, reservation: VcnT
     pan_last4: card.panLast4,
     updated_at: now.toISOString(),
   };
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const done = await trx
       .updateTable('vcns')
       .set(changes)

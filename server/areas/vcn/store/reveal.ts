@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { VcnRevealRow, VcnRow } from '../tables.js';
 import { getVcn } from './cards.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface RevealRequest {
   companyId: string;
@@ -14,7 +15,7 @@ export interface RevealRequest {
 
 /** The card to reveal; the reveal is recorded (card, client, time) before anything is returned. */
 export async function recordReveal(db: Kysely<Database>, request: RevealRequest): Promise<VcnRow> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const card = await getVcn(trx, request.companyId, request.vcnId);
     await trx
       .insertInto('vcn_reveals')

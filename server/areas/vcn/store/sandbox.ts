@@ -10,6 +10,7 @@ import { effectiveStatus } from '../status.js';
 import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../tables.js';
 import { issuedCard, spentOn, vcnNotFound } from './cards.js';
 import { isAbandoned } from './provider.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export type DeclineReason =
   | 'CARD_BLOCKED' | 'CARD_CANCELLED' | 'CARD_EXPIRED' | 'NOT_YET_VALID' | 'PURCHASE_QUANTITY_EXCEEDED' | 'LIMIT_EXCEEDED';
@@ -43,7 +44,7 @@ export interface Purchase {
 /** Authorizes a purchase in the card's currency: status, window, purchase count, then ceiling. */
 export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase): Promise<VcnTransactionRow> {
   if (!Number.isSafeInteger(purchase.amountMinor) || purchase.amountMinor <= 0) throw new Error('the amount must be positive');
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const card = await locate(trx, purchase.vcnId);
     const today = localDate(purchase.now, card.time_zone);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
@@ -92,7 +93,7 @@ const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
 
 /** Blocks, unblocks (ACTIVE) or cancels a card. Cancelling is final; an expired card can only be cancelled. */
 export async function setCardStatus(db: Kysely<Database>, vcnId: string, target: StoredVcnStatus, now: Date): Promise<VcnRow> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const card = await locate(trx, vcnId);
     const current = effectiveStatus(card.status, card.end_date, localDate(now, card.time_zone));
     const allowed = ALLOWED_FROM[target].includes(card.status) && (current !== 'EXPIRED' || target === 'CANCELLED');

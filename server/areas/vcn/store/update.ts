@@ -15,6 +15,7 @@ import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn, spentOn } from './cards.js';
 import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
+import { writeTransaction } from '../../../db/transaction.js';
 
 export interface UpdateRequest {
   companyId: string;
@@ -38,7 +39,7 @@ const money = (minor: number) => fromMinor(minor).toFixed(2);
 
 async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Promise<Change> {
   const { companyId, vcnId, limit, endDate, today, now } = request;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const card = await getVcn(trx, companyId, vcnId);
     if (card.type !== 'CUSTOM') {
       throw new VcnError(409, 'vcn-not-updatable', `Only CUSTOM virtual cards can be updated; this one is ${card.type}`);
@@ -77,7 +78,7 @@ const NO_CHANGE = { change_id: null, change_started_at: null, change_limit_minor
 /** Applies the change (confirm) or just frees the slot (rollback); false when the slot is no longer this change's. */
 async function settleChange(db: Kysely<Database>, change: Change, apply: boolean, now: Date, requestId: string | null = null): Promise<boolean> {
   const values = apply ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() } : NO_CHANGE;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const done = await trx
       .updateTable('vcns')
       .set(values)

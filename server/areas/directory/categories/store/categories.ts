@@ -4,6 +4,7 @@ import { conflict } from '../../../../http/errors.js';
 import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '../../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
 import { TYPE_ID } from '../../store/types.js';
+import { writeTransaction } from '../../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../../db/event-log.js';
 import { shownCategories } from './shown.js';
 
@@ -32,7 +33,7 @@ export async function insertCategories(db: Db, rows: NewCategory[]): Promise<num
 
 /** Creates one CUSTOM category (409 on a taken name), records `category.created`, answers it as shown. */
 export async function createCategory(db: Db, row: NewCategory, requestId: string | null) {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const [id] = await insertCategories(trx, [row]);
     const created = id === undefined ? undefined : await findCategory(trx, row.company_id, id);
     if (!created) throw new Error('the created category was not found');
@@ -53,7 +54,7 @@ export const protectedCategories = (ids: readonly number[]) =>
 export async function renameCategory(
   db: Db, companyId: string, id: number, name: string, now: string, requestId: string | null = null,
 ): Promise<CategoryRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const category = await findCategory(trx, companyId, id);
     if (!category) return undefined;
     if (category.type_id === TYPE_ID.DEFAULT) throw protectedCategories([id]);

@@ -4,6 +4,7 @@ import { badRequest, unprocessable, ApiError } from '../../../../http/errors.js'
 import { TYPE_ID } from '../../store/types.js';
 import { reassignCategory } from '../../store/transactions.js';
 import { protectedCategories } from './categories.js';
+import { writeTransaction } from '../../../../db/transaction.js';
 import { shownCategories } from './shown.js';
 import { recordEvent } from '../../../../db/event-log.js';
 
@@ -17,7 +18,7 @@ import { recordEvent } from '../../../../db/event-log.js';
 export async function deleteCategories(
   db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string, requestId: string | null = null,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (moveTo !== undefined) {
       if (ids.includes(moveTo)) throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
       const target = await trx.selectFrom('categories').select('id').where('company_id', '=', companyId).where('id', '=', moveTo).executeTakeFirst();

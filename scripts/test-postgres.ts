@@ -1,0 +1,34 @@
+// `npm run test:pg`: the whole suite on PostgreSQL (TEST_DATABASE=postgres). The server comes from
+// TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres). When it cannot be
+// reached the run fails under CI (CI set) and is skipped, loudly, on a developer's machine.
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+
+const url = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function reachable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const problem = await reachable();
+if (problem) {
+  const message = `PostgreSQL is not reachable at ${url}: ${problem}`;
+  if (process.env.CI) {
+    process.stderr.write(`test:pg: ${message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`test:pg: SKIPPED — ${message} (set TEST_POSTGRES_URL; under CI this fails)\n`);
+  process.exit(0);
+}
+
+const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: 'postgres' } });
+process.exit(result.status ?? 1);

@@ -1,0 +1,23 @@
+// Which store a Kysely instance (or transaction) talks to, and the few expressions that differ
+// between SQLite and PostgreSQL. Queries elsewhere stay dialect-free and call these helpers.
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+export const storeKind = (db: Kysely<any>): StoreKind => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+
+/**
+ * A time column compared through a no-op expression, so the planner cannot bound an index range
+ * with it (the arm's ordered index keeps driving). Times are text on SQLite, timestamptz on PostgreSQL.
+ */
+export function unindexedTime(db: Kysely<any>, column: string): RawBuilder<string> {
+  return storeKind(db) === 'postgres' ? sql<string>`(${sql.ref(column)} + interval '0 seconds')` : sql<string>`${sql.ref(column)} || ''`;
+}
+
+/** An integer column compared through a no-op expression (see `unindexedTime`). */
+export function unindexedInteger(column: string): RawBuilder<number> {
+  return sql<number>`${sql.ref(column)} + 0`;
+}

@@ -1,0 +1,69 @@
+// The PostgreSQL store: a `pg` pool behind Kysely's PostgresDialect. Type parsers make rows come
+// back in the shapes the SQLite store gives, so every answer is the same on both:
+//  - every `integer` column is created as bigint (SixtyFourBitIntegers, below), 64-bit like SQLite's
+//    INTEGER; bigint (ids, money, counts) and numeric (sums) come back as JavaScript numbers;
+//  - timestamptz as the ISO-8601 UTC string the code writes (`Date#toISOString()`).
+// Sessions run in UTC. Text compares byte-wise only under a C collation: the database should be
+// created with one (LC_COLLATE 'C' or 'C.UTF-8'), as names sort and page by it.
+import pg from 'pg';
+import {
+  DataTypeNode, OperationNodeTransformer, PostgresDialect,
+  type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow,
+} from 'kysely';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
+
+function safeNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) && Number.isInteger(n)) throw new Error(`integer ${text} is beyond the safe range`);
+  return n;
+}
+
+const builtin = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
+const parseTimestamptz = builtin(TIMESTAMPTZ) as (value: string) => Date;
+
+/** Per-pool type parsers (the global `pg.types` stays untouched). */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (format === 'binary') return builtin(oid, format);
+    if (oid === INT8) return safeNumber;
+    if (oid === NUMERIC) return Number;
+    if (oid === TIMESTAMPTZ) return (value: string) => parseTimestamptz(value).toISOString();
+    return builtin(oid, format);
+  },
+};
+
+/** Connections per process; replicas × workers × this must stay under the server's max_connections. */
+const POOL_SIZE = Number(process.env.PG_POOL_SIZE ?? 10);
+
+export function postgresDialect(url: string): { dialect: PostgresDialect; pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    types: types as pg.CustomTypesConfig,
+    options: '-c TimeZone=UTC',
+    application_name: 'company-finance-service',
+  });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return { dialect: new PostgresDialect({ pool }), pool };
+}
+
+/** `integer` columns become `bigint`: 64-bit like SQLite's INTEGER, so every id the contract allows fits. */
+class IntegerAsBigint extends OperationNodeTransformer {
+  protected override transformDataType(node: DataTypeNode): DataTypeNode {
+    return node.dataType === 'integer' ? DataTypeNode.create('bigint') : node;
+  }
+}
+
+export class SixtyFourBitIntegers implements KyselyPlugin {
+  readonly #transformer = new IntegerAsBigint();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}

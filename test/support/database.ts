@@ -1,0 +1,49 @@
+// The store a test runs on: SQLite by default, PostgreSQL when TEST_DATABASE=postgres
+// (`npm run test:pg`). Every server or CLI test gets its own empty database, so files stay parallel:
+// a SQLite file (or `:memory:`), or a PostgreSQL database created for it. Databases created here
+// are named `finance_test_…` and dropped by the global teardown (test/support/global-setup.ts).
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export const onPostgres = process.env.TEST_DATABASE === 'postgres';
+
+/** The server-level URL tests create their databases through. */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const TEST_DATABASE_PREFIX = 'finance_test_';
+
+/** `finance_test_<run start, epoch seconds>_<run id>_`: a run drops its own, and leftovers of old runs. */
+export const runPrefix = () => `${TEST_DATABASE_PREFIX}${process.env.FINANCE_TEST_RUN ?? `${Math.floor(Date.now() / 1000)}_solo`}_`;
+
+const urlOf = (name: string) => {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty PostgreSQL database (C collation, as the store expects); its URL. */
+export async function createPostgresDatabase(): Promise<string> {
+  const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`));
+  return urlOf(name);
+}
+
+/**
+ * A location for a fresh database: on SQLite a file in `dir` (or `:memory:` without one), on
+ * PostgreSQL a new database's URL.
+ */
+export async function freshDatabase(dir?: string, file = 'finance.sqlite'): Promise<string> {
+  if (onPostgres) return createPostgresDatabase();
+  return dir ? join(dir, file) : ':memory:';
+}

@@ -1,0 +1,29 @@
+// Runs once per vitest run. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
+// under CI an unreachable server fails the run rather than skipping it — and every database the
+// run created is dropped at the end (and leftovers of runs interrupted over two hours ago).
+import { randomBytes } from 'node:crypto';
+import { onPostgres, POSTGRES_ADMIN_URL, runPrefix, TEST_DATABASE_PREFIX, withAdmin } from './database.js';
+
+const STALE_SECONDS = 2 * 3600;
+
+async function dropDatabases(which: (name: string) => boolean): Promise<void> {
+  await withAdmin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${TEST_DATABASE_PREFIX}%`]);
+    for (const { datname } of rows) if (which(datname)) await c.query(`drop database if exists "${datname}" with (force)`);
+  });
+}
+
+export async function setup(): Promise<void> {
+  if (!onPostgres) return;
+  process.env.FINANCE_TEST_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
+  const now = Date.now() / 1000;
+  try {
+    await dropDatabases((name) => now - Number(name.slice(TEST_DATABASE_PREFIX.length).split('_')[0]) > STALE_SECONDS);
+  } catch (err) {
+    throw new Error(`PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL): ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export async function teardown(): Promise<void> {
+  if (onPostgres) await dropDatabases((name) => name.startsWith(runPrefix()));
+}

@@ -1,0 +1,105 @@
+// Real `finance serve` processes on one database, for the rules that must hold across processes:
+// the test opens the same database for setup and checks, and talks to each process over HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../generated/openapi.js';
+import { openDatabase, type Db } from '../../server/db/database.js';
+import { systemClock } from '../../server/lib/clock.js';
+import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
+import type { Api } from './server.js';
+
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stderr (its logs at LOG_LEVEL=warn). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** Starts `finance serve` on `location` and resolves once it listens. */
+export async function startServerProcess(location: string, options: { env?: Record<string, string>; workers?: number } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const args = ['bin/finance.js', 'serve', '--db', location, '--port', String(port), ...(options.workers ? ['--workers', String(options.workers)] : [])];
+  const child = spawn('node', args, {
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Token URL')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}\n${err}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    stderr: () => err,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const querySerializer = { array: { style: 'form', explode: false } } as const;
+
+export function apiFor(baseUrl: string, token: string): Api {
+  const api = createClient<paths>({ baseUrl, querySerializer });
+  const auth: Middleware = {
+    onRequest: ({ request }) => {
+      request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+  api.use(auth);
+  return api;
+}
+
+export interface SharedCompany {
+  companyId: string;
+  token: string;
+  /** One typed client per server process, all as this company. */
+  apis: Api[];
+}
+
+/** A company created in the database, with a token obtained from the first process. */
+export async function sharedCompany(db: Db, servers: ServerProcess[]): Promise<SharedCompany> {
+  const companyId = await createCompany(db, systemClock, { name: `Company ${Math.random().toString(36).slice(2, 8)} Ltda` });
+  const { clientId, clientSecret } = await createApiClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
+  const res = await fetch(`${servers[0]!.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status}`);
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  return { companyId, token, apis: servers.map((s) => apiFor(s.baseUrl, token)) };
+}
+
+/**
+ * Migrates `location`, adds a company (so no demo data is seeded), starts one process per entry of
+ * `workers` on it (each `finance serve --workers n`).
+ */
+export async function startProcesses(location: string, workers: number[], env?: Record<string, string>): Promise<{ db: Db; servers: ServerProcess[] }> {
+  const db = await openDatabase(location);
+  await createCompany(db, systemClock, { name: 'Bootstrap Ltda' });
+  const servers = await Promise.all(workers.map((n) => startServerProcess(location, { env, workers: n })));
+  return { db, servers };
+}
