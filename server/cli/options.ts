@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ALL_SCOPES } from '../areas/auth/store.js';
 import { isTimeZone } from '../lib/time-zone.js';
-import { openDatabase, type Db } from '../db/database.js';
+import { isPostgresUrl, openDatabase, type Db } from '../db/database.js';
 
 export const DEFAULT_DB = './data/finance.sqlite';
 
@@ -16,9 +16,10 @@ export const withDb = (command: Command) =>
 /**
  * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is
  * set (only `company create` makes a new database; a mistyped `--db` must not silently make one).
+ * A PostgreSQL database is never created here: connecting to a missing one fails by itself.
  */
 export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>, { create = false } = {}): Promise<T> {
-  if (!create && path !== ':memory:' && !existsSync(path)) {
+  if (!create && path !== ':memory:' && !isPostgresUrl(path) && !existsSync(path)) {
     throw new Error(
       `no database at ${path}. Pass the --db that \`finance serve\` uses, or create one with \`finance company create --db ${path} --name <name>\``,
     );
