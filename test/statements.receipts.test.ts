@@ -28,13 +28,19 @@ async function fixture(status: 1 | 2 | 3 = 2) {
 function pdfText(pdf: Buffer): string {
   const raw = pdf.toString('latin1');
   let text = '';
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-    } catch {
-      continue;
+  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\nendstream/g)) {
+    // The compressed bytes may themselves end in \r: try them whole first, then without a CRLF's \r.
+    const data = match[1]!;
+    let content: string | undefined;
+    for (const candidate of data.endsWith('\r') ? [data, data.slice(0, -1)] : [data]) {
+      try {
+        content = inflateSync(Buffer.from(candidate, 'latin1')).toString('latin1');
+        break;
+      } catch {
+        // not this one
+      }
     }
+    if (content === undefined) continue;
     for (const hex of content.matchAll(/<([0-9a-f]+)>/gi)) text += Buffer.from(hex[1]!, 'hex').toString('latin1');
   }
   return text;
