@@ -55,17 +55,16 @@ class ImmediateSqliteDriver extends SqliteDriver {
     c.inTransaction = true;
   }
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as BusyAwareConnection;
-    try {
-      await super.commitTransaction(c);
-    } finally {
-      c.inTransaction = false;
-    }
+    await this.ending(connection, (c) => super.commitTransaction(c));
   }
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.ending(connection, (c) => super.rollbackTransaction(c));
+  }
+  /** COMMIT or ROLLBACK; either way the connection is out of its transaction afterwards. */
+  private async ending(connection: DatabaseConnection, end: (c: BusyAwareConnection) => Promise<void>): Promise<void> {
     const c = connection as BusyAwareConnection;
     try {
-      await super.rollbackTransaction(c);
+      await end(c);
     } finally {
       c.inTransaction = false;
     }

@@ -2,12 +2,12 @@
 // the test opens the same database for setup and checks, and talks to each process over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from '../../generated/openapi.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
-import type { Api } from './server.js';
+import { apiFor, type Api } from './server.js';
+
+export { apiFor };
 
 export interface ServerProcess {
   baseUrl: string;
@@ -58,19 +58,6 @@ export async function startServerProcess(location: string, options: { env?: Reco
   };
 }
 
-const querySerializer = { array: { style: 'form', explode: false } } as const;
-
-export function apiFor(baseUrl: string, token: string): Api {
-  const api = createClient<paths>({ baseUrl, querySerializer });
-  const auth: Middleware = {
-    onRequest: ({ request }) => {
-      request.headers.set('Authorization', `Bearer ${token}`);
-      return request;
-    },
-  };
-  api.use(auth);
-  return api;
-}
 
 export interface SharedCompany {
   companyId: string;

@@ -62,6 +62,19 @@ export interface TestServerOptions {
 
 const querySerializer = { array: { style: 'form', explode: false } } as const;
 
+/** The typed client against `baseUrl`, sending `token` as the bearer. */
+export function apiFor(baseUrl: string, token: string): Api {
+  const api = createClient<paths>({ baseUrl, querySerializer });
+  const auth: Middleware = {
+    onRequest: ({ request }) => {
+      request.headers.set('Authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+  api.use(auth);
+  return api;
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const db = await openDatabase(options.dbPath ?? (await freshDatabase()));
   const clock = options.clock ?? new ManualClock();
@@ -78,17 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.deliveries !== 'manual') worker.start();
 
-  const apiWithToken = (token: string): Api => {
-    const api = createClient<paths>({ baseUrl, querySerializer });
-    const auth: Middleware = {
-      onRequest: ({ request }) => {
-        request.headers.set('Authorization', `Bearer ${token}`);
-        return request;
-      },
-    };
-    api.use(auth);
-    return api;
-  };
+  const apiWithToken = (token: string): Api => apiFor(baseUrl, token);
 
   let companies = 0;
   return {
