@@ -1,8 +1,10 @@
 // `npm run bench`: the whole HTTP stack side by side with baselines serving identical bytes.
 // Seeds a company with 100,000 banking transactions, starts the real server in a child process with
 // production settings, records its exact answer to each benchmarked request, and starts a bare
-// Express and a node:http server replaying those bytes. autocannon then drives each server in
-// interleaved rounds; the table shows medians and the ratios to bare Express (req/s and p99).
+// Express and a node:http server replaying those bytes, a bare Express that runs the framework we
+// keep (JSON body parser and express-openapi-validator on our contract) before replaying them (the
+// floor of any handler code), and a Prism mock of our public bundle. autocannon then drives each
+// server in interleaved rounds; the table shows medians and the ratios to bare Express (req/s and p99).
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
 // Usage: npm run bench -- [--quick] [--json] [--rounds 3] [--duration 5] [--connections 10,50]
 //        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
@@ -37,6 +39,11 @@ const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', St
 const NODE = [process.execPath, '--import', 'tsx'];
 
 interface Target { name: string; port: number; child?: ChildProcess }
+
+/** Bare Express plus the framework every request of ours passes (body parser, express-openapi-validator). */
+const FLOOR = 'Express + validator';
+/** Stoplight Prism mocking our public bundle: what a static mock of the contract serves. */
+const PRISM = 'Prism mock';
 
 function start(name: string, port: number, command: string[], env: Record<string, string> = {}, cwd?: string): Target {
   const [bin, ...args] = onCpu(0, command);
@@ -122,6 +129,8 @@ async function main() {
     writeFileSync(recordFile, JSON.stringify(recordings));
     targets.push(start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']));
     targets.push(start('node:http', 48_103, [...NODE, 'scripts/bench-http/replay.ts', 'node', recordFile, '48103']));
+    targets.push(start(FLOOR, 48_106, [...NODE, 'scripts/bench-http/replay.ts', 'validator', recordFile, '48106']));
+    targets.push(start(PRISM, 48_107, [process.execPath, 'node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'generated/openapi.public.json', '-p', '48107', '-v', 'silent']));
     if (flag('validation')) {
       targets.push(start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }));
     }
@@ -167,13 +176,13 @@ async function main() {
     } else {
       const extra = targets.slice(3);
       const head = ['endpoint', 'c', 'service req/s', 'p99 ms', 'Express req/s', 'p99 ms', 'node:http req/s', '× Express req/s', '× Express p99',
-        ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it'])];
+        'floor × Express req/s', ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it'])];
       const lines = rows.map((r) => {
         const s = r.results.service!;
         const x = r.results['bare Express']!;
         const n = r.results['node:http']!;
         return [r.endpoint, String(r.connections), String(s.rps), String(s.p99), String(x.rps), String(x.p99), String(n.rps),
-          r.ratiosToExpress.service!.rps.toFixed(2), r.ratiosToExpress.service!.p99.toFixed(2),
+          r.ratiosToExpress.service!.rps.toFixed(2), r.ratiosToExpress.service!.p99.toFixed(2), r.ratiosToExpress[FLOOR]!.rps.toFixed(2),
           ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)])];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);

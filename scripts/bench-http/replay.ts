@@ -1,9 +1,15 @@
 // A baseline server for `npm run bench`: answers each benchmarked request with the exact bytes
 // (status, headers, body) the real server answered for it, so only the framework's own cost remains.
-// Usage: node --import tsx scripts/bench-http/replay.ts <express|node> <recordings.json> <port>
+// `validator` is bare Express with the framework every request of ours must pass (the JSON body parser
+// and express-openapi-validator on our contract, as configured in production) before replaying: the
+// floor of what any handler code on this framework can reach.
+// Usage: node --import tsx scripts/bench-http/replay.ts <express|validator|node> <recordings.json> <port>
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import express from 'express';
+import { contractValidator } from '../../server/http/validator.js';
+import { loadBundle } from '../../server/http/spec.js';
+import { loadConfig } from '../../server/config.js';
 
 export interface Recording {
   method: string;
@@ -31,10 +37,16 @@ function reply(req: IncomingMessage, res: ServerResponse) {
   res.end(r.bytes);
 }
 
-if (kind === 'express') {
+if (kind === 'express' || kind === 'validator') {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (kind === 'validator') {
+    app.get('/health', (_req, res) => res.json({ status: 'ok' }));
+    app.set('query parser', 'simple');
+    app.use(express.json({ limit: '1mb' }));
+    app.use(contractValidator(loadBundle('internal'), loadConfig({ ...process.env, NODE_ENV: 'production' })));
+  }
   // One route per benchmarked path, as an application would declare them.
   for (const r of recordings) {
     const method = r.method.toLowerCase() as 'get' | 'post' | 'patch';
