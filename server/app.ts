@@ -21,6 +21,8 @@ import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
 import { checkMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
+import { compose } from './http/compose.js';
+import { resolveOperation } from './http/operation.js';
 import { idempotency, keepRawBody } from './http/idempotency.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
@@ -60,13 +62,15 @@ export function createApp({
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(requestId);
-  app.use(securityHeaders(config.baseUrl));
-  app.use(corsMiddleware(config.corsOrigins));
-  app.use(httpLogger(logger));
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
-  });
+  app.use(compose(
+    requestId,
+    securityHeaders(config.baseUrl),
+    corsMiddleware(config.corsOrigins),
+    httpLogger(logger),
+    (req: Request, _res: Response, next: NextFunction) => {
+      next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
+    },
+  ));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -102,12 +106,16 @@ export function createApp({
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
   }
 
-  app.use(shedOverload(config.overloadMaxLagMs, lagProbe));
-  app.use(authenticate(services, routes));
-  app.use(rateLimiter(config.rateLimitPerMinute, rateLimitStore));
-  app.use(rejectBracketedArrays);
-  app.use(checkMediaType(routes));
-  app.use(uploadGate(services));
+  // Before the body is read: load, identity, rate, query and media type, upload URLs.
+  app.use(compose(
+    shedOverload(config.overloadMaxLagMs, lagProbe),
+    resolveOperation(routes),
+    authenticate(services),
+    ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
+    rejectBracketedArrays,
+    checkMediaType(),
+    uploadGate(services),
+  ));
   app.use(express.json({
     limit: '1mb',
     verify: (req, res, buf) => {

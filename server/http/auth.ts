@@ -1,11 +1,11 @@
 // Bearer-token authentication and scope checks, before anything reads the request body.
-// The operation (and the scopes it needs) is found from the contract's route table; a request that
-// matches no operation passes on, so the validator answers 404 or 405 for it.
+// The operation (and the scopes it needs) comes from the contract's route table (operation.ts); a
+// request that matches no operation passes on, so the validator answers 404 or 405 for it.
 import type { NextFunction, Request, Response } from 'express';
 import type { Services, AuthContext } from './handler.js';
 import { forbidden, unauthorized } from './errors.js';
 import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
-import type { OperationRoute } from './spec.js';
+import { operationOf } from './operation.js';
 
 // RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
 const SCHEME = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+(.*?))?\s*$/;
@@ -45,14 +45,9 @@ const REFUSALS: Record<TokenRefusal, (expiredAt?: string) => [message: string, d
   revoked: () => ['The access token was revoked (its API client was revoked or its secret rotated): get a new one with current credentials', 'the access token was revoked'],
 };
 
-export function findOperation(routes: OperationRoute[], method: string, path: string): OperationRoute | undefined {
-  const m = method === 'HEAD' ? 'GET' : method;
-  return routes.find((r) => r.method === m && r.pattern.test(path));
-}
-
-export function authenticate(services: Services, routes: OperationRoute[]) {
+export function authenticate(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const operation = findOperation(routes, req.method, req.path);
+    const operation = operationOf(res);
     if (!operation || operation.scopes === undefined) return next();
     const credentials = bearerToken(req.get('Authorization'));
     if ('problem' in credentials) return next(credentials.problem);

@@ -1,15 +1,14 @@
 // Checks the request's Content-Type against the media types the operation takes, before the body
 // is read, and names the ones to send (the validator's own 415 names neither).
 import type { NextFunction, Request, Response } from 'express';
-import { findOperation } from './auth.js';
+import { operationOf } from './operation.js';
 import { ApiError } from './errors.js';
-import type { OperationRoute } from './spec.js';
 
 const hasBody = (req: Request) => req.get('Transfer-Encoding') !== undefined || Number(req.get('Content-Length') ?? 0) > 0;
 
-export function checkMediaType(routes: OperationRoute[]) {
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    const operation = findOperation(routes, req.method, req.path);
+export function checkMediaType() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const operation = operationOf(res);
     if (!operation || operation.mediaTypes.length === 0) return next();
     const sent = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase();
     if (!sent && !hasBody(req) && !operation.bodyRequired) return next();

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
 import { ApiError } from './errors.js';
 
-/** `store`: shared counters (server/http/rate-limit-store.ts); memory when not given. */
+/** `store`: shared counters (server/http/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit) is not mounted at all. */
 export function rateLimiter(perMinute: number, store?: Store) {
   return rateLimit({
     ...(store ? { store } : {}),
@@ -12,7 +12,6 @@ export function rateLimiter(perMinute: number, store?: Store) {
     limit: perMinute,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    skip: () => perMinute === 0,
     keyGenerator: (req: Request, res: Response) =>
       res.locals.auth ? `client:${(res.locals.auth as { clientId: string }).clientId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`,
     handler: (_req, res, next) => {

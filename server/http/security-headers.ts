@@ -22,9 +22,21 @@ export function securityHeaders(baseUrl: string) {
     // keep browsers of other origins from loading even allowed resources.
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
-  return (req: Request, res: Response, next: NextFunction): void => {
-    res.setHeader('Cache-Control', 'no-store');
-    headers(req, res, next);
+  // helmet's headers here depend on nothing in the request: they are taken from it once and set
+  // on each response in one loop (helmet is a dozen middlewares, one per header).
+  const fixed: Array<[string, string]> = [['Cache-Control', 'no-store']];
+  let complete = false;
+  const collector = {
+    setHeader: (name: string, value: string | number | readonly string[]) => fixed.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  headers({ headers: {} } as Request, collector as unknown as Response, () => {
+    complete = true;
+  });
+  if (!complete) throw new Error('helmet did not set its headers synchronously');
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    next();
   };
 }
 
