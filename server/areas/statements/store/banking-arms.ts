@@ -19,12 +19,26 @@ export interface ArmShape {
   /** Filters the planner must not use as an index range (kept as a per-row check). */
   unindexed: { date: boolean; amount: boolean };
   /**
-   * Splits the rows by `total_amount_minor >= brl_amount_minor` (fees and IOF only add to the BRL
-   * amount, so nearly all rows) or `<` (a partial index holds those). On the first side a BRL amount
-   * above X implies a total above X, which bounds the walk of the total index: without it, walking
-   * the totals upwards would check every row below X first, as the two amounts move together.
+   * Splits the rows matching a BRL amount range under the total order (the walk plan) by how the
+   * total compares with the BRL amount, so that each part's walk of a total index is bounded:
+   * - 'atLeast': `total >= brl` (fees and IOF only add to the BRL amount: nearly all rows). A BRL
+   *   amount above X implies a total above X, and a total below X a BRL amount below X, so under
+   *   `brl > X` the walk starts at `total > X`, and under `brl < X` it reads only `total < X`, where
+   *   every row matches.
+   * - 'below': `total < brl` (none unless a negative fee is ingested), walked on a partial index;
+   *   under `brl < X`, bounded by `total < X`.
+   * - 'above' (only under `brl < X`): `brl < X <= total`, the rows whose fees lift the total to X or
+   *   more. A partial index holds the rows with `brl < total` by BRL amount: this arm reads its
+   *   `brl < X` range and sorts it (`sorted`); with a cursor already below X it has no rows left.
+   * Without the split, walking the totals downwards would check every row whose BRL amount is
+   * ≥ X first (walking upwards under `brl > X`, every row below X), as the two amounts move together.
    */
-  totalVsBrl?: 'atLeast' | 'below';
+  totalVsBrl?: 'atLeast' | 'below' | 'above';
+  /**
+   * The arm reads its rows from a filter's index and sorts them: its order and cursor are compared
+   * through no-op expressions, so the planner does not walk the sort order's index instead.
+   */
+  sorted?: boolean;
 }
 
 type Driver = { column: ArmColumn; values: ReadonlyArray<string | number> };
@@ -94,6 +108,12 @@ export function armsOf(q: BankingPageQuery): ArmShape[] {
   if (flags) return flags.map((fixed) => ({ fixed, unindexed: { date: false, amount: foreignAmountRange } }));
   const walk = rangeOnly(q) && q.rangePlan !== 'sort';
   const shape: ArmShape = { fixed: {}, unindexed: { date: walk, amount: walk && q.sort.field === 'totalTransactionAmount' } };
-  if (!walk || !foreignAmountRange || f.amount?.op !== '>') return [shape];
-  return [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
+  if (!walk || !foreignAmountRange) return [shape];
+  if (f.amount?.op === '>') return [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
+  // Under `brl < X` ascending, the walk from the smallest totals meets matching rows at once.
+  if (q.sort.direction === 'asc') return [shape];
+  const split: ArmShape[] = [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
+  const belowX = q.after !== undefined && Number(q.after[0]) < f.amount!.minor;
+  if (!belowX) split.push({ fixed: {}, unindexed: { date: true, amount: false }, totalVsBrl: 'above', sorted: true });
+  return split;
 }
