@@ -43,11 +43,11 @@ afterAll(async () => server.close());
 
 const COLUMN = { transactionDate: 'transaction_date', brlAmount: 'brl_amount_minor', totalTransactionAmount: 'total_amount_minor' } as const;
 
-async function pageThrough(filters: BankingFilters, field: BankingSortField, direction: SortDirection, rangePlan: 'walk' | 'sort', take = 7) {
+async function pageThrough(filters: BankingFilters, field: BankingSortField, direction: SortDirection, rangePlan: 'walk' | 'sort', take = 7, company = companyId) {
   const ids: number[] = [];
   let after: BankingPageQuery['after'];
   for (let pages = 0; pages < 500; pages += 1) {
-    const page = await loadBankingPage(server.db, { companyId, filters, sort: { field, direction }, after, take, rangePlan });
+    const page = await loadBankingPage(server.db, { companyId: company, filters, sort: { field, direction }, after, take, rangePlan });
     ids.push(...page.items.map((item) => item.id));
     if (!page.nextKey) return ids;
     after = page.nextKey;
@@ -97,4 +97,19 @@ describe('listBankingTransactions plans', () => {
       for (const plan of ['walk', 'sort'] as const) expect(await pageThrough(filters, 'totalTransactionAmount', direction, plan, 1)).toEqual(expected);
     },
   );
+
+  it.each<[string, Array<[number, number]>]>([
+    ['no row of the company has a total above its BRL amount', [[100, 100], [2_499, 2_499], [2_499, 2_499], [2_500, 2_500], [2_600, 2_600], [40, 40]]],
+    // X − (the largest total − brl) is exactly the BRL amount of that row: a bound off by one misses it.
+    ['the row with the largest fee has its total exactly at X', [[0, 2_500], [2_000, 2_600], [2_499, 2_500], [2_400, 2_400], [3_000, 3_100], [10, 10]]],
+  ])('when %s, then amountLt by the total:desc still pages every row', async (_name, amounts) => {
+    const other = (await server.newCompany()).companyId;
+    const ids = await createBankingTransactions(server.db, other, await createAccount(server.db, other),
+      amounts.map(([brl, total]) => ({ brl_amount_minor: brl, total_amount_minor: total })));
+    const expected = ids.map((id, i) => ({ id, brl: amounts[i]![0], total: amounts[i]![1] })).filter((r) => r.brl < 2_500)
+      .sort((a, b) => b.total - a.total || b.id - a.id).map((r) => r.id);
+    for (const take of [1, 2, 20]) {
+      expect(await pageThrough({ amount: { op: '<', minor: 2_500 } }, 'totalTransactionAmount', 'desc', 'walk', take, other)).toEqual(expected);
+    }
+  });
 });

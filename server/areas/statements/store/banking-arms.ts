@@ -109,11 +109,10 @@ export function armsOf(q: BankingPageQuery): ArmShape[] {
   const walk = rangeOnly(q) && q.rangePlan !== 'sort';
   const shape: ArmShape = { fixed: {}, unindexed: { date: walk, amount: walk && q.sort.field === 'totalTransactionAmount' } };
   if (!walk || !foreignAmountRange) return [shape];
-  if (f.amount?.op === '>') return [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
   // Under `brl < X` ascending, the walk from the smallest totals meets matching rows at once.
-  if (q.sort.direction === 'asc') return [shape];
+  if (f.amount?.op === '<' && q.sort.direction === 'asc') return [shape];
   const split: ArmShape[] = [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
   const belowX = q.after !== undefined && Number(q.after[0]) < f.amount!.minor;
-  if (!belowX) split.push({ fixed: {}, unindexed: { date: true, amount: false }, totalVsBrl: 'above', sorted: true });
+  if (f.amount?.op === '<' && !belowX) split.push({ fixed: {}, unindexed: { date: true, amount: false }, totalVsBrl: 'above', sorted: true });
   return split;
 }

@@ -54,7 +54,15 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
     // total >= brl > X, or total >= brl and total < X (then brl < X), or total < brl < X.
     if (op === '>' && side === 'atLeast') out = out.where('total_amount_minor', '>', minor);
     if (op === '<' && side !== 'above') out = out.where('total_amount_minor', '<', minor);
-    if (op === '<' && side === 'above') out = out.where(unindexedInteger('total_amount_minor'), '>=', minor);
+    if (op === '<' && side === 'above') {
+      out = out.where(unindexedInteger('total_amount_minor'), '>=', minor);
+      // Such a row has brl >= X − (total − brl) >= X − the company's largest total − brl: read in the
+      // same statement (one snapshot) from migration 0011's expression index, written as it declares it.
+      const over = sql<number>`(${sql.ref('total_amount_minor')} - ${sql.ref('brl_amount_minor')})`;
+      const largest = db.selectFrom('banking_transactions').select(over.as('over')).where('company_id', '=', q.companyId)
+        .where('brl_amount_minor', '<', (eb) => eb.ref('total_amount_minor')).orderBy(over, 'desc').limit(1);
+      out = out.where('brl_amount_minor', '>=', sql<number>`${minor} - (${largest})`);
+    }
   }
   const lists = [
     ['user_id', f.userIds],
