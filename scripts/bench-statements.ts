@@ -142,9 +142,14 @@ async function main() {
       for (const [name, query] of singles) cases.push([`${sorting} + ${name}`, { ...query, sorting }]);
     }
     // The known weak spots of amount orders (store/banking-plan.ts, banking-arms.ts): a date range of a
-    // few days (near the sort/walk switch) and a BRL amount below X walked from the largest totals.
+    // few days (near the sort/walk switch) and a BRL amount below X walked from the largest totals
+    // (split by how the total compares with the BRL amount: ArmShape.totalVsBrl).
     cases.push(['brlAmount:desc + 3 days', { sorting: 'brlAmount:desc', startDate: '2026-03-02', endDate: '2026-03-04' }]);
     cases.push(['totalTransactionAmount:desc + amountLt=50', { sorting: 'totalTransactionAmount:desc', amountLt: 50 }]);
+    // Its mirrors: the BRL amount above X walked from the largest totals, and a larger X below which
+    // more rows carry fees (IOF, service fees) that may lift their total above X.
+    cases.push(['totalTransactionAmount:desc + amountGt=1000', { sorting: 'totalTransactionAmount:desc', amountGt: 1000 }]);
+    cases.push(['totalTransactionAmount:desc + amountLt=1000', { sorting: 'totalTransactionAmount:desc', amountLt: 1000 }]);
 
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
     const prepared = await Promise.all(cases.map(async ([, query]) => {

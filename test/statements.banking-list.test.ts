@@ -138,6 +138,8 @@ describe('listBankingTransactions', () => {
     expect(ids(await walk({ ...query(), limit: 6 }))).toEqual(ids(expected));
     const byAmount = await walk({ ...query(), limit: 9, sorting: 'brlAmount:asc' });
     expect(ids(byAmount)).toEqual(ids([...expected].sort((a, b) => a.brlAmount - b.brlAmount || a.id - b.id)));
+    const byTotal = await walk({ ...query(), limit: 8, sorting: 'totalTransactionAmount:desc' });
+    expect(ids(byTotal)).toEqual(ids([...expected].sort((a, b) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id)));
   });
 
   it('when a filter matches nothing or an unknown email, then an empty page without nextPageStartKey', async () => {

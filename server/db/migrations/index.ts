@@ -10,6 +10,7 @@ import * as m0007 from './0007_auth_failures.js';
 import * as m0008 from './0008_events.js';
 import * as m0009 from './0009_rate_limits.js';
 import * as m0010 from './0010_ingest_runs.js';
+import * as m0011 from './0011_banking_fee_rows.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_events': m0008,
   '0009_rate_limits': m0009,
   '0010_ingest_runs': m0010,
+  '0011_banking_fee_rows': m0011,
 };

@@ -44,9 +44,25 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
     const amount = unindexed.amount ? unindexedInteger('brl_amount_minor') : sql.ref<number>('brl_amount_minor');
     out = out.where(amount, f.amount.op, f.amount.minor);
   }
-  if (shape.totalVsBrl) {
-    out = out.where('total_amount_minor', shape.totalVsBrl === 'atLeast' ? '>=' : '<', (eb) => eb.ref('brl_amount_minor'));
-    if (shape.totalVsBrl === 'atLeast' && f.amount?.op === '>') out = out.where('total_amount_minor', '>', f.amount.minor);
+  // The sides of banking-arms.ts's split, each written as its partial index's condition, if any.
+  const side = shape.totalVsBrl;
+  if (side === 'atLeast') out = out.where('total_amount_minor', '>=', (eb) => eb.ref('brl_amount_minor'));
+  if (side === 'below') out = out.where('total_amount_minor', '<', (eb) => eb.ref('brl_amount_minor'));
+  if (side === 'above') out = out.where('brl_amount_minor', '<', (eb) => eb.ref('total_amount_minor'));
+  if (side && f.amount && f.amount.op !== '=') {
+    const { op, minor } = f.amount;
+    // total >= brl > X, or total >= brl and total < X (then brl < X), or total < brl < X.
+    if (op === '>' && side === 'atLeast') out = out.where('total_amount_minor', '>', minor);
+    if (op === '<' && side !== 'above') out = out.where('total_amount_minor', '<', minor);
+    if (op === '<' && side === 'above') {
+      out = out.where(unindexedInteger('total_amount_minor'), '>=', minor);
+      // Such a row has brl >= X − (total − brl) >= X − the company's largest total − brl: read in the
+      // same statement (one snapshot) from migration 0011's expression index, written as it declares it.
+      const over = sql<number>`(${sql.ref('total_amount_minor')} - ${sql.ref('brl_amount_minor')})`;
+      const largest = db.selectFrom('banking_transactions').select(over.as('over')).where('company_id', '=', q.companyId)
+        .where('brl_amount_minor', '<', (eb) => eb.ref('total_amount_minor')).orderBy(over, 'desc').limit(1);
+      out = out.where('brl_amount_minor', '>=', sql<number>`${minor} - (${largest})`);
+    }
   }
   const lists = [
     ['user_id', f.userIds],
@@ -66,12 +82,14 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
 function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
   const column = SORT_COLUMNS[q.sort.field];
   let query = filtered(db, db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]), q, shape);
+  // A sorted arm's order and cursor go through no-op expressions (see ArmShape.sorted).
+  const key = shape.sorted ? unindexedInteger(column) : sql.ref<string | number>(column);
+  const id = shape.sorted ? unindexedInteger('id') : sql.ref<number>('id');
   if (q.after) {
-    const [key, id] = q.after;
     const op = q.sort.direction === 'desc' ? '<' : '>';
-    query = query.where((eb: Eb) => eb(eb.refTuple(column, 'id'), op, eb.tuple(key as never, id)));
+    query = query.where((eb: Eb) => eb(eb.tuple(key, id), op, eb.tuple(q.after![0] as never, q.after![1])));
   }
-  return query.orderBy(column, q.sort.direction).orderBy('id', q.sort.direction).limit(q.take);
+  return query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction).limit(q.take);
 }
 
 /** The ids (and sort keys) of one page, in order. */
