@@ -22,6 +22,7 @@ import {
   CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase,
 } from 'kysely';
 import { backoff, isSqliteBusy, StoreBusyError } from './errors.js';
+import { readRows } from './sqlite-rows.js';
 
 /** Total time a statement or BEGIN keeps retrying a busy lock (another process) before answering 503. */
 const LOCK_WAIT_MS = 4_000;
@@ -57,10 +58,10 @@ class FifoLock {
   }
 }
 
-/** Runs a compiled query the way Kysely's own SQLite connection does. */
+/** Runs a compiled query the way Kysely's own SQLite connection does (rows: sqlite-rows.ts). */
 function run(db: SqliteDatabase, { sql, parameters }: CompiledQuery): QueryResult<any> {
   const statement = db.prepare(sql);
-  if (statement.reader) return { rows: statement.all(parameters) as unknown[] };
+  if (statement.reader) return { rows: readRows(statement as unknown as SQLite.Statement, parameters) };
   const { changes, lastInsertRowid } = statement.run(parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }

@@ -8,7 +8,17 @@ import type { BankingPageQuery } from './banking-types.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
 
-export interface BankingItem extends BankingTransactionRow {
+/** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
+const ITEM_COLUMNS = [
+  'id', 'company_id', 'account_id', 'transaction_type_id', 'transaction_type_description', 'transaction_type_icon', 'sub_type',
+  'status', 'final_card_number', 'bearer_name', 'transaction_date', 'brl_amount_minor', 'usd_amount_minor', 'usd_exchange_rate',
+  'usd_exchange_rate_date', 'total_amount_minor', 'iof_amount_minor', 'fee_service_amount_minor', 'mcc_code', 'mcc_group',
+  'mcc_description', 'id_purchase_event', 'source_destination_name', 'place_establishment', 'description', 'notes', 'conciled',
+  'category_code', 'category_description', 'custom_category_id', 'cost_center_id', 'user_id', 'requester_user_id', 'has_attachments',
+] as const satisfies ReadonlyArray<keyof BankingTransactionRow>;
+const itemColumns = ITEM_COLUMNS.map((c) => `t.${c}` as const);
+
+export interface BankingItem extends Pick<BankingTransactionRow, (typeof ITEM_COLUMNS)[number]> {
   user_email: string | null;
   requester_email: string | null;
   custom_category_name: string | null;
@@ -32,7 +42,7 @@ export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
     .leftJoin('users as r', 'r.id', 't.requester_user_id')
     .leftJoin('categories as c', 'c.id', 't.custom_category_id')
     .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
-    .selectAll('t')
+    .select(itemColumns)
     .select(['p.sort_key', 'u.email as user_email', 'r.email as requester_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
     .orderBy('p.sort_key', direction)
     .orderBy('p.id', direction);
@@ -60,7 +70,7 @@ export async function findBankingItem(db: Db, companyId: string, id: number): Pr
     .leftJoin('users as r', 'r.id', 't.requester_user_id')
     .leftJoin('categories as c', 'c.id', 't.custom_category_id')
     .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
-    .selectAll('t')
+    .select(itemColumns)
     .select(['u.email as user_email', 'r.email as requester_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
     .where('t.company_id', '=', companyId)
     .where('t.id', '=', id)
