@@ -7,7 +7,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
-import { unindexedInteger, unindexedTime } from '../../../db/dialect.js';
+import { literalLimit, unindexedInteger, unindexedTime } from '../../../db/dialect.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import type { BankingFilters, BankingPageQuery } from './banking-types.js';
 
@@ -89,7 +89,7 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
     const op = q.sort.direction === 'desc' ? '<' : '>';
     query = query.where((eb: Eb) => eb(eb.tuple(key, id), op, eb.tuple(q.after![0] as never, q.after![1])));
   }
-  return query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction).limit(q.take);
+  return query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction).limit(literalLimit(q.take));
 }
 
 /** The ids (and sort keys) of one page, in order. */
@@ -98,5 +98,5 @@ export function pageIdsQuery(db: Db, q: BankingPageQuery): SelectQueryBuilder<Da
   if (rest.length === 0) return first as never;
   let union = first!;
   for (const next of rest) union = union.unionAll(next);
-  return union.orderBy('sort_key', q.sort.direction).orderBy('id', q.sort.direction).limit(q.take) as never;
+  return union.orderBy('sort_key', q.sort.direction).orderBy('id', q.sort.direction).limit(literalLimit(q.take)) as never;
 }

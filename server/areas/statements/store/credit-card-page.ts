@@ -1,6 +1,7 @@
 // The credit-card statement: keyset pages by (transaction_date, id) newest first, optionally of some
 // cards (one ordered arm per card, merged), and every record of one bill.
 import type { Db } from '../../../db/database.js';
+import { literalLimit } from '../../../db/dialect.js';
 import type { CreditCardTransactionRow } from '../tables.js';
 import { creditCardAttachments, type AttachmentSummary } from './attachments-of.js';
 
@@ -32,7 +33,7 @@ function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
     const [date, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '<', eb.tuple(date, id)));
   }
-  return query.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(q.take);
+  return query.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(literalLimit(q.take));
 }
 
 function pageIds(db: Db, q: CreditCardPageQuery) {
@@ -41,7 +42,7 @@ function pageIds(db: Db, q: CreditCardPageQuery) {
   const [first, ...rest] = cards.map((card, i) => db.selectFrom(arm(db, q, card).as(`arm${i}`)).selectAll());
   let union = first!;
   for (const next of rest) union = union.unionAll(next);
-  return union.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(q.take);
+  return union.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(literalLimit(q.take));
 }
 
 /** Joins names, sorts newest first and adds attachments. */
