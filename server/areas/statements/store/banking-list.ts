@@ -93,8 +93,8 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
 }
 
 /** The ids (and sort keys) of one page, in order. */
-export function pageIdsQuery(db: Db, q: BankingPageQuery): SelectQueryBuilder<Database, never, { id: number; sort_key: string | number }> {
-  const [first, ...rest] = armsOf(q).map((shape, i) => db.selectFrom(arm(db, q, shape).as(`arm${i}`)).selectAll());
+export function pageIdsQuery(db: Db, q: BankingPageQuery, arms = armsOf(q)): SelectQueryBuilder<Database, never, { id: number; sort_key: string | number }> {
+  const [first, ...rest] = arms.map((shape, i) => db.selectFrom(arm(db, q, shape).as(`arm${i}`)).selectAll());
   if (rest.length === 0) return first as never;
   let union = first!;
   for (const next of rest) union = union.unionAll(next);

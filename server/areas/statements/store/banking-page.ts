@@ -4,6 +4,8 @@
 import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
 import { pageIdsQuery } from './banking-list.js';
+import { armsOf, type ArmShape } from './banking-arms.js';
+import { compiledQueries, type Bind } from '../../../db/compiled.js';
 import type { BankingPageQuery } from './banking-types.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
@@ -32,11 +34,14 @@ export interface BankingPage {
   nextKey?: [string | number, number];
 }
 
-/** The page's rows (one more than `take`, to tell whether more follow) with joined names; `query` already planned. */
-export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
+/**
+ * The page's rows (one more than `take`, to tell whether more follow) with joined names; `query`
+ * already planned, `arms` those of its ids query (banking-arms.ts).
+ */
+export function bankingPageRowsQuery(db: Db, query: BankingPageQuery, arms = armsOf(idsOf(query))) {
   const direction = query.sort.direction;
   return db
-    .selectFrom(pageIdsQuery(db, { ...query, take: query.take + 1 }).as('p'))
+    .selectFrom(pageIdsQuery(db, idsOf(query), arms).as('p'))
     .innerJoin('banking_transactions as t', 't.id', 'p.id')
     .leftJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('users as r', 'r.id', 't.requester_user_id')
@@ -48,9 +53,46 @@ export function bankingPageRowsQuery(db: Db, query: BankingPageQuery) {
     .orderBy('p.id', direction);
 }
 
+/** The ids query of a page: one row more than the page, to tell whether more follow. */
+const idsOf = (query: BankingPageQuery): BankingPageQuery => ({ ...query, take: query.take + 1 });
+
+// The page query is compiled once per shape (server/db/compiled.ts). Its shape: the sort, the page
+// size, the plan, the arms, which of the scalar filters are given, and the list and flag filters
+// with their values (arms are built from them); the company, account, dates, amount and cursor are
+// bound on each run.
+const pageQueries = compiledQueries();
+
+function shapeOf(query: BankingPageQuery, arms: ArmShape[]): string {
+  const f = query.filters;
+  return JSON.stringify([query.sort, query.take, query.rangePlan ?? null, query.after !== undefined, arms, {
+    ...f, accountId: f.accountId !== undefined, from: f.from !== undefined, to: f.to !== undefined, amount: f.amount?.op ?? null,
+  }]);
+}
+
+const valuesOf = ({ companyId, filters: f, after }: BankingPageQuery) => ({
+  companyId, accountId: f.accountId, from: f.from, to: f.to, amount: f.amount?.minor, afterKey: after?.[0], afterId: after?.[1],
+});
+
+function withPlaceholders(query: BankingPageQuery, bind: Bind): BankingPageQuery {
+  const f = query.filters;
+  return {
+    ...query,
+    companyId: bind('companyId'),
+    filters: {
+      ...f,
+      ...(f.accountId !== undefined ? { accountId: bind<number>('accountId') } : {}),
+      ...(f.from !== undefined ? { from: bind<string>('from') } : {}),
+      ...(f.to !== undefined ? { to: bind<string>('to') } : {}),
+      ...(f.amount ? { amount: { op: f.amount.op, minor: bind<number>('amount') } } : {}),
+    },
+    ...(query.after ? { after: [bind<string | number>('afterKey'), bind<number>('afterId')] } : {}),
+  };
+}
+
 export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Promise<BankingPage> {
   const query = await planBankingPage(db, unplanned);
-  const rows = await bankingPageRowsQuery(db, query).execute();
+  const arms = armsOf(idsOf(query));
+  const { rows } = await pageQueries(db, shapeOf(query, arms), valuesOf(query), (bind) => bankingPageRowsQuery(db, withPlaceholders(query, bind), arms));
   const more = rows.length > query.take;
   const pageRows = more ? rows.slice(0, query.take) : rows;
   const attachments = await bankingAttachments(db, query.companyId, pageRows.filter((r) => r.has_attachments === 1).map((r) => r.id));

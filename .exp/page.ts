@@ -1,0 +1,15 @@
+import { openDatabase } from '../server/db/database.ts';
+import { loadBankingPage, bankingPageRowsQuery } from '../server/areas/statements/store/banking-page.ts';
+import { presentBanking } from '../server/areas/statements/present.ts';
+const db = await openDatabase('/tmp/bench.sqlite', { migrate: false });
+const c = (await db.selectFrom('companies').select(['id', 'time_zone']).where('name', '=', 'Benchmark HTTP Comércio Ltda').executeTakeFirstOrThrow()) as any;
+const q = { companyId: c.id, filters: {}, sort: { field: 'transactionDate', direction: 'desc' }, take: 20 } as any;
+const t = async (name: string, n: number, f: () => unknown) => { for (let i = 0; i < 300; i++) await f(); const s = process.hrtime.bigint(); for (let i = 0; i < n; i++) await f(); console.log(name.padEnd(20), (Number(process.hrtime.bigint() - s) / n / 1000).toFixed(1), 'µs'); };
+await t('loadBankingPage', 2000, () => loadBankingPage(db, q));
+await t('compile only', 2000, () => bankingPageRowsQuery(db, { ...q, take: 21 }).compile());
+const page = await loadBankingPage(db, q);
+await t('present 20', 5000, () => page.items.map((i) => presentBanking(i, c.time_zone)));
+const presented = page.items.map((i) => presentBanking(i, c.time_zone));
+await t('stringify', 5000, () => JSON.stringify({ transactions: presented }));
+console.log(JSON.stringify({ transactions: presented }).length, c.time_zone);
+await db.destroy();

@@ -1,0 +1,15 @@
+import { createLogger } from '../server/http/logger.ts';
+import { Writable } from 'node:stream';
+let out = '';
+const sink = new Writable({ write(c, _e, cb) { out += c; cb(); } });
+const logger = createLogger('info', sink);
+const child = logger.child({}, { redact: [] });
+const line = { req: { id: 'req_1', method: 'GET', url: '/x' }, route: '/x', res: { statusCode: 200 }, responseTime: 1 };
+child.info(line, 'request completed');
+child.info({ access_token: 'secret', nested: { access_token: 'x' } }, 'child');
+console.log(out);
+const t = (name: string, n: number, f: () => void) => { for (let i = 0; i < 3000; i++) f(); const s = process.hrtime.bigint(); for (let i = 0; i < n; i++) f(); console.log(name, (Number(process.hrtime.bigint() - s) / n / 1000).toFixed(2), 'µs'); };
+const devnull = new Writable({ write(_c, _e, cb) { cb(); } });
+const l2 = createLogger('info', devnull); const c2 = l2.child({}, { redact: [] });
+t('redacting logger', 100000, () => l2.info(line, 'request completed'));
+t('child without redaction', 100000, () => c2.info(line, 'request completed'));

@@ -1,0 +1,31 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { bankingPageRowsQuery } from '../server/areas/statements/store/banking-page.ts';
+import { readRows } from '../server/db/sqlite-rows.ts';
+const sqlite = new SQLite('/tmp/bench.sqlite', { readonly: true });
+sqlite.pragma('cache_size = -65536');
+const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+const company = (sqlite.prepare("select id from companies where name = 'Benchmark HTTP Comércio Ltda'").get() as any).id;
+const t = (name: string, n: number, f: () => void) => { for (let i = 0; i < 300; i++) f(); const s = process.hrtime.bigint(); for (let i = 0; i < n; i++) f(); console.log(name.padEnd(30), (Number(process.hrtime.bigint() - s) / n / 1000).toFixed(1), 'µs'); };
+const c = bankingPageRowsQuery(db as any, { companyId: company, filters: {}, sort: { field: 'transactionDate', direction: 'desc' }, take: 20 } as any).compile();
+const st = sqlite.prepare(c.sql);
+t('kysely page sql via readRows', 3000, () => readRows(st, c.parameters as any));
+const rows = readRows(st, c.parameters as any) as any[];
+const ids = rows.filter((r) => r.has_attachments === 1).map((r) => r.id);
+console.log('with attachments', ids.length);
+const a = db.selectFrom('attachments').select(['id', 'name', 'content_type', 'banking_transaction_id as transaction_id']).where('company_id', '=', company).where('banking_transaction_id', 'in', ids).where('status', '=', 'UPLOADED').orderBy('uploaded_at').orderBy('id').compile();
+const sa = sqlite.prepare(a.sql);
+t('attachments', 3000, () => readRows(sa, a.parameters as any));
+console.log(sqlite.prepare('explain query plan ' + a.sql).all(...(a.parameters as any)).map((r: any) => r.detail));
+console.log(sqlite.prepare('explain query plan ' + c.sql).all(...(c.parameters as any)).map((r: any) => r.detail));
+console.log(c.sql);
+const st2 = sqlite.prepare(c.sql.replace('select * from (select "id"', 'select "id"').replace(' as "arm0") as "p"', ' as "p"').replace(/"arm0"\."/g, '"p"."'));
+t('without arm0 wrapper', 3000, () => readRows(st2, c.parameters as any));
+st.raw(false); t('object mode same sql', 3000, () => st.all(...(c.parameters as any)));
+st.raw(false);
+const lit = sqlite.prepare(c.sql.replace('limit ?', 'limit 21'));
+for (let k = 0; k < 2; k++) {
+t('A kysely sql', 3000, () => readRows(st, c.parameters as any));
+t('B no wrapper', 3000, () => readRows(st2, c.parameters as any));
+t('C literal limit', 3000, () => readRows(lit, [c.parameters[0]] as any));
+}
