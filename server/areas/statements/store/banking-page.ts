@@ -105,8 +105,10 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
 
 /** One banking transaction of the company with its names and attachments, or undefined. */
 
+const itemById = compiledQueries();
+
 export async function findBankingItem(db: Db, companyId: string, id: number): Promise<BankingItem | undefined> {
-  const row = await db
+  const { rows: [row] } = await itemById(db, 'by id', { companyId, id }, (bind) => db
     .selectFrom('banking_transactions as t')
     .leftJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('users as r', 'r.id', 't.requester_user_id')
@@ -114,9 +116,8 @@ export async function findBankingItem(db: Db, companyId: string, id: number): Pr
     .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
     .select(itemColumns)
     .select(['u.email as user_email', 'r.email as requester_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
-    .where('t.company_id', '=', companyId)
-    .where('t.id', '=', id)
-    .executeTakeFirst();
+    .where('t.company_id', '=', bind<string>('companyId'))
+    .where('t.id', '=', bind<number>('id')));
   if (!row) return undefined;
   const attachments = await bankingAttachments(db, companyId, [row.id]);
   return { ...row, attachments: attachments.get(row.id) ?? [] };

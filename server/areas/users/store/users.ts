@@ -1,5 +1,6 @@
 // Queries on the company's users. Deleted users (deleted_at set) are invisible to every query here.
 import type { Db } from '../../../db/database.js';
+import { compiledQueries } from '../../../db/compiled.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
 
@@ -35,8 +36,12 @@ export async function listUsers(db: Db, companyId: string, page: { limit: number
   return query.orderBy('users.email_normalized').limit(page.limit + 1).execute();
 }
 
+/** Compiled once (server/db/compiled.ts): every request about a user starts here. */
+const userById = compiledQueries();
+
 export async function findUser(db: Db, companyId: string, userId: string): Promise<UserView | undefined> {
-  return liveUsers(db, companyId).where('users.id', '=', userId).executeTakeFirst();
+  const { rows } = await userById(db, 'by id', { companyId, userId }, (bind) => liveUsers(db, bind('companyId')).where('users.id', '=', bind<string>('userId')));
+  return rows[0];
 }
 
 export async function findUserByEmail(db: Db, companyId: string, emailNormalized: string): Promise<UserView | undefined> {
