@@ -116,18 +116,21 @@ export function createApp({
     checkMediaType(),
     uploadGate(services),
   ));
-  app.use(express.json({
-    limit: '1mb',
-    verify: (req, res, buf) => {
-      recordBodySize(req, res, buf);
-      assertJsonShape(buf);
-      keepRawBody(req as Request, res as Response, buf);
-    },
-  }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }));
-  app.use(wellFormedBody);
-  app.use(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
-  app.use(strictNumbers(internal));
+  // The body, by media type, and the query's numbers read strictly.
+  app.use(compose(
+    express.json({
+      limit: '1mb',
+      verify: (req, res, buf) => {
+        recordBodySize(req, res, buf);
+        assertJsonShape(buf);
+        keepRawBody(req as Request, res as Response, buf);
+      },
+    }),
+    express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }),
+    wellFormedBody,
+    express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
+    strictNumbers(internal),
+  ));
   app.use(contractValidator(internal, config));
   app.use(idempotency(services, logger));
   app.use(dispatch(services));
