@@ -2,7 +2,7 @@
 // changes state, inside its transaction, so the event — and one pending webhook delivery per
 // endpoint that wants it (the outbox) — commits or rolls back with the change. Also the event's
 // public shape, and the 30-day purge.
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../lib/ulid.js';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
@@ -13,8 +13,8 @@ type Db = Kysely<Database>;
 
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-const nextEventId = monotonicFactory();
-const nextDeliveryId = monotonicFactory();
+const nextEventId = monotonicUlids();
+const nextDeliveryId = monotonicUlids();
 /** The epoch: a delivery no worker has claimed. */
 export const UNCLAIMED = new Date(0).toISOString();
 

@@ -1,7 +1,7 @@
 // Webhook endpoints of a company: the URL, the events it wants, its signing secret (and the
 // previous one for 24 hours after a rotation).
 import { randomBytes } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../lib/ulid.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { WebhookEndpointRow, WebhookEndpointStatus } from '../../db/event-tables.js';
@@ -12,7 +12,7 @@ import { writeTransaction } from '../../db/transaction.js';
 
 type Db = Kysely<Database>;
 
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicUlids();
 
 /** How long the previous secret still signs after a rotation. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordVcnEvent, shownCard } from './events.js';
-import { monotonicFactory } from 'ulid';
+import { monotonicUlids } from '../../../lib/ulid.js';
 import type { Database } from '../../../db/schema.js';
 import { localDate } from '../../../lib/time.js';
 import { effectiveStatus } from '../status.js';
@@ -15,7 +15,7 @@ import { writeTransaction } from '../../../db/transaction.js';
 export type DeclineReason =
   | 'CARD_BLOCKED' | 'CARD_CANCELLED' | 'CARD_EXPIRED' | 'NOT_YET_VALID' | 'PURCHASE_QUANTITY_EXCEEDED' | 'LIMIT_EXCEEDED';
 
-const nextId = monotonicFactory();
+const nextId = monotonicUlids();
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const authorizationCode = () => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
