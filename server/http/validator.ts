@@ -2,11 +2,12 @@
 // responses when the configuration asks for it (development and tests).
 import { createRequire } from 'node:module';
 import type { IncomingMessage } from 'node:http';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Config } from '../config.js';
 import { hasAtMostTwoDecimals } from '../lib/money.js';
 import { validatorSpec } from './spec.js';
+import { compose } from './compose.js';
 
 /**
  * express-openapi-validator 5.6 finds a request's operation by compiling every route of the
@@ -49,15 +50,16 @@ export const recordBodySize = (req: IncomingMessage, _res: unknown, buf: Buffer)
  */
 export function contractValidator(bundle: Record<string, unknown>, config: Config) {
   memoizeRouteCompilation();
-  const all = Router().use(validatorMiddleware(bundle, config, true));
-  const first = Router().use(validatorMiddleware(bundle, config, false));
+  // The validator's middlewares run in sequence (compose.ts), not as a router's layers.
+  const all = compose(...validatorMiddleware(bundle, config, true));
+  const first = compose(...validatorMiddleware(bundle, config, false));
   return (req: Request, res: Response, next: NextFunction) => {
     const bytes = (req as Request & { bodyBytes?: number }).bodyBytes ?? 0;
     (bytes > ALL_ERRORS_MAX_BYTES ? first : all)(req, res, next);
   };
 }
 
-function validatorMiddleware(bundle: Record<string, unknown>, config: Config, allErrors: boolean) {
+function validatorMiddleware(bundle: Record<string, unknown>, config: Config, allErrors: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: validatorSpec(bundle) as never,
     validateRequests: { allErrors, allowUnknownQueryParameters: false },
