@@ -60,8 +60,11 @@ class FifoLock {
 
 /** Runs a compiled query the way Kysely's own SQLite connection does (rows: sqlite-rows.ts). */
 function run(db: SqliteDatabase, { sql, parameters }: CompiledQuery): QueryResult<any> {
-  const statement = db.prepare(sql);
-  if (statement.reader) return { rows: readRows(statement as unknown as SQLite.Statement, parameters) };
+  return runStatement(db.prepare(sql) as unknown as SQLite.Statement, parameters);
+}
+
+function runStatement(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<any> {
+  if (statement.reader) return { rows: readRows(statement, parameters) };
   const { changes, lastInsertRowid } = statement.run(parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
@@ -272,7 +275,8 @@ class Lease implements DatabaseConnection {
     if (this.state === 'transaction') return this.driver.writeNow(query);
     const reader = this.driver.reader;
     if (reader) {
-      if ((reader.prepare(query.sql) as unknown as SQLite.Statement).readonly) return retryBusy(() => run(reader, query));
+      const statement = reader.prepare(query.sql) as unknown as SQLite.Statement;
+      if (statement.readonly) return retryBusy(() => runStatement(statement, query.parameters));
       return this.writeAlone(query);
     }
     // In memory there is one connection: a read waits for the lock so it sees no transaction half-done.
