@@ -128,6 +128,7 @@ export class GroupCommitDriver implements Driver {
     (connection as Lease).release();
   }
 
+  /** Commits the open group, then closes; whatever still waits for the lock then fails on the closed connection. */
   async destroy(): Promise<void> {
     await this.lock.acquire();
     try {
@@ -135,6 +136,7 @@ export class GroupCommitDriver implements Driver {
     } finally {
       this.connections.reader?.close();
       this.connections.writer.close();
+      this.lock.release();
     }
   }
 
