@@ -24,7 +24,7 @@ export function unindexedInteger(column: string): RawBuilder<number> {
 
 /**
  * A page size written into the SQL text instead of bound: SQLite plans a keyset page with a known
- * LIMIT more cheaply (a third less time on the banking page). Only ever a small safe integer.
+ * LIMIT more cheaply than a bound one. Only ever a small safe integer.
  */
 export function literalLimit(rows: number): RawBuilder<number> {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`A row limit must be a non-negative integer, not ${rows}`);
