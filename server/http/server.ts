@@ -2,7 +2,7 @@
 // errors Node answers before Express sees the request, and a prompt graceful shutdown.
 import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { newUlid } from '../lib/ulid.js';
+import { newRequestId } from './request-id.js';
 
 /** Time allowed to receive all request headers (slow-header clients are cut off after it). */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -44,7 +44,7 @@ const MESSAGES: Record<number, string> = {
 
 /** A whole HTTP/1.1 response with the common error body, closing the connection. */
 export function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error'): string {
-  const requestId = `req_${newUlid()}`;
+  const requestId = newRequestId();
   const body = JSON.stringify({ error: STATUS_CODES[status] ?? 'Error', message, code: status, requestId, details: [] });
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',

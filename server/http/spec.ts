@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 type Json = Record<string, unknown>;
 export interface OperationRoute {
   method: string;
+  /** The path template as a regular expression, one capture group per `{name}` (see pathNames). */
   pattern: RegExp;
   path: string;
+  pathNames: string[];
   operationId: string;
   /** undefined: the operation needs no token; otherwise the scopes it needs (any one suffices). */
   scopes: string[] | undefined;
@@ -140,12 +142,16 @@ export function errorBodies(bundle: Json): Map<string, { byStatus: Map<number, E
   return out;
 }
 
-/** The operations of the bundle with their path patterns and required scopes. */
+/**
+ * The operations of the bundle with their path patterns and required scopes; literal paths before
+ * templated ones, as the router matches them (`/users/me` before `/users/{id}`).
+ */
 export function operationRoutes(bundle: Json): OperationRoute[] {
   const globalSecurity = bundle.security as Array<Record<string, string[]>> | undefined;
   const routes: OperationRoute[] = [];
   for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Json>)) {
-    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+    const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
     for (const method of METHODS) {
       const op = item[method] as Json | undefined;
       if (!op) continue;
@@ -153,8 +159,10 @@ export function operationRoutes(bundle: Json): OperationRoute[] {
       const scopes = security.length === 0 ? undefined : security.flatMap((req) => Object.values(req).flat());
       const body = op.requestBody as { content?: Json; required?: boolean } | undefined;
       const mediaTypes = Object.keys(body?.content ?? {});
-      routes.push({ method: method.toUpperCase(), pattern, path, operationId: String(op.operationId), scopes, mediaTypes, bodyRequired: body?.required === true });
+      routes.push({
+        method: method.toUpperCase(), pattern, path, pathNames, operationId: String(op.operationId), scopes, mediaTypes, bodyRequired: body?.required === true,
+      });
     }
   }
-  return routes;
+  return routes.sort((a, b) => a.pathNames.length - b.pathNames.length);
 }

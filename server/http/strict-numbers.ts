@@ -5,6 +5,7 @@
 // precision; the contract's minimum/maximum then apply as usual.
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors.js';
+import { operationOf } from './operation.js';
 
 type Json = Record<string, unknown>;
 type Kind = 'integer' | 'number';
@@ -15,13 +16,6 @@ interface NumericParam {
   kind: Kind;
   /** The value is an array serialized as comma-separated items (style form, explode false). */
   list: boolean;
-}
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  pathNames: string[];
-  params: NumericParam[];
 }
 
 // At most 16 significant digits before the point: every such integer is below 2^53 (safe) once
@@ -37,14 +31,12 @@ const kindOf = (schema: Json | undefined): Kind | undefined => {
   return undefined;
 };
 
-function routesOf(bundle: Json): Route[] {
+/** The numeric query and path parameters of each operation, by operationId. */
+function numericParamsOf(bundle: Json): Map<string, NumericParam[]> {
   const components = ((bundle.components as Json | undefined)?.parameters ?? {}) as Record<string, Json>;
   const resolve = (p: Json): Json => (typeof p.$ref === 'string' ? (components[p.$ref.split('/').pop()!] ?? {}) : p);
-  const routes: Route[] = [];
-  for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Json>)) {
-    const pathNames = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)');
-    const pattern = new RegExp(`^${source}/?$`);
+  const byOperation = new Map<string, NumericParam[]>();
+  for (const item of Object.values((bundle.paths ?? {}) as Record<string, Json>)) {
     const shared = ((item.parameters ?? []) as Json[]).map(resolve);
     for (const [method, op] of Object.entries(item)) {
       if (method === 'parameters' || !op || typeof op !== 'object') continue;
@@ -56,11 +48,10 @@ function routesOf(bundle: Json): Route[] {
         const kind = kindOf(list ? (schema!.items as Json) : schema);
         if (kind) params.push({ in: p.in, name: String(p.name), kind, list });
       }
-      routes.push({ method: method.toUpperCase(), pattern, pathNames, params });
+      if (params.length > 0) byOperation.set(String((op as Json).operationId), params);
     }
   }
-  // Literal paths before templated ones, as the router matches them (`/users/me` before `/users/{id}`).
-  return routes.sort((a, b) => a.pathNames.length - b.pathNames.length);
+  return byOperation;
 }
 
 const decode = (raw: string) => {
@@ -71,35 +62,32 @@ const decode = (raw: string) => {
   }
 };
 
-/** Rejects (400) numeric query and path parameters that are not plain decimal numbers. */
+/** Rejects (400) numeric query and path parameters that are not plain decimal numbers (after operation.ts). */
 export function strictNumbers(bundle: Json) {
-  const routes = routesOf(bundle);
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    for (const route of routes) {
-      if (route.method !== method) continue;
-      const match = route.pattern.exec(req.path);
-      if (!match) continue;
-      for (const param of route.params) {
-        let values: string[];
-        if (param.in === 'path') {
-          const index = route.pathNames.indexOf(param.name);
-          values = index >= 0 && match[index + 1] !== undefined ? [decode(match[index + 1]!)] : [];
-        } else {
-          const value = (req.query as Record<string, unknown>)[param.name];
-          if (value === undefined) continue;
-          const all = (Array.isArray(value) ? value : [value]).map(String);
-          values = param.list ? all.flatMap((v) => v.split(',')) : all;
-        }
-        const shape = param.kind === 'integer' ? INTEGER : NUMBER;
-        const bad = values.find((v) => !shape.test(v));
-        if (bad !== undefined) {
-          const what = param.kind === 'integer' ? 'an integer in decimal digits' : 'a decimal number';
-          const field = `${param.in}.${param.name}`;
-          return next(badRequest(`${field} must be ${what}`, [{ field, message: `${param.name} must be ${what}` }]));
-        }
+  const numericParams = numericParamsOf(bundle);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const operation = operationOf(res);
+    const params = operation && numericParams.get(operation.operationId);
+    if (!params) return next();
+    const match = operation.pattern.exec(req.path);
+    for (const param of params) {
+      let values: string[];
+      if (param.in === 'path') {
+        const index = operation.pathNames.indexOf(param.name);
+        values = index >= 0 && match?.[index + 1] !== undefined ? [decode(match[index + 1]!)] : [];
+      } else {
+        const value = (req.query as Record<string, unknown>)[param.name];
+        if (value === undefined) continue;
+        const all = (Array.isArray(value) ? value : [value]).map(String);
+        values = param.list ? all.flatMap((v) => v.split(',')) : all;
       }
-      break;
+      const shape = param.kind === 'integer' ? INTEGER : NUMBER;
+      const bad = values.find((v) => !shape.test(v));
+      if (bad !== undefined) {
+        const what = param.kind === 'integer' ? 'an integer in decimal digits' : 'a decimal number';
+        const field = `${param.in}.${param.name}`;
+        return next(badRequest(`${field} must be ${what}`, [{ field, message: `${param.name} must be ${what}` }]));
+      }
     }
     next();
   };
