@@ -77,7 +77,9 @@ export class FinanceApiError extends Error {
       status: response.status,
       error: text(b.error) ?? (response.statusText || `HTTP ${response.status}`),
       message:
-        text(b.message) ?? text(b.error_description) ?? (typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${response.status}`),
+        text(b.message) ??
+        text(b.error_description) ??
+        (typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${response.status}`),
       code,
       requestId: text(b.requestId) ?? response.headers.get('X-Request-Id') ?? undefined,
       details: list<string | FieldProblem>(b.details),
@@ -121,8 +123,14 @@ export const isRateLimited = (e: unknown): e is FinanceApiError => isFinanceApiE
  */
 export class FinanceNetworkError extends Error {
   override readonly name = 'FinanceNetworkError';
-  constructor(readonly method: string, readonly url: string, cause: unknown) {
-    super(`${method} ${url} failed on the network: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`${method} ${url} failed on the network: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
   }
 }
 
@@ -132,4 +140,5 @@ export const isNotFound = (e: unknown): e is FinanceApiError => isFinanceApiErro
 export const isConflict = (e: unknown): e is FinanceApiError => isFinanceApiError(e) && e.status === 409;
 
 /** True when `e` is a virtual-card error with this code: `hasVcnCode(e, 'vcn-already-exists')`. */
-export const hasVcnCode = (e: unknown, code: VcnErrorCode): e is FinanceApiError => isFinanceApiError(e) && e.code === code;
+export const hasVcnCode = (e: unknown, code: VcnErrorCode): e is FinanceApiError =>
+  isFinanceApiError(e) && e.code === code;

@@ -5,7 +5,8 @@ import type { paths } from './generated/openapi.js';
 import { unwrap } from './errors.js';
 
 type GetOf<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
-type PageOf<P extends keyof paths> = GetOf<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
+type PageOf<P extends keyof paths> =
+  GetOf<P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 type ParametersOf<P extends keyof paths> = GetOf<P> extends { parameters: infer R } ? R : never;
 
 /** Every path whose GET answers pages with a `nextPageStartKey`. */
@@ -18,10 +19,14 @@ export type ItemsKey<P extends PagedPath> = {
   [K in keyof PageOf<P>]-?: NonNullable<PageOf<P>[K]> extends readonly unknown[] ? K : never;
 }[keyof PageOf<P>];
 
-export type ItemOf<P extends PagedPath, K extends ItemsKey<P>> = NonNullable<PageOf<P>[K]> extends readonly (infer I)[] ? I : never;
+export type ItemOf<P extends PagedPath, K extends ItemsKey<P>> =
+  NonNullable<PageOf<P>[K]> extends readonly (infer I)[] ? I : never;
 
 /** The filters of a list: its query parameters without the cursor. */
-export type ListQuery<P extends PagedPath> = Omit<NonNullable<ParametersOf<P> extends { query?: infer Q } ? Q : never>, 'nextPageStartKey'>;
+export type ListQuery<P extends PagedPath> = Omit<
+  NonNullable<ParametersOf<P> extends { query?: infer Q } ? Q : never>,
+  'nextPageStartKey'
+>;
 
 export interface ListParams<P extends PagedPath> {
   query?: ListQuery<P>;
@@ -56,7 +61,10 @@ export async function* paginate<P extends PagedPath, K extends ItemsKey<P>>(
   let count = 0;
   let cursor: string | undefined;
   while (count < max) {
-    const query: Record<string, unknown> = { ...params.query, ...(cursor === undefined ? {} : { nextPageStartKey: cursor }) };
+    const query: Record<string, unknown> = {
+      ...params.query,
+      ...(cursor === undefined ? {} : { nextPageStartKey: cursor }),
+    };
     const page = await unwrap(get(path, { params: { ...params, query }, signal: options.signal }));
     for (const item of (page[itemsKey as string] ?? []) as Array<ItemOf<P, K>>) {
       yield item;
@@ -79,7 +87,11 @@ const LISTS = {
 } as const satisfies Record<string, { [P in PagedPath]: readonly [P, ItemsKey<P>] }[PagedPath]>;
 
 type Lists = typeof LISTS;
-type EntryItem<E> = E extends readonly [infer P extends PagedPath, infer K] ? (K extends ItemsKey<P> ? ItemOf<P, K> : never) : never;
+type EntryItem<E> = E extends readonly [infer P extends PagedPath, infer K]
+  ? K extends ItemsKey<P>
+    ? ItemOf<P, K>
+    : never
+  : never;
 
 export type Paginators = {
   [N in keyof Lists]: (
@@ -92,7 +104,8 @@ export function paginators(client: Client<paths>): Paginators {
   return Object.fromEntries(
     Object.entries(LISTS).map(([name, [path, key]]) => [
       name,
-      (query?: object, options?: PaginateOptions) => paginate(client, path as PagedPath, key as never, { query } as never, options),
+      (query?: object, options?: PaginateOptions) =>
+        paginate(client, path as PagedPath, key as never, { query } as never, options),
     ]),
   ) as Paginators;
 }

@@ -21,7 +21,12 @@ export interface RetryOptions {
 
 export type RetryPolicy = Required<RetryOptions>;
 
-export const RETRY_DEFAULTS: RetryPolicy = { maxRetries: 3, maxElapsedMs: 30_000, baseDelayMs: 250, maxDelayMs: 20_000 };
+export const RETRY_DEFAULTS: RetryPolicy = {
+  maxRetries: 3,
+  maxElapsedMs: 30_000,
+  baseDelayMs: 250,
+  maxDelayMs: 20_000,
+};
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 

@@ -91,10 +91,19 @@ export class TokenSource {
     if (!response.ok) throw await FinanceApiError.fromResponse(response);
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {
-      throw new FinanceApiError({ status: response.status, error: 'invalid_token_response', message: 'The token endpoint answered without access_token and expires_in', code: response.status, body });
+      throw new FinanceApiError({
+        status: response.status,
+        error: 'invalid_token_response',
+        message: 'The token endpoint answered without access_token and expires_in',
+        code: response.status,
+        body,
+      });
     }
     const lifetime = body.expires_in * 1000;
-    this.held = { value: body.access_token, refreshAt: sentAt + Math.max(lifetime - this.options.refreshBeforeMs, lifetime / 2) };
+    this.held = {
+      value: body.access_token,
+      refreshAt: sentAt + Math.max(lifetime - this.options.refreshBeforeMs, lifetime / 2),
+    };
     return this.held;
   }
 }

@@ -47,7 +47,8 @@ export function createTransport({ baseUrl, fetch, tokens, policy, signal: client
       const token = anonymous ? undefined : await tokens.get(signal);
       const outcome = await exchange(fetch, attemptOf(original, signal, token));
       // A 401 means the token was refused before anything ran: any call may be re-sent, once.
-      if (token === undefined || refreshed || !('response' in outcome) || outcome.response.status !== 401) return outcome;
+      if (token === undefined || refreshed || !('response' in outcome) || outcome.response.status !== 401)
+        return outcome;
       refreshed = true;
       tokens.invalidate(token);
       await outcome.response.body?.cancel().catch(() => undefined);

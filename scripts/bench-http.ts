@@ -38,7 +38,11 @@ const pinned = spawnSync('taskset', ['--version']).status === 0;
 const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...command] : command);
 const NODE = [process.execPath, '--import', 'tsx'];
 
-interface Target { name: string; port: number; child?: ChildProcess }
+interface Target {
+  name: string;
+  port: number;
+  child?: ChildProcess;
+}
 
 /** Bare Express plus the framework every request of ours passes (body parser, express-openapi-validator). */
 const FLOOR = 'Express + validator';
@@ -92,18 +96,41 @@ async function record(baseUrl: string, token: string, e: Endpoint): Promise<Reco
   return { method: e.method, url: e.url, status: res.status, headers, body: body.toString('base64') };
 }
 
-interface Sample { rps: number; p99: number; errors: number; non2xx: number }
+interface Sample {
+  rps: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
-async function drive(target: Target, token: string, e: Endpoint, connections: number, seconds: number): Promise<Sample> {
+async function drive(
+  target: Target,
+  token: string,
+  e: Endpoint,
+  connections: number,
+  seconds: number,
+): Promise<Sample> {
   const headers = { authorization: `Bearer ${token}`, ...(e.body ? { 'content-type': 'application/json' } : {}) };
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections,
     duration: seconds,
-    requests: [{ method: e.method, path: e.url, headers, ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}) }],
+    requests: [
+      {
+        method: e.method,
+        path: e.url,
+        headers,
+        ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}),
+      },
+    ],
   } as autocannon.Options);
   const ok = result.requests.total - result.non2xx;
-  return { rps: ok / (result.duration || seconds), p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return {
+    rps: ok / (result.duration || seconds),
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -116,9 +143,28 @@ async function main() {
   const data = await prepareDatabase(file, TRANSACTIONS);
   const targets: Target[] = [];
   try {
-    const production = { NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'files') };
-    const serve = (port: number, extra: string[] = []) => [...NODE, ...extra, 'server/cli/main.ts', 'serve', '--db', file, '--port', String(port)];
-    const service = start('service', 48_101, serve(48_101, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), production);
+    const production = {
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: join(dir, 'files'),
+    };
+    const serve = (port: number, extra: string[] = []) => [
+      ...NODE,
+      ...extra,
+      'server/cli/main.ts',
+      'serve',
+      '--db',
+      file,
+      '--port',
+      String(port),
+    ];
+    const service = start(
+      'service',
+      48_101,
+      serve(48_101, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []),
+      production,
+    );
     targets.push(service);
     await ready(service);
     const base = `http://127.0.0.1:${service.port}`;
@@ -127,15 +173,38 @@ async function main() {
     for (const e of all) recordings.push(await record(base, tokenFor(data, e), e));
     const recordFile = join(dir, 'recordings.json');
     writeFileSync(recordFile, JSON.stringify(recordings));
-    targets.push(start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']));
+    targets.push(
+      start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']),
+    );
     targets.push(start('node:http', 48_103, [...NODE, 'scripts/bench-http/replay.ts', 'node', recordFile, '48103']));
     targets.push(start(FLOOR, 48_106, [...NODE, 'scripts/bench-http/replay.ts', 'validator', recordFile, '48106']));
-    targets.push(start(PRISM, 48_107, [process.execPath, 'node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'generated/openapi.public.json', '-p', '48107', '-v', 'silent']));
+    targets.push(
+      start(PRISM, 48_107, [
+        process.execPath,
+        'node_modules/@stoplight/prism-cli/dist/index.js',
+        'mock',
+        'generated/openapi.public.json',
+        '-p',
+        '48107',
+        '-v',
+        'silent',
+      ]),
+    );
     if (flag('validation')) {
-      targets.push(start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }));
+      targets.push(
+        start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }),
+      );
     }
     if (BASELINE) {
-      targets.push(start(`service at ${BASELINE}`, 48_105, [...NODE, join(BASELINE, 'server/cli/main.ts'), 'serve', '--db', file, '--port', '48105'], production, BASELINE));
+      targets.push(
+        start(
+          `service at ${BASELINE}`,
+          48_105,
+          [...NODE, join(BASELINE, 'server/cli/main.ts'), 'serve', '--db', file, '--port', '48105'],
+          production,
+          BASELINE,
+        ),
+      );
     }
     for (const t of targets.slice(1)) await ready(t);
 
@@ -157,46 +226,92 @@ async function main() {
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
 
-    const rows = all.flatMap((e) => CONNECTIONS.map((c) => {
-      const of = (t: Target) => {
-        const s = samples.get(`${e.name}|${c}|${t.name}`)!;
-        return { rps: Math.round(median(s.map((x) => x.rps))), p99: median(s.map((x) => x.p99)), errors: s.reduce((n, x) => n + x.errors, 0), non2xx: s.reduce((n, x) => n + x.non2xx, 0) };
-      };
-      const results = Object.fromEntries(targets.map((t) => [t.name, of(t)]));
-      const express = results['bare Express']!;
-      const ratios = Object.fromEntries(targets.map((t) => [t.name, {
-        rps: Number((results[t.name]!.rps / express.rps).toFixed(2)),
-        p99: Number((results[t.name]!.p99 / Math.max(express.p99, 1)).toFixed(2)),
-      }]));
-      return { endpoint: e.name, connections: c, results, ratiosToExpress: ratios };
-    }));
+    const rows = all.flatMap((e) =>
+      CONNECTIONS.map((c) => {
+        const of = (t: Target) => {
+          const s = samples.get(`${e.name}|${c}|${t.name}`)!;
+          return {
+            rps: Math.round(median(s.map((x) => x.rps))),
+            p99: median(s.map((x) => x.p99)),
+            errors: s.reduce((n, x) => n + x.errors, 0),
+            non2xx: s.reduce((n, x) => n + x.non2xx, 0),
+          };
+        };
+        const results = Object.fromEntries(targets.map((t) => [t.name, of(t)]));
+        const express = results['bare Express']!;
+        const ratios = Object.fromEntries(
+          targets.map((t) => [
+            t.name,
+            {
+              rps: Number((results[t.name]!.rps / express.rps).toFixed(2)),
+              p99: Number((results[t.name]!.p99 / Math.max(express.p99, 1)).toFixed(2)),
+            },
+          ]),
+        );
+        return { endpoint: e.name, connections: c, results, ratiosToExpress: ratios };
+      }),
+    );
 
     if (flag('json')) {
-      process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, durationSeconds: DURATION, transactions: TRANSACTIONS, pinned, rows }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ rounds: ROUNDS, durationSeconds: DURATION, transactions: TRANSACTIONS, pinned, rows }, null, 2)}\n`,
+      );
     } else {
       const extra = targets.slice(3);
-      const head = ['endpoint', 'c', 'service req/s', 'p99 ms', 'Express req/s', 'p99 ms', 'node:http req/s', '× Express req/s', '× Express p99',
-        'floor × Express req/s', ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it'])];
+      const head = [
+        'endpoint',
+        'c',
+        'service req/s',
+        'p99 ms',
+        'Express req/s',
+        'p99 ms',
+        'node:http req/s',
+        '× Express req/s',
+        '× Express p99',
+        'floor × Express req/s',
+        ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it']),
+      ];
       const lines = rows.map((r) => {
         const s = r.results.service!;
         const x = r.results['bare Express']!;
         const n = r.results['node:http']!;
-        return [r.endpoint, String(r.connections), String(s.rps), String(s.p99), String(x.rps), String(x.p99), String(n.rps),
-          r.ratiosToExpress.service!.rps.toFixed(2), r.ratiosToExpress.service!.p99.toFixed(2), r.ratiosToExpress[FLOOR]!.rps.toFixed(2),
-          ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)])];
+        return [
+          r.endpoint,
+          String(r.connections),
+          String(s.rps),
+          String(s.p99),
+          String(x.rps),
+          String(x.p99),
+          String(n.rps),
+          r.ratiosToExpress.service!.rps.toFixed(2),
+          r.ratiosToExpress.service!.p99.toFixed(2),
+          r.ratiosToExpress[FLOOR]!.rps.toFixed(2),
+          ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)]),
+        ];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);
       for (const l of lines) process.stdout.write(`| ${l.join(' | ')} |\n`);
-      const failures = rows.flatMap((r) => targets.filter((t) => r.results[t.name]!.errors + r.results[t.name]!.non2xx > 0)
-        .map((t) => `${r.endpoint} c=${r.connections} ${t.name}: ${r.results[t.name]!.non2xx} non-2xx, ${r.results[t.name]!.errors} errors`));
+      const failures = rows.flatMap((r) =>
+        targets
+          .filter((t) => r.results[t.name]!.errors + r.results[t.name]!.non2xx > 0)
+          .map(
+            (t) =>
+              `${r.endpoint} c=${r.connections} ${t.name}: ${r.results[t.name]!.non2xx} non-2xx, ${r.results[t.name]!.errors} errors`,
+          ),
+      );
       if (failures.length > 0) process.stdout.write(`\nnot counted in req/s:\n${failures.join('\n')}\n`);
-      process.stdout.write(`\nmedians of ${ROUNDS} interleaved rounds of ${DURATION} s; ${TRANSACTIONS} banking transactions; ${pinned ? 'servers on CPU 0, load on CPU 1' : 'not pinned'}\n`);
+      process.stdout.write(
+        `\nmedians of ${ROUNDS} interleaved rounds of ${DURATION} s; ${TRANSACTIONS} banking transactions; ${pinned ? 'servers on CPU 0, load on CPU 1' : 'not pinned'}\n`,
+      );
     }
   } finally {
     for (const t of targets) await stop(t);
     rmSync(dir, { recursive: true, force: true });
   }
-  if (PROFILE) process.stderr.write(`\nthe server's top self time (${PROFILE}):\n${topSelfTime(mainThreadProfiles(PROFILE), 10)}\n`);
+  if (PROFILE)
+    process.stderr.write(
+      `\nthe server's top self time (${PROFILE}):\n${topSelfTime(mainThreadProfiles(PROFILE), 10)}\n`,
+    );
 }
 
 await main();

@@ -43,9 +43,15 @@ const config = testConfig();
 
 async function seed(db: Db, name: string, rows: number, seedNumber: number) {
   const companyId = await createCompany(db, clock, { name });
-  const ctx = { companyId, rng: createRng(seedNumber), clock, transactions: rows, onProgress: (done: number, total: number) => {
-    if (done === total || done % 100_000 === 0) process.stderr.write(`\r  ${name}: ${done}/${total} banking rows`);
-  } };
+  const ctx = {
+    companyId,
+    rng: createRng(seedNumber),
+    clock,
+    transactions: rows,
+    onProgress: (done: number, total: number) => {
+      if (done === total || done % 100_000 === 0) process.stderr.write(`\r  ${name}: ${done}/${total} banking rows`);
+    },
+  };
   await seedDirectory(db, ctx);
   await seedUsers(db, ctx);
   const started = performance.now();
@@ -64,11 +70,23 @@ async function main() {
   const file = dbArg ?? join(dir!, 'bench.sqlite');
   const pg = isPostgresUrl(file);
   const db = await openDatabase(file);
-  const reuse = pg ? (await db.selectFrom('companies').select('id').where('name', '=', 'Benchmark Comércio Ltda').executeTakeFirst()) !== undefined : existsSync(file) && (await db.selectFrom('companies').select('id').limit(1).executeTakeFirst()) !== undefined;
+  const reuse = pg
+    ? (await db
+        .selectFrom('companies')
+        .select('id')
+        .where('name', '=', 'Benchmark Comércio Ltda')
+        .executeTakeFirst()) !== undefined
+    : existsSync(file) && (await db.selectFrom('companies').select('id').limit(1).executeTakeFirst()) !== undefined;
   try {
     let companyId: string;
     if (reuse) {
-      companyId = (await db.selectFrom('companies').select('id').where('name', '=', 'Benchmark Comércio Ltda').executeTakeFirstOrThrow()).id;
+      companyId = (
+        await db
+          .selectFrom('companies')
+          .select('id')
+          .where('name', '=', 'Benchmark Comércio Ltda')
+          .executeTakeFirstOrThrow()
+      ).id;
       process.stderr.write(`reusing ${file}\n`);
     } else {
       process.stderr.write(`seeding ${ROWS} + ${OTHERS} × ${OTHER_ROWS} banking rows…\n`);
@@ -79,34 +97,86 @@ async function main() {
 
     const auth = { companyId, clientId: 'bench', scopes: new Set(['statements:read']), timeZone: 'America/Sao_Paulo' };
     const ctx = { db, clock, config, auth, requestId: 'bench' } as unknown as HandlerContext;
-    const list = (query: Query) => handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);
+    const list = (query: Query) =>
+      handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);
 
     // Filter values taken from the data, as a caller would use them.
-    const pick = async (text: string) => (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(pg ? text.replace('?', '$1') : text, [companyId]))).rows[0]!;
-    const account = (await pick('select account_id as v from banking_transactions where company_id = ? group by 1 order by count(*) limit 1')).v as number;
-    const categories = (await db.selectFrom('categories').select('id').where('company_id', '=', companyId).orderBy('id').limit(2).execute()).map((r) => r.id);
-    const costCenter = (await pick('select cost_center_id as v from banking_transactions where company_id = ? and cost_center_id is not null limit 1')).v as string;
-    const email = (await pick('select u.email as v from banking_transactions t join users u on u.id = t.user_id where t.company_id = ? group by 1 order by count(*) limit 1')).v as string;
-    const amount = (await pick('select brl_amount_minor as v from banking_transactions where company_id = ? limit 1 offset 5000')).v as number;
-    const accountAmount = (await db.selectFrom('banking_transactions').select('brl_amount_minor as v').where('company_id', '=', companyId)
-      .where('account_id', '=', account).offset(5_000).limit(1).executeTakeFirstOrThrow()).v;
+    const pick = async (text: string) =>
+      (
+        await db.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(pg ? text.replace('?', '$1') : text, [companyId]),
+        )
+      ).rows[0]!;
+    const account = (
+      await pick(
+        'select account_id as v from banking_transactions where company_id = ? group by 1 order by count(*) limit 1',
+      )
+    ).v as number;
+    const categories = (
+      await db
+        .selectFrom('categories')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .orderBy('id')
+        .limit(2)
+        .execute()
+    ).map((r) => r.id);
+    const costCenter = (
+      await pick(
+        'select cost_center_id as v from banking_transactions where company_id = ? and cost_center_id is not null limit 1',
+      )
+    ).v as string;
+    const email = (
+      await pick(
+        'select u.email as v from banking_transactions t join users u on u.id = t.user_id where t.company_id = ? group by 1 order by count(*) limit 1',
+      )
+    ).v as string;
+    const amount = (
+      await pick('select brl_amount_minor as v from banking_transactions where company_id = ? limit 1 offset 5000')
+    ).v as number;
+    const accountAmount = (
+      await db
+        .selectFrom('banking_transactions')
+        .select('brl_amount_minor as v')
+        .where('company_id', '=', companyId)
+        .where('account_id', '=', account)
+        .offset(5_000)
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).v;
 
     const deep = async (sorting: NonNullable<Query['sorting']>) => {
       const q: Query = { limit: 20, sorting };
       const { page, paging } = bankingPageQuery(q, { auth, config });
       const column = SORT_COLUMNS[page.sort.field];
-      const row = await db.selectFrom('banking_transactions').select([`${column} as k`, 'id']).where('company_id', '=', companyId)
-        .orderBy(column, page.sort.direction).orderBy('id', page.sort.direction).offset(5_000 * 20 - 1).limit(1).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('banking_transactions')
+        .select([`${column} as k`, 'id'])
+        .where('company_id', '=', companyId)
+        .orderBy(column, page.sort.direction)
+        .orderBy('id', page.sort.direction)
+        .offset(5_000 * 20 - 1)
+        .limit(1)
+        .executeTakeFirstOrThrow();
       return { ...q, nextPageStartKey: paging.cursorAfter([row.k as string | number, row.id]) };
     };
 
     const allFilters: Query = {
-      accountId: account, startDate: '2025-01-01', endDate: '2026-11-20', hasAttachments: false, wasConciled: false,
-      categoryIds: categories, costCenterIds: [costCenter], responsibleEmail: email, status: [2, 3], amountGt: 20,
+      accountId: account,
+      startDate: '2025-01-01',
+      endDate: '2026-11-20',
+      hasAttachments: false,
+      wasConciled: false,
+      categoryIds: categories,
+      costCenterIds: [costCenter],
+      responsibleEmail: email,
+      status: [2, 3],
+      amountGt: 20,
     };
     const secondPage = async (query: Query) => {
       const first = await list(query);
-      const key = 'body' in first && first.body ? (first.body as { nextPageStartKey?: string }).nextPageStartKey : undefined;
+      const key =
+        'body' in first && first.body ? (first.body as { nextPageStartKey?: string }).nextPageStartKey : undefined;
       // With fewer rows (--rows) the filters may match a single page: then time the first page.
       return key === undefined ? query : { ...query, nextPageStartKey: key };
     };
@@ -128,9 +198,15 @@ async function main() {
       ['amountLt=50', { amountLt: 50 }],
       ['all filters together', allFilters],
       ['all filters, limit 4, page 2', await secondPage({ ...allFilters, limit: 4 })],
-      ['responsibleEmail + categoryIds (1) + wasConciled=false', { responsibleEmail: email, categoryIds: [categories[0]!], wasConciled: false }],
+      [
+        'responsibleEmail + categoryIds (1) + wasConciled=false',
+        { responsibleEmail: email, categoryIds: [categories[0]!], wasConciled: false },
+      ],
       ['costCenterIds (1) + categoryIds (2)', { costCenterIds: [costCenter], categoryIds: categories }],
-      ['responsibleEmail + costCenterIds (1) + status=1', { responsibleEmail: email, costCenterIds: [costCenter], status: [1] }],
+      [
+        'responsibleEmail + costCenterIds (1) + status=1',
+        { responsibleEmail: email, costCenterIds: [costCenter], status: [1] },
+      ],
       ['accountId + amountEq', { accountId: account, amountEq: accountAmount / 100 }],
       ['sorting=brlAmount:desc page 1', { sorting: 'brlAmount:desc' }],
       ['sorting=brlAmount:desc page 5,000', await deep('brlAmount:desc')],
@@ -144,22 +220,37 @@ async function main() {
     // The known weak spots of amount orders (store/banking-plan.ts, banking-arms.ts): a date range of a
     // few days (near the sort/walk switch) and a BRL amount below X walked from the largest totals
     // (split by how the total compares with the BRL amount: ArmShape.totalVsBrl).
-    cases.push(['brlAmount:desc + 3 days', { sorting: 'brlAmount:desc', startDate: '2026-03-02', endDate: '2026-03-04' }]);
+    cases.push([
+      'brlAmount:desc + 3 days',
+      { sorting: 'brlAmount:desc', startDate: '2026-03-02', endDate: '2026-03-04' },
+    ]);
     cases.push(['totalTransactionAmount:desc + amountLt=50', { sorting: 'totalTransactionAmount:desc', amountLt: 50 }]);
     // Its mirrors: the BRL amount above X walked from the largest totals, and a larger X below which
     // more rows carry fees (IOF, service fees) that may lift their total above X.
-    cases.push(['totalTransactionAmount:desc + amountGt=1000', { sorting: 'totalTransactionAmount:desc', amountGt: 1000 }]);
-    cases.push(['totalTransactionAmount:desc + amountLt=1000', { sorting: 'totalTransactionAmount:desc', amountLt: 1000 }]);
+    cases.push([
+      'totalTransactionAmount:desc + amountGt=1000',
+      { sorting: 'totalTransactionAmount:desc', amountGt: 1000 },
+    ]);
+    cases.push([
+      'totalTransactionAmount:desc + amountLt=1000',
+      { sorting: 'totalTransactionAmount:desc', amountLt: 1000 },
+    ]);
 
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
-    const prepared = await Promise.all(cases.map(async ([, query]) => {
-      const { page, email: wanted } = bankingPageQuery(query, { auth, config });
-      if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
-      return page;
-    }));
+    const prepared = await Promise.all(
+      cases.map(async ([, query]) => {
+        const { page, email: wanted } = bankingPageQuery(query, { auth, config });
+        if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
+        return page;
+      }),
+    );
     // Warm everything, then time in rounds (every case once per round, each round starting at the
     // next case), so load on the machine and the order of cases weigh on all cases alike.
-    for (let i = 0; i < WARMUP; i += 1) for (const [k, [, query]] of cases.entries()) { await list(query); await loadBankingPage(db, prepared[k]!); }
+    for (let i = 0; i < WARMUP; i += 1)
+      for (const [k, [, query]] of cases.entries()) {
+        await list(query);
+        await loadBankingPage(db, prepared[k]!);
+      }
     const storeTimes = cases.map(() => [] as number[]);
     const handlerTimes = cases.map(() => [] as number[]);
     for (let i = 0; i < RUNS; i += 1) {
@@ -177,20 +268,44 @@ async function main() {
     const results: Array<{ name: string; median: number; handler: number; rows: number; plan: string[] }> = [];
     for (const [k, [name, query]] of cases.entries()) {
       const sample = await list(query);
-      const rows = 'body' in sample && sample.body ? (sample.body as { transactions: unknown[] }).transactions.length : 0;
+      const rows =
+        'body' in sample && sample.body ? (sample.body as { transactions: unknown[] }).transactions.length : 0;
       const compiled = bankingPageRowsQuery(db, await planBankingPage(db, prepared[k]!)).compile();
-      const plan = await db.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>(CompiledQuery.raw(`${pg ? 'EXPLAIN (COSTS OFF)' : 'EXPLAIN QUERY PLAN'} ${compiled.sql}`, [...compiled.parameters]));
-      results.push({ name, median: median(storeTimes[k]!), handler: median(handlerTimes[k]!), rows, plan: plan.rows.map((r) => r.detail ?? r['QUERY PLAN'] ?? '') });
+      const plan = await db.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>(
+        CompiledQuery.raw(`${pg ? 'EXPLAIN (COSTS OFF)' : 'EXPLAIN QUERY PLAN'} ${compiled.sql}`, [
+          ...compiled.parameters,
+        ]),
+      );
+      results.push({
+        name,
+        median: median(storeTimes[k]!),
+        handler: median(handlerTimes[k]!),
+        rows,
+        plan: plan.rows.map((r) => r.detail ?? r['QUERY PLAN'] ?? ''),
+      });
     }
 
     const base = results[0]!;
     const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-    console.log(`\nBanking list, company with ${ROWS.toLocaleString('en')} rows + other companies' rows; median of ${RUNS} rounds`);
-    console.log('store = the page query with joins and attachments (loadBankingPage); handler = store + parsing + JSON shaping, no HTTP\n');
+    console.log(
+      `\nBanking list, company with ${ROWS.toLocaleString('en')} rows + other companies' rows; median of ${RUNS} rounds`,
+    );
+    console.log(
+      'store = the page query with joins and attachments (loadBankingPage); handler = store + parsing + JSON shaping, no HTTP\n',
+    );
     console.log(line(['query', 'rows', 'store µs', 'ratio to page 1', 'handler µs', 'ratio to page 1']));
     console.log(line(['---', '---:', '---:', '---:', '---:', '---:']));
     for (const r of results) {
-      console.log(line([r.name, String(r.rows), r.median.toFixed(0), (r.median / base.median).toFixed(2), r.handler.toFixed(0), (r.handler / base.handler).toFixed(2)]));
+      console.log(
+        line([
+          r.name,
+          String(r.rows),
+          r.median.toFixed(0),
+          (r.median / base.median).toFixed(2),
+          r.handler.toFixed(0),
+          (r.handler / base.handler).toFixed(2),
+        ]),
+      );
     }
     console.log(pg ? '\nEXPLAIN (PostgreSQL)' : '\nEXPLAIN QUERY PLAN');
     for (const r of results) console.log(`\n${r.name}:\n${r.plan.map((p) => `  ${p}`).join('\n')}`);

@@ -26,8 +26,12 @@ export const generatedFiles: Record<string, string> = {
 export async function buildGenerated(out: string): Promise<void> {
   const bundle = (api: string, extra: string[]) =>
     mustRunTool('redocly', [
-      'bundle', api, '-o', join(out, `openapi.${api}.json`),
-      '--component-renaming-conflicts-severity=error', ...extra,
+      'bundle',
+      api,
+      '-o',
+      join(out, `openapi.${api}.json`),
+      '--component-renaming-conflicts-severity=error',
+      ...extra,
     ]);
   await Promise.all([
     bundle('internal', []),
@@ -38,7 +42,11 @@ export async function buildGenerated(out: string): Promise<void> {
   // file, hence its own empty Redocly config.
   const types = (api: string, file: string) =>
     mustRunTool('openapi-typescript', [
-      join(out, `openapi.${api}.json`), '--redocly', 'openapi-typescript.redocly.yaml', '-o', join(out, file),
+      join(out, `openapi.${api}.json`),
+      '--redocly',
+      'openapi-typescript.redocly.yaml',
+      '-o',
+      join(out, file),
     ]);
   await Promise.all([types('internal', 'openapi.d.ts'), types('public', 'openapi.public.d.ts')]);
 }
@@ -57,7 +65,10 @@ export async function staleGeneratedFiles(): Promise<string[]> {
   try {
     await buildGenerated(out);
     return Object.entries(generatedFiles)
-      .filter(([file, committed]) => !existsSync(committed) || readFileSync(committed, 'utf8') !== readFileSync(join(out, file), 'utf8'))
+      .filter(
+        ([file, committed]) =>
+          !existsSync(committed) || readFileSync(committed, 'utf8') !== readFileSync(join(out, file), 'utf8'),
+      )
       .map(([, committed]) => relative(projectRoot, committed));
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -82,7 +93,11 @@ async function main(): Promise<number> {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-  console.log(`built ${Object.values(generatedFiles).map((file) => relative(projectRoot, file)).join(', ')}`);
+  console.log(
+    `built ${Object.values(generatedFiles)
+      .map((file) => relative(projectRoot, file))
+      .join(', ')}`,
+  );
   console.log(`built ${await buildDocs()}`);
   return 0;
 }

@@ -11,13 +11,17 @@ const upperBounds = ['maxLength', 'maxItems', 'maxProperties', 'maximum', 'exclu
 const lowerBounds = ['minLength', 'minItems', 'minProperties', 'minimum', 'exclusiveMinimum'];
 const exactKeywords = ['pattern', 'format', 'const'];
 
-const isObject = (value: unknown): value is Schema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Schema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Follows local `#/...` refs (bundles only have local refs). */
 function deref(doc: unknown, node: unknown): unknown {
   let current = node;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
-    const pointer = current.$ref.replace(/^#\//, '').split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const pointer = current.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
     current = pointer.reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), doc);
   }
   return current;
@@ -28,7 +32,10 @@ const json = (value: unknown) => JSON.stringify(value);
 class Walker {
   readonly findings: string[] = [];
   private readonly seen = new Set<string>();
-  constructor(private readonly base: Doc, private readonly head: Doc) {}
+  constructor(
+    private readonly base: Doc,
+    private readonly head: Doc,
+  ) {}
 
   schema(before: unknown, after: unknown, where: string): void {
     const refs = [before, after].map((node) => (isObject(node) && typeof node.$ref === 'string' ? node.$ref : ''));
@@ -44,17 +51,20 @@ class Walker {
     const report = (what: string) => this.findings.push(`${where}: ${what}`);
 
     for (const k of upperBounds) {
-      if (typeof h[k] === 'number' && !(typeof b[k] === 'number' && h[k] >= b[k])) report(`${k} ${b[k] ?? 'unset'} → ${h[k]}`);
+      if (typeof h[k] === 'number' && !(typeof b[k] === 'number' && h[k] >= b[k]))
+        report(`${k} ${b[k] ?? 'unset'} → ${h[k]}`);
     }
     for (const k of lowerBounds) {
-      if (typeof h[k] === 'number' && !(typeof b[k] === 'number' && h[k] <= b[k])) report(`${k} ${b[k] ?? 'unset'} → ${h[k]}`);
+      if (typeof h[k] === 'number' && !(typeof b[k] === 'number' && h[k] <= b[k]))
+        report(`${k} ${b[k] ?? 'unset'} → ${h[k]}`);
     }
     for (const k of exactKeywords) {
       if (h[k] !== undefined && json(h[k]) !== json(b[k])) report(`${k} ${json(b[k]) ?? 'unset'} → ${json(h[k])}`);
     }
     if (typeof h.multipleOf === 'number') {
       const ratio = typeof b.multipleOf === 'number' ? b.multipleOf / h.multipleOf : NaN;
-      if (!(Math.abs(ratio - Math.round(ratio)) < 1e-9 && ratio >= 1)) report(`multipleOf ${b.multipleOf ?? 'unset'} → ${h.multipleOf}`);
+      if (!(Math.abs(ratio - Math.round(ratio)) < 1e-9 && ratio >= 1))
+        report(`multipleOf ${b.multipleOf ?? 'unset'} → ${h.multipleOf}`);
     }
     if (Array.isArray(h.enum) && !Array.isArray(b.enum)) report(`enum ${json(h.enum)} added`);
     if (h.additionalProperties === false && b.additionalProperties !== false) report('additionalProperties turned off');
@@ -84,7 +94,10 @@ class Walker {
     const label = `${method.toUpperCase()} ${path}`;
 
     const params = (doc: Doc, item: Schema, op: Schema) => {
-      const all = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])];
+      const all = [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(op.parameters) ? op.parameters : []),
+      ];
       const byKey = new Map<string, Schema>();
       for (const p of all.map((raw) => deref(doc, raw))) if (isObject(p)) byKey.set(`${p.in} parameter '${p.name}'`, p);
       return byKey;
@@ -102,7 +115,8 @@ class Walker {
     const hContent = content(this.head, hOp);
     for (const [mediaType, bMedia] of Object.entries(content(this.base, bOp))) {
       const hMedia = hContent[mediaType];
-      if (isObject(bMedia) && isObject(hMedia)) this.schema(bMedia.schema, hMedia.schema, `${label} request body (${mediaType})`);
+      if (isObject(bMedia) && isObject(hMedia))
+        this.schema(bMedia.schema, hMedia.schema, `${label} request body (${mediaType})`);
     }
   }
 }

@@ -60,7 +60,9 @@ export function contractFileProblems(openapiDir = 'openapi'): string[] {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const expected = `paths/${path.replace(/^\//, '').replaceAll('/', '_')}.yaml`;
     if (item.$ref !== expected) {
-      problems.push(`openapi.yaml: path ${path} must be \`$ref: ${expected}\` (found ${JSON.stringify(item.$ref ?? item)})`);
+      problems.push(
+        `openapi.yaml: path ${path} must be \`$ref: ${expected}\` (found ${JSON.stringify(item.$ref ?? item)})`,
+      );
     }
   }
 

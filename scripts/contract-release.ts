@@ -48,9 +48,12 @@ async function changeLines(base: Spec, head: Spec, allowBreaking: boolean): Prom
     throw new Error(`breaking changes (see \`npm run contract:diff\`):\n${diff.findings.join('\n')}`);
   }
   if (diff.breaking && major(head.info.version) <= major(base.info.version)) {
-    throw new Error(`a breaking release needs a new major version (released ${base.info.version}, now ${head.info.version})`);
+    throw new Error(
+      `a breaking release needs a new major version (released ${base.info.version}, now ${head.info.version})`,
+    );
   }
-  const named = (spec: Spec, ops: string[]) => ops.map((op) => `\`${op}\` (${operationsOf(spec).get(op)?.operationId ?? '?'})`);
+  const named = (spec: Spec, ops: string[]) =>
+    ops.map((op) => `\`${op}\` (${operationsOf(spec).get(op)?.operationId ?? '?'})`);
   const lines: string[] = [];
   const section = (title: string, items: string[]) => {
     if (items.length > 0) lines.push(`- ${title}: ${items.join(', ')}`);
@@ -85,7 +88,10 @@ async function main(): Promise<number> {
   const entry = [`## ${head.info.version} — ${today()}`, '', ...lines, ''].join('\n');
   const changelog = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8') : changelogHeader;
   const firstEntry = changelog.indexOf('\n## ');
-  const updated = firstEntry < 0 ? `${changelog.trimEnd()}\n\n${entry}` : `${changelog.slice(0, firstEntry + 1)}${entry}\n${changelog.slice(firstEntry + 1)}`;
+  const updated =
+    firstEntry < 0
+      ? `${changelog.trimEnd()}\n\n${entry}`
+      : `${changelog.slice(0, firstEntry + 1)}${entry}\n${changelog.slice(firstEntry + 1)}`;
   mkdirSync(dirname(baselinePath), { recursive: true });
   copyFileSync(publicBundlePath, baselinePath);
   writeFileSync(changelogPath, updated);

@@ -10,15 +10,27 @@ import { buildDocs, docsPath, publicBundlePath } from '../server/docs.js';
 import { isMain, projectRoot } from './tools.js';
 
 const launchArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** Screenshots the docs page into `output`; returns the docs sections (x-tagGroups) not shown. */
 export async function screenshotDocs(output: string): Promise<string[]> {
   if (!existsSync(docsPath)) await buildDocs();
-  const bundle = JSON.parse(readFileSync(publicBundlePath, 'utf8')) as { info: { title: string }; 'x-tagGroups'?: { name: string }[] };
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: launchArgs });
+  const bundle = JSON.parse(readFileSync(publicBundlePath, 'utf8')) as {
+    info: { title: string };
+    'x-tagGroups'?: { name: string }[];
+  };
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: launchArgs,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     const blocked = new Set<string>();

@@ -32,7 +32,11 @@ export interface OpticComparison {
 type Config = Record<string, unknown>;
 interface OpticModules {
   loadSpec(ref: string, config: Config, options: { strict: boolean; denormalize: boolean }): Promise<unknown>;
-  compute(specs: [unknown, unknown], config: Config, options: { check: boolean; path: string }): Promise<{
+  compute(
+    specs: [unknown, unknown],
+    config: Config,
+    options: { check: boolean; path: string },
+  ): Promise<{
     specResults: { results: OpticRuleResult[] };
     changelogData: { endpoints: Record<string, OpticEndpoint> };
   }>;
@@ -52,7 +56,13 @@ function load(): OpticModules {
     compute: build('commands/diff/compute').compute,
     // optic's default CLI configuration, minus git and the cloud: no optic.yml, so the standard
     // is optic's built-in breaking-change ruleset.
-    config: { isDefaultConfig: true, root: process.cwd(), isAuthenticated: false, isInCi: false, client: createOpticClient('no_token') },
+    config: {
+      isDefaultConfig: true,
+      root: process.cwd(),
+      isAuthenticated: false,
+      isInCi: false,
+      client: createOpticClient('no_token'),
+    },
   };
   return modules;
 }
@@ -61,7 +71,10 @@ function load(): OpticModules {
 export async function opticCompare(baseFile: string, headFile: string): Promise<OpticComparison> {
   const { loadSpec, compute, config } = load();
   const options = { strict: true, denormalize: true };
-  const specs = await Promise.all([loadSpec(resolve(baseFile), config, options), loadSpec(resolve(headFile), config, options)]);
+  const specs = await Promise.all([
+    loadSpec(resolve(baseFile), config, options),
+    loadSpec(resolve(headFile), config, options),
+  ]);
   const result = await compute(specs as [unknown, unknown], config, { check: true, path: resolve(headFile) });
   return {
     failures: result.specResults.results.filter((rule) => !rule.passed && !rule.exempted && rule.severity >= 2),
@@ -81,13 +94,18 @@ const levels: Record<string, (key: string) => string> = {
   headers: (name) => `header ${name}`,
   contents: (mediaType) => mediaType,
   fields: (pointer) =>
-    `property ${pointer.replace(/^\/schema/, '').replaceAll('/properties/', '.').replaceAll('/items', '[]').replace(/^\./, '')}`,
+    `property ${pointer
+      .replace(/^\/schema/, '')
+      .replaceAll('/properties/', '.')
+      .replaceAll('/items', '[]')
+      .replace(/^\./, '')}`,
 };
 
 function describe(node: unknown, label: string[], out: string[]): void {
   if (!isObject(node)) return;
   for (const diff of Array.isArray(node.diffs) ? node.diffs : []) {
-    if (isObject(diff)) out.push([...label, String(diff.trail ?? '').replace(/^\//, ''), diff.change].filter(Boolean).join(' '));
+    if (isObject(diff))
+      out.push([...label, String(diff.trail ?? '').replace(/^\//, ''), diff.change].filter(Boolean).join(' '));
   }
   for (const [key, child] of Object.entries(node)) {
     if (!isObject(child) || key === 'diffs' || key === 'rules' || key === 'examples') continue;

@@ -32,7 +32,15 @@ if (problem) {
 
 // Files that never reach the store (the contract's own checks, the packed client, the docs page)
 // run once, in the SQLite pass.
-const storeFree = ['test/contract.diff.test.ts', 'test/contract.bundles.test.ts', 'test/client.package.test.ts', 'test/docs.*.test.ts'];
+const storeFree = [
+  'test/contract.diff.test.ts',
+  'test/contract.bundles.test.ts',
+  'test/client.package.test.ts',
+  'test/docs.*.test.ts',
+];
 const excludes = process.argv.length > 2 ? [] : storeFree.flatMap((glob) => ['--exclude', glob]);
-const result = spawnSync('npx', ['vitest', 'run', ...excludes, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: 'postgres' } });
+const result = spawnSync('npx', ['vitest', 'run', ...excludes, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, TEST_DATABASE: 'postgres' },
+});
 process.exit(result.status ?? 1);

@@ -50,7 +50,13 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_URL_LENGTH = 8192;
 
 export function createApp({
-  db, clock, config, logger = createLogger(config.logLevel), issuer = createSimulatedIssuer(), lagProbe = () => eventLoopLag(), rateLimitStore,
+  db,
+  clock,
+  config,
+  logger = createLogger(config.logLevel),
+  issuer = createSimulatedIssuer(),
+  lagProbe = () => eventLoopLag(),
+  rateLimitStore,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const internal = loadBundle('internal');
@@ -62,15 +68,21 @@ export function createApp({
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(compose(
-    requestId,
-    securityHeaders(config.baseUrl),
-    corsMiddleware(config.corsOrigins),
-    httpLogger(logger),
-    (req: Request, _res: Response, next: NextFunction) => {
-      next(req.originalUrl.length > MAX_URL_LENGTH ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`) : undefined);
-    },
-  ));
+  app.use(
+    compose(
+      requestId,
+      securityHeaders(config.baseUrl),
+      corsMiddleware(config.corsOrigins),
+      httpLogger(logger),
+      (req: Request, _res: Response, next: NextFunction) => {
+        next(
+          req.originalUrl.length > MAX_URL_LENGTH
+            ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`)
+            : undefined,
+        );
+      },
+    ),
+  );
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -103,38 +115,46 @@ export function createApp({
   });
 
   if (!config.vcnEnabled) {
-    app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
+    app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) =>
+      next(new ApiError(404, 'No such resource or operation')),
+    );
   }
 
   // Before the body is read: load, identity, rate, query and media type, upload URLs.
-  app.use(compose(
-    shedOverload(config.overloadMaxLagMs, lagProbe),
-    resolveOperation(routes),
-    authenticate(services),
-    ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
-    rejectBracketedArrays,
-    checkMediaType(),
-    uploadGate(services),
-  ));
+  app.use(
+    compose(
+      shedOverload(config.overloadMaxLagMs, lagProbe),
+      resolveOperation(routes),
+      authenticate(services),
+      ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
+      rejectBracketedArrays,
+      checkMediaType(),
+      uploadGate(services),
+    ),
+  );
   // The body, by media type, and the query's numbers read strictly.
-  app.use(compose(
-    express.json({
-      limit: '1mb',
-      verify: (req, res, buf) => {
-        recordBodySize(req, res, buf);
-        assertJsonShape(buf);
-        keepRawBody(req as Request, res as Response, buf);
-      },
-    }),
-    express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }),
-    wellFormedBody,
-    express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
-    strictNumbers(internal),
-  ));
+  app.use(
+    compose(
+      express.json({
+        limit: '1mb',
+        verify: (req, res, buf) => {
+          recordBodySize(req, res, buf);
+          assertJsonShape(buf);
+          keepRawBody(req as Request, res as Response, buf);
+        },
+      }),
+      express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }),
+      wellFormedBody,
+      express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
+      strictNumbers(internal),
+    ),
+  );
   app.use(contractValidator(internal, config));
   app.use(idempotency(services, logger));
   app.use(dispatch(services));
-  app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, 'No such resource or operation')));
+  app.use((_req: Request, _res: Response, next: NextFunction) =>
+    next(new ApiError(404, 'No such resource or operation')),
+  );
   app.use(errorHandler(logger, internal));
   return app;
 }

@@ -62,7 +62,10 @@ const SANDBOX_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
 /** `CORS_ORIGINS`: a comma-separated list; empty means none. Unset: undefined (the default applies). */
 function parseOrigins(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return value.split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean);
+  return value
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
@@ -88,7 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
-    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
+    webhooksAllowPrivate:
+      env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {
       cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),
@@ -103,5 +107,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
 
 /** A configuration for tests: fresh random secrets, no rate limit, responses validated, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { rateLimitPerMinute: 0, overloadMaxLagMs: 0, validateResponses: true, logLevel: 'silent', dataDir: '', ...overrides });
+  return loadConfig(
+    {},
+    {
+      rateLimitPerMinute: 0,
+      overloadMaxLagMs: 0,
+      validateResponses: true,
+      logLevel: 'silent',
+      dataDir: '',
+      ...overrides,
+    },
+  );
 }

@@ -3,7 +3,15 @@
 // beside each operation). Nothing here is written per operation, so a sample cannot drift from the
 // contract: a new parameter example or request example changes the samples on the next build.
 type Json = Record<string, unknown>;
-type Parameter = { name: string; in: string; required?: boolean; example?: unknown; schema?: Json; style?: string; explode?: boolean };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  schema?: Json;
+  style?: string;
+  explode?: boolean;
+};
 type Media = { example?: unknown; examples?: Record<string, { value?: unknown }> };
 
 export interface CodeSample {
@@ -18,34 +26,62 @@ const CLIENT_PACKAGE = '@company-finance/client';
 const deref = <T>(bundle: Json, node: unknown): T => {
   const ref = (node as { $ref?: string } | undefined)?.$ref;
   if (!ref) return node as T;
-  return ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Json)[key], bundle) as T;
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, key) => (at as Json)[key], bundle) as T;
 };
 
-const exampleOf = (p: Parameter): unknown => p.example ?? (p.schema?.examples as unknown[] | undefined)?.[0] ?? p.schema?.default;
+const exampleOf = (p: Parameter): unknown =>
+  p.example ?? (p.schema?.examples as unknown[] | undefined)?.[0] ?? p.schema?.default;
 
 const mediaExample = (media: Media | undefined): unknown =>
   media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
 
 /** The parameters a sample sends: path parameters, required ones, and `limit` to keep lists short. */
 function sampleParameters(bundle: Json, item: Json, op: Json): Parameter[] {
-  const all = [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map((p) => deref<Parameter>(bundle, p));
-  return all.filter((p) => (p.in === 'path' || p.in === 'query') && (p.in === 'path' || p.required || p.name === 'limit') && exampleOf(p) !== undefined);
+  const all = [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])].map((p) =>
+    deref<Parameter>(bundle, p),
+  );
+  return all.filter(
+    (p) =>
+      (p.in === 'path' || p.in === 'query') &&
+      (p.in === 'path' || p.required || p.name === 'limit') &&
+      exampleOf(p) !== undefined,
+  );
 }
 
 const queryValue = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 const tsValue = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 
-function curlSample(baseUrl: string, method: string, path: string, params: Parameter[], body: { type: string; example: unknown } | undefined, secured: boolean): string {
+function curlSample(
+  baseUrl: string,
+  method: string,
+  path: string,
+  params: Parameter[],
+  body: { type: string; example: unknown } | undefined,
+  secured: boolean,
+): string {
   let url = `${baseUrl}${path}`;
-  for (const p of params.filter((x) => x.in === 'path')) url = url.replace(`{${p.name}}`, encodeURIComponent(String(exampleOf(p))));
-  const query = params.filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(queryValue(exampleOf(p))).replace(/%2C/g, ',').replace(/%3A/g, ':')}`);
+  for (const p of params.filter((x) => x.in === 'path'))
+    url = url.replace(`{${p.name}}`, encodeURIComponent(String(exampleOf(p))));
+  const query = params
+    .filter((p) => p.in === 'query')
+    .map(
+      (p) =>
+        `${p.name}=${encodeURIComponent(queryValue(exampleOf(p)))
+          .replace(/%2C/g, ',')
+          .replace(/%3A/g, ':')}`,
+    );
   if (query.length > 0) url += `?${query.join('&')}`;
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} "${url}"`];
   if (secured) lines.push('  -H "Authorization: Bearer $TOKEN"');
   if (body?.type === 'application/x-www-form-urlencoded') {
     lines[0] = `curl -s -u "$CLIENT_ID:$CLIENT_SECRET" "${url}"`;
-    const form = Object.entries((body.example ?? {}) as Json).filter(([k]) => k !== 'client_id' && k !== 'client_secret');
+    const form = Object.entries((body.example ?? {}) as Json).filter(
+      ([k]) => k !== 'client_id' && k !== 'client_secret',
+    );
     for (const [k, v] of form) lines.push(`  -d ${shellQuote(`${k}=${String(v)}`)}`);
   } else if (body?.type === 'application/json') {
     lines.push('  -H "Content-Type: application/json"', `  -d ${shellQuote(JSON.stringify(body.example))}`);
@@ -55,7 +91,14 @@ function curlSample(baseUrl: string, method: string, path: string, params: Param
   return lines.join(' \\\n');
 }
 
-function clientSample(baseUrl: string, method: string, path: string, params: Parameter[], body: { type: string; example: unknown } | undefined, binaryResponse: boolean): string {
+function clientSample(
+  baseUrl: string,
+  method: string,
+  path: string,
+  params: Parameter[],
+  body: { type: string; example: unknown } | undefined,
+  binaryResponse: boolean,
+): string {
   const setup = [
     `import { createFinanceClient, unwrap } from '${CLIENT_PACKAGE}';`,
     '',
@@ -63,20 +106,30 @@ function clientSample(baseUrl: string, method: string, path: string, params: Par
     `const finance = createFinanceClient({ baseUrl: '${baseUrl}', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });`,
   ];
   if (body?.type === 'application/x-www-form-urlencoded') {
-    return [...setup, '', '// Every call below sends a token from this endpoint; no need to call it yourself.',
-      "const costCenters = await unwrap(finance.GET('/cost-centers/v1/cost-centers'));"].join('\n');
+    return [
+      ...setup,
+      '',
+      '// Every call below sends a token from this endpoint; no need to call it yourself.',
+      "const costCenters = await unwrap(finance.GET('/cost-centers/v1/cost-centers'));",
+    ].join('\n');
   }
   const options: string[] = [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
-  const group = (list: Parameter[]) => `{ ${list.map((p) => `${p.name}: ${JSON.stringify(exampleOf(p))}`).join(', ')} }`;
+  const group = (list: Parameter[]) =>
+    `{ ${list.map((p) => `${p.name}: ${JSON.stringify(exampleOf(p))}`).join(', ')} }`;
   const paramParts = [
     ...(pathParams.length > 0 ? [`path: ${group(pathParams)}`] : []),
     ...(queryParams.length > 0 ? [`query: ${group(queryParams)}`] : []),
   ];
   if (paramParts.length > 0) options.push(`params: { ${paramParts.join(', ')} }`);
   if (body?.type === 'application/json') options.push(`body: ${tsValue(body.example)}`);
-  else if (body) options.push(`body: fileBytes as never`, `bodySerializer: (bytes) => bytes`, `headers: { 'Content-Type': '${body.type}' }`);
+  else if (body)
+    options.push(
+      `body: fileBytes as never`,
+      `bodySerializer: (bytes) => bytes`,
+      `headers: { 'Content-Type': '${body.type}' }`,
+    );
   if (binaryResponse) options.push(`parseAs: 'blob'`);
   const call = `finance.${method.toUpperCase()}('${path}'${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
   return [...setup, '', `const result = await unwrap(${call});`].join('\n');
@@ -85,7 +138,10 @@ function clientSample(baseUrl: string, method: string, path: string, params: Par
 /** Adds `x-codeSamples` (curl, TypeScript client) to every operation of a copy of `bundle`. */
 export function withCodeSamples(bundle: Json): Json {
   const out = structuredClone(bundle);
-  const baseUrl = String(((out.servers ?? []) as Array<{ url: string }>)[0]?.url ?? 'http://localhost:8080').replace(/\/+$/, '');
+  const baseUrl = String(((out.servers ?? []) as Array<{ url: string }>)[0]?.url ?? 'http://localhost:8080').replace(
+    /\/+$/,
+    '',
+  );
   const globalSecurity = (out.security ?? []) as unknown[];
   for (const [path, item] of Object.entries((out.paths ?? {}) as Record<string, Json>)) {
     for (const method of METHODS) {
@@ -96,11 +152,19 @@ export function withCodeSamples(bundle: Json): Json {
       const [type, media] = Object.entries(requestBody?.content ?? {})[0] ?? [];
       const body = type ? { type, example: mediaExample(media) } : undefined;
       const secured = ((op.security ?? globalSecurity) as unknown[]).length > 0;
-      const responses = Object.entries((op.responses ?? {}) as Record<string, unknown>).filter(([status]) => status.startsWith('2'));
-      const binaryResponse = responses.some(([, r]) => Object.keys(deref<{ content?: Json }>(out, r).content ?? {}).some((t) => !t.includes('json')));
+      const responses = Object.entries((op.responses ?? {}) as Record<string, unknown>).filter(([status]) =>
+        status.startsWith('2'),
+      );
+      const binaryResponse = responses.some(([, r]) =>
+        Object.keys(deref<{ content?: Json }>(out, r).content ?? {}).some((t) => !t.includes('json')),
+      );
       const samples: CodeSample[] = [
         { lang: 'Shell', label: 'curl', source: curlSample(baseUrl, method, path, params, body, secured) },
-        { lang: 'TypeScript', label: 'TypeScript client', source: clientSample(baseUrl, method, path, params, body, binaryResponse) },
+        {
+          lang: 'TypeScript',
+          label: 'TypeScript client',
+          source: clientSample(baseUrl, method, path, params, body, binaryResponse),
+        },
       ];
       op['x-codeSamples'] = samples;
     }

@@ -31,7 +31,9 @@ function docsBundle(bundle: Json): Json {
 const hasLimit = (bundle: Json, item: Record<string, Json>, op: Json) =>
   [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])].some((p) => {
     const ref = p.$ref as string | undefined;
-    const param = ref ? ((bundle.components as Record<string, Record<string, Json>>).parameters?.[ref.split('/').pop() ?? ''] ?? {}) : p;
+    const param = ref
+      ? ((bundle.components as Record<string, Record<string, Json>>).parameters?.[ref.split('/').pop() ?? ''] ?? {})
+      : p;
     return param.in === 'query' && param.name === 'limit';
   });
 
@@ -41,13 +43,21 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
   for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) {
       if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
-      const content = ((op.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content) ?? {};
+      const content =
+        (op.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content ?? {};
       const [bodyType, media] = Object.entries(content)[0] ?? [];
       const example = media?.example;
-      const body = bodyType === 'application/json' && example !== undefined ? JSON.stringify(example, null, 2)
-        : bodyType === 'application/x-www-form-urlencoded' ? 'grant_type=client_credentials' : undefined;
+      const body =
+        bodyType === 'application/json' && example !== undefined
+          ? JSON.stringify(example, null, 2)
+          : bodyType === 'application/x-www-form-urlencoded'
+            ? 'grant_type=client_credentials'
+            : undefined;
       operations.push({
-        operationId: String(op.operationId), method, path, summary: String(op.summary ?? ''),
+        operationId: String(op.operationId),
+        method,
+        path,
+        summary: String(op.summary ?? ''),
         query: hasLimit(bundle, item, op) ? 'limit=5' : '',
         ...(body !== undefined ? { body, bodyType } : {}),
       });
@@ -70,7 +80,9 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
   let out = html;
   for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
   // The "API docs by Redocly" badge links off the machine; the page has its own footer link.
-  out = out.replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"').replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
+  out = out
+    .replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"')
+    .replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
   const end = out.lastIndexOf('</body>');
   return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
 }
@@ -102,9 +114,15 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   writeFileSync(source, JSON.stringify(docsBundle(bundle)));
   const redocly = resolve(projectRoot, 'node_modules', '.bin', 'redocly');
   try {
-    await promisify(execFile)(redocly, ['build-docs', source, '--inlineBundle', '--title', bundle.info.title, '-o', output], {
-      cwd: projectRoot, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 16 * 1024 * 1024,
-    });
+    await promisify(execFile)(
+      redocly,
+      ['build-docs', source, '--inlineBundle', '--title', bundle.info.title, '-o', output],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
     throw new Error(`redocly build-docs failed:\n${stdout}${stderr}`);
@@ -120,7 +138,8 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
 // Redoc loads its viewer from the Redocly CDN unless inlined; a page that still points there
 // would show nothing offline.
 function assertSelfContained(html: string, file: string): void {
-  const external = /<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html)
-    ?? REMOTE_RESOURCES.map((pattern) => new RegExp(pattern.source).exec(html)).find(Boolean);
+  const external =
+    /<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/i.exec(html) ??
+    REMOTE_RESOURCES.map((pattern) => new RegExp(pattern.source).exec(html)).find(Boolean);
   if (external) throw new Error(`${file} loads ${external[0]}; the docs must work without network`);
 }

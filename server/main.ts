@@ -100,13 +100,22 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
   const prepared = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
   const { config } = prepared;
   const logger = createLogger(config.logLevel);
-  const store = await rateLimitStore({ db, clock: systemClock, shared: isPostgresUrl(dbPath) || cluster.isWorker, redisUrl: process.env.REDIS_URL });
+  const store = await rateLimitStore({
+    db,
+    clock: systemClock,
+    shared: isPostgresUrl(dbPath) || cluster.isWorker,
+    redisUrl: process.env.REDIS_URL,
+  });
 
   const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
   const server = await listen(createHttpServer(app), port);
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
-    db, clock: systemClock, logger, allowPrivate: config.webhooksAllowPrivate, housekeeping: [(now) => recordExpiries(db, now)],
+    db,
+    clock: systemClock,
+    logger,
+    allowPrivate: config.webhooksAllowPrivate,
+    housekeeping: [(now) => recordExpiries(db, now)],
   });
   worker.start();
   if (!cluster.isWorker) process.stdout.write(banner(prepared, 1));

@@ -5,12 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { expectError } from './support/factories/directory.js';
-import { createAccount, createBankingTransaction, createCreditCardTransaction } from './support/factories/statements.js';
+import {
+  createAccount,
+  createBankingTransaction,
+  createCreditCardTransaction,
+} from './support/factories/statements.js';
 
 const MiB = 1024 * 1024;
 const FILES = {
   'application/pdf': Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
-  'image/png': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0')]),
+  'image/png': Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.from('\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0'),
+  ]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]),
   'image/heic': Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\0\0\0\0mif1heic')]),
 } as const;
@@ -24,24 +31,39 @@ afterAll(async () => server.close());
 
 async function fixture() {
   const acme = await server.newCompany();
-  const bankingId = await createBankingTransaction(server.db, acme.companyId, await createAccount(server.db, acme.companyId));
+  const bankingId = await createBankingTransaction(
+    server.db,
+    acme.companyId,
+    await createAccount(server.db, acme.companyId),
+  );
   return { acme, bankingId };
 }
 const declare = (t: TestCompany, body: Record<string, unknown>) =>
-  t.api.POST('/attachments/v1', { body: body as { transactionId: string; statement: 'banking'; name: string; type: FileType } });
+  t.api.POST('/attachments/v1', {
+    body: body as { transactionId: string; statement: 'banking'; name: string; type: FileType },
+  });
 const declarePdf = (t: TestCompany, bankingId: number, name = 'nota-fiscal.pdf') =>
   declare(t, { transactionId: String(bankingId), statement: 'banking', name, type: 'application/pdf' });
-const put = (url: string, body: Buffer, type: string) => fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'Content-Type': type } });
-const content = (t: TestCompany, id: string) => t.api.GET('/attachments/v1/content/{attachmentId}', { params: { path: { attachmentId: id } }, parseAs: 'arrayBuffer' });
+const put = (url: string, body: Buffer, type: string) =>
+  fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'Content-Type': type } });
+const content = (t: TestCompany, id: string) =>
+  t.api.GET('/attachments/v1/content/{attachmentId}', {
+    params: { path: { attachmentId: id } },
+    parseAs: 'arrayBuffer',
+  });
 const bankingItem = async (t: TestCompany, id: number) =>
-  (await t.api.GET('/statements/v1/banking', { params: { query: { limit: 50 } } })).data!.transactions.find((x) => x.id === id)!;
+  (await t.api.GET('/statements/v1/banking', { params: { query: { limit: 50 } } })).data!.transactions.find(
+    (x) => x.id === id,
+  )!;
 
 describe('createAttachment', () => {
   it('when a banking transaction is named, then 201 with id, a signed upload URL valid 15 minutes and a Location', async () => {
     const { acme, bankingId } = await fixture();
     const { data, response } = await declarePdf(acme, bankingId);
     expect(response.status).toBe(201);
-    expect(data!.uploadUrl).toMatch(new RegExp(`^${server.baseUrl}/attachments/v1/uploads/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
+    expect(data!.uploadUrl).toMatch(
+      new RegExp(`^${server.baseUrl}/attachments/v1/uploads/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`),
+    );
     expect(Date.parse(data!.expiresAt) - server.clock.now().getTime()).toBe(15 * 60_000);
     expect(response.headers.get('Location')).toBe(`/attachments/v1/content/${data!.id}`);
     // Not visible before the upload.
@@ -52,7 +74,12 @@ describe('createAttachment', () => {
   it('when a credit-card record is named by its ULID, then 201', async () => {
     const acme = await server.newCompany();
     const id = await createCreditCardTransaction(server.db, acme.companyId);
-    const { response } = await declare(acme, { transactionId: id, statement: 'credit-card', name: 'recibo.jpg', type: 'image/jpeg' });
+    const { response } = await declare(acme, {
+      transactionId: id,
+      statement: 'credit-card',
+      name: 'recibo.jpg',
+      type: 'image/jpeg',
+    });
     expect(response.status).toBe(201);
   });
 
@@ -66,14 +93,31 @@ describe('createAttachment', () => {
     ['an unknown field', { size: 10 }],
   ])('when the body has %s, then 400', async (_name, override) => {
     const { acme, bankingId } = await fixture();
-    expectError(await declare(acme, { transactionId: String(bankingId), statement: 'banking', name: 'a.pdf', type: 'application/pdf', ...override }), 400);
+    expectError(
+      await declare(acme, {
+        transactionId: String(bankingId),
+        statement: 'banking',
+        name: 'a.pdf',
+        type: 'application/pdf',
+        ...override,
+      }),
+      400,
+    );
   });
 
-  it('when the transaction is absent or another company\'s, then 404', async () => {
+  it("when the transaction is absent or another company's, then 404", async () => {
     const { bankingId } = await fixture();
     const globex = await server.newCompany();
     expectError(await declarePdf(globex, bankingId), 404);
-    expectError(await declare(globex, { transactionId: '01JD3Q5W2K8Z9Y7X6V5T4S3R2Q', statement: 'credit-card', name: 'a.pdf', type: 'application/pdf' }), 404);
+    expectError(
+      await declare(globex, {
+        transactionId: '01JD3Q5W2K8Z9Y7X6V5T4S3R2Q',
+        statement: 'credit-card',
+        name: 'a.pdf',
+        type: 'application/pdf',
+      }),
+      404,
+    );
   });
 
   it('when the transaction holds 20 attachments, then the 21st is 409 until pending ones expire', async () => {
@@ -88,22 +132,50 @@ describe('createAttachment', () => {
     const { bankingId } = await fixture();
     const reader = await server.newCompany({ scopes: ['statements:read'] });
     expectError(await declarePdf(reader, bankingId), 403);
-    expectError(await server.anonymous.POST('/attachments/v1', { body: { transactionId: '1', statement: 'banking', name: 'a.pdf', type: 'application/pdf' } }), 401);
+    expectError(
+      await server.anonymous.POST('/attachments/v1', {
+        body: { transactionId: '1', statement: 'banking', name: 'a.pdf', type: 'application/pdf' },
+      }),
+      401,
+    );
   });
 });
 
 describe('uploadAttachmentContent', () => {
-  it.each(Object.keys(FILES) as FileType[])('when a %s file is sent with its type, then 200, listed on the transaction and readable', async (type) => {
-    const { acme, bankingId } = await fixture();
-    const { data } = await declare(acme, { transactionId: String(bankingId), statement: 'banking', name: `arquivo.${type.split('/')[1]}`, type });
-    const response = await put(data!.uploadUrl, FILES[type], type);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: data!.id, type, size: FILES[type].length, transactionId: String(bankingId), statement: 'banking' });
-    const item = await bankingItem(acme, bankingId);
-    expect(item.attachments).toEqual([{ id: data!.id, name: `arquivo.${type.split('/')[1]}`, type, _links: { content: { href: `/attachments/v1/content/${data!.id}`, rel: 'content' } } }]);
-    const { data: hasAttachments } = await acme.api.GET('/statements/v1/banking', { params: { query: { hasAttachments: true } } });
-    expect(hasAttachments!.transactions.map((t) => t.id)).toEqual([bankingId]);
-  });
+  it.each(Object.keys(FILES) as FileType[])(
+    'when a %s file is sent with its type, then 200, listed on the transaction and readable',
+    async (type) => {
+      const { acme, bankingId } = await fixture();
+      const { data } = await declare(acme, {
+        transactionId: String(bankingId),
+        statement: 'banking',
+        name: `arquivo.${type.split('/')[1]}`,
+        type,
+      });
+      const response = await put(data!.uploadUrl, FILES[type], type);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({
+        id: data!.id,
+        type,
+        size: FILES[type].length,
+        transactionId: String(bankingId),
+        statement: 'banking',
+      });
+      const item = await bankingItem(acme, bankingId);
+      expect(item.attachments).toEqual([
+        {
+          id: data!.id,
+          name: `arquivo.${type.split('/')[1]}`,
+          type,
+          _links: { content: { href: `/attachments/v1/content/${data!.id}`, rel: 'content' } },
+        },
+      ]);
+      const { data: hasAttachments } = await acme.api.GET('/statements/v1/banking', {
+        params: { query: { hasAttachments: true } },
+      });
+      expect(hasAttachments!.transactions.map((t) => t.id)).toEqual([bankingId]);
+    },
+  );
 
   it('when Content-Type differs from the declared type, then 400 and nothing is visible; the same URL then works', async () => {
     const { acme, bankingId } = await fixture();
@@ -147,7 +219,9 @@ describe('uploadAttachmentContent', () => {
     expect((await put(data!.uploadUrl, FILES['application/pdf'], 'application/pdf')).status).toBe(200);
     expect((await put(data!.uploadUrl, FILES['application/pdf'], 'application/pdf')).status).toBe(409);
     const other = (await declarePdf(acme, bankingId)).data!;
-    const statuses = await Promise.all([1, 2, 3].map(() => put(other.uploadUrl, FILES['application/pdf'], 'application/pdf').then((r) => r.status)));
+    const statuses = await Promise.all(
+      [1, 2, 3].map(() => put(other.uploadUrl, FILES['application/pdf'], 'application/pdf').then((r) => r.status)),
+    );
     expect(statuses.sort()).toEqual([200, 409, 409]);
     expect((await bankingItem(acme, bankingId)).attachments).toHaveLength(2);
   });
@@ -179,11 +253,15 @@ describe('getAttachmentContent', () => {
     expect(response.status).toBe(200);
     expect(Buffer.from(bytes as ArrayBuffer)).toEqual(FILES['application/pdf']);
     expect(response.headers.get('Content-Type')).toBe('application/pdf');
-    expect(response.headers.get('Content-Disposition')).toBe(`attachment; filename="Nota fiscal n_ 45.pdf"; filename*=UTF-8''${encodeURIComponent('Nota fiscal nº 45.pdf')}`);
-    expect(response.headers.get('ETag')).toBe(`"${createHash('sha256').update(FILES['application/pdf']).digest('hex')}"`);
+    expect(response.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="Nota fiscal n_ 45.pdf"; filename*=UTF-8''${encodeURIComponent('Nota fiscal nº 45.pdf')}`,
+    );
+    expect(response.headers.get('ETag')).toBe(
+      `"${createHash('sha256').update(FILES['application/pdf']).digest('hex')}"`,
+    );
   });
 
-  it('when the attachment is another company\'s, absent or pending, then 404; a malformed id, 400; no scope, 403', async () => {
+  it("when the attachment is another company's, absent or pending, then 404; a malformed id, 400; no scope, 403", async () => {
     const { acme, bankingId } = await fixture();
     const globex = await server.newCompany();
     const { data } = await declarePdf(acme, bankingId);
@@ -203,11 +281,20 @@ describe('attachment files on disk', () => {
     const disk = await startTestServer({ config: { dataDir } });
     try {
       const acme = await disk.newCompany();
-      const bankingId = await createBankingTransaction(disk.db, acme.companyId, await createAccount(disk.db, acme.companyId));
+      const bankingId = await createBankingTransaction(
+        disk.db,
+        acme.companyId,
+        await createAccount(disk.db, acme.companyId),
+      );
       for (let i = 0; i < 2; i += 1) {
-        const { data } = await acme.api.POST('/attachments/v1', { body: { transactionId: String(bankingId), statement: 'banking', name: `n${i}.pdf`, type: 'application/pdf' } });
+        const { data } = await acme.api.POST('/attachments/v1', {
+          body: { transactionId: String(bankingId), statement: 'banking', name: `n${i}.pdf`, type: 'application/pdf' },
+        });
         expect((await put(data!.uploadUrl, FILES['application/pdf'], 'application/pdf')).status).toBe(200);
-        const { data: bytes } = await acme.api.GET('/attachments/v1/content/{attachmentId}', { params: { path: { attachmentId: data!.id } }, parseAs: 'arrayBuffer' });
+        const { data: bytes } = await acme.api.GET('/attachments/v1/content/{attachmentId}', {
+          params: { path: { attachmentId: data!.id } },
+          parseAs: 'arrayBuffer',
+        });
         expect(Buffer.from(bytes as ArrayBuffer)).toEqual(FILES['application/pdf']);
       }
       const hash = createHash('sha256').update(FILES['application/pdf']).digest('hex');

@@ -24,11 +24,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const token = (server: TestServer, clientId: string, clientSecret: string) => fetch(`${server.baseUrl}/oauth/token`, {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
-});
+const token = (server: TestServer, clientId: string, clientSecret: string) =>
+  fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+  });
 
 describe('createToken: failed authentications per client id', () => {
   it('when a client id fails 10 times in a minute, then the next attempt is 429 with Retry-After on any server, even with the right secret', async () => {

@@ -29,23 +29,56 @@ async function company() {
     { transaction_date: '2026-11-04T02:59:59.000Z', brl_amount_minor: 5_000 }, // 23:59:59 on Nov 3rd, local: still the November bill
     { transaction_date: '2026-11-04T03:00:00.000Z', brl_amount_minor: 7_000 }, // 00:00 on Nov 4th, local: the December bill
     { transaction_date: noon('2026-11-15'), brl_amount_minor: 1_234, status: 1 }, // canceled: listed, not counted
-    ...[1, 2, 3].map((n) => ({ transaction_date: noon('2026-11-15'), brl_amount_minor: 3_333, installment_number: n, installment_total: 3 })),
+    ...[1, 2, 3].map((n) => ({
+      transaction_date: noon('2026-11-15'),
+      brl_amount_minor: 3_333,
+      installment_number: n,
+      installment_total: 3,
+    })),
   ]);
   return acme;
 }
 
 describe('listBills', () => {
-  it('when the company has card records, then its bills latest first with totals of processed records and today\'s status', async () => {
+  it("when the company has card records, then its bills latest first with totals of processed records and today's status", async () => {
     server.clock.set('2026-11-20T15:00:00Z');
     const acme = await company();
     const { data, response } = await acme.api.GET('/credit-cards/v1/bills');
     expect(response.status).toBe(200);
     expect(data).toEqual({
       items: [
-        { dueDate: '2027-02-10', closingDate: '2027-02-03', totalAmount: 33.33, currency: 'BRL', status: 'OPEN', paidAt: null },
-        { dueDate: '2027-01-10', closingDate: '2027-01-03', totalAmount: 33.33, currency: 'BRL', status: 'OPEN', paidAt: null },
-        { dueDate: '2026-12-10', closingDate: '2026-12-03', totalAmount: 103.33, currency: 'BRL', status: 'OPEN', paidAt: null },
-        { dueDate: '2026-11-10', closingDate: '2026-11-03', totalAmount: 150, currency: 'BRL', status: 'OVERDUE', paidAt: null },
+        {
+          dueDate: '2027-02-10',
+          closingDate: '2027-02-03',
+          totalAmount: 33.33,
+          currency: 'BRL',
+          status: 'OPEN',
+          paidAt: null,
+        },
+        {
+          dueDate: '2027-01-10',
+          closingDate: '2027-01-03',
+          totalAmount: 33.33,
+          currency: 'BRL',
+          status: 'OPEN',
+          paidAt: null,
+        },
+        {
+          dueDate: '2026-12-10',
+          closingDate: '2026-12-03',
+          totalAmount: 103.33,
+          currency: 'BRL',
+          status: 'OPEN',
+          paidAt: null,
+        },
+        {
+          dueDate: '2026-11-10',
+          closingDate: '2026-11-03',
+          totalAmount: 150,
+          currency: 'BRL',
+          status: 'OVERDUE',
+          paidAt: null,
+        },
       ],
     });
   });
@@ -53,11 +86,18 @@ describe('listBills', () => {
   it('when today is between closing and due date, then CLOSED; when paid, then PAID with paidAt', async () => {
     server.clock.set('2026-12-05T12:00:00Z');
     const acme = await company();
-    await server.db.updateTable('bills').set({ paid_at: '2026-11-09T13:12:00.000Z' })
-      .where('company_id', '=', acme.companyId).where('due_date', '=', '2026-11-10').execute();
+    await server.db
+      .updateTable('bills')
+      .set({ paid_at: '2026-11-09T13:12:00.000Z' })
+      .where('company_id', '=', acme.companyId)
+      .where('due_date', '=', '2026-11-10')
+      .execute();
     const { data } = await acme.api.GET('/credit-cards/v1/bills');
     expect(data!.items.map((b) => [b.dueDate, b.status, b.paidAt])).toEqual([
-      ['2027-02-10', 'OPEN', null], ['2027-01-10', 'OPEN', null], ['2026-12-10', 'CLOSED', null], ['2026-11-10', 'PAID', '2026-11-09T10:12:00-03:00'],
+      ['2027-02-10', 'OPEN', null],
+      ['2027-01-10', 'OPEN', null],
+      ['2026-12-10', 'CLOSED', null],
+      ['2026-11-10', 'PAID', '2026-11-09T10:12:00-03:00'],
     ]);
   });
 
@@ -66,14 +106,19 @@ describe('listBills', () => {
     const seen: string[] = [];
     let key: string | undefined;
     do {
-      const { data } = await acme.api.GET('/credit-cards/v1/bills', { params: { query: { limit: 1, nextPageStartKey: key } } });
+      const { data } = await acme.api.GET('/credit-cards/v1/bills', {
+        params: { query: { limit: 1, nextPageStartKey: key } },
+      });
       seen.push(...data!.items.map((b) => b.dueDate));
       key = data!.nextPageStartKey;
     } while (key);
     expect(seen).toEqual(['2027-02-10', '2027-01-10', '2026-12-10', '2026-11-10']);
     expectError(await acme.api.GET('/credit-cards/v1/bills', { params: { query: { limit: 0 } } }), 400);
     expectError(await acme.api.GET('/credit-cards/v1/bills', { params: { query: { limit: 101 } } }), 400);
-    expectError(await acme.api.GET('/credit-cards/v1/bills', { params: { query: { nextPageStartKey: 'abc.def' } } }), 400);
+    expectError(
+      await acme.api.GET('/credit-cards/v1/bills', { params: { query: { nextPageStartKey: 'abc.def' } } }),
+      400,
+    );
   });
 
   it('when another company asks, then it sees none of these bills; without the scope, 403', async () => {
@@ -90,20 +135,41 @@ describe('getBill', () => {
   it('when a bill is due on the date, then it with every record charged on it, newest first', async () => {
     server.clock.set('2026-11-20T15:00:00Z');
     const acme = await company();
-    const { data } = await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-10' } } });
-    expect(data).toMatchObject({ dueDate: '2026-12-10', closingDate: '2026-12-03', totalAmount: 103.33, status: 'OPEN' });
+    const { data } = await acme.api.GET('/credit-cards/v1/bills/{dueDate}', {
+      params: { path: { dueDate: '2026-12-10' } },
+    });
+    expect(data).toMatchObject({
+      dueDate: '2026-12-10',
+      closingDate: '2026-12-03',
+      totalAmount: 103.33,
+      status: 'OPEN',
+    });
     const rows = data!.transactions.map((t) => [t.brlAmount, t.status, t.installment?.number ?? null]);
-    expect(rows.slice(0, 2)).toEqual(expect.arrayContaining([[33.33, 2, 1], [12.34, 1, null]]));
+    expect(rows.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        [33.33, 2, 1],
+        [12.34, 1, null],
+      ]),
+    );
     expect(rows[2]).toEqual([70, 2, null]);
     expect(rows).toHaveLength(3);
     expect(data!.transactions.every((t) => t.billDueDate === '2026-12-10')).toBe(true);
   });
 
-  it('when no bill is due on the date, or it is another company\'s, then 404; a malformed date, 400', async () => {
+  it("when no bill is due on the date, or it is another company's, then 404; a malformed date, 400", async () => {
     const acme = await company();
     const globex = await server.newCompany();
-    expectError(await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-11' } } }), 404);
-    expectError(await globex.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-10' } } }), 404);
-    expectError(await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-02-30' } } }), 400);
+    expectError(
+      await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-11' } } }),
+      404,
+    );
+    expectError(
+      await globex.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-10' } } }),
+      404,
+    );
+    expectError(
+      await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-02-30' } } }),
+      400,
+    );
   });
 });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  classificationOf, createCategory, createClassifiedTransactions, expectError, type CreatedCategory,
+  classificationOf,
+  createCategory,
+  createClassifiedTransactions,
+  expectError,
+  type CreatedCategory,
 } from './support/factories/directory.js';
 
 let server: TestServer;
@@ -17,11 +21,15 @@ const remove = (tenant: TestCompany, ids: number[], moveTo?: number) =>
   tenant.api.DELETE(PATH, { params: { query: { ids, ...(moveTo === undefined ? {} : { moveTo }) } } });
 /** The query string as sent, for requests the typed client cannot express. */
 const removeRaw = async (tenant: TestCompany, query: string) => {
-  const response = await fetch(`${server.baseUrl}${PATH}${query}`, { method: 'DELETE', headers: { Authorization: `Bearer ${tenant.token}` } });
+  const response = await fetch(`${server.baseUrl}${PATH}${query}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${tenant.token}` },
+  });
   return { response, error: response.status === 204 ? undefined : await response.json() };
 };
 const get = (tenant: TestCompany, id: number) => tenant.api.GET(`${PATH}/{id}`, { params: { path: { id } } });
-const exists = async (tenant: TestCompany, category: CreatedCategory) => (await get(tenant, category.id)).response.status === 200;
+const exists = async (tenant: TestCompany, category: CreatedCategory) =>
+  (await get(tenant, category.id)).response.status === 200;
 const establishmentsOf = async (tenant: TestCompany, category: CreatedCategory) =>
   ((await get(tenant, category.id)).data?.establishments ?? []).map((e) => e.id);
 
@@ -32,7 +40,11 @@ describe('deleteCategories', () => {
     const meals = await createCategory(server.db, acme.companyId, { name: 'Refeições' });
     const kept = await createCategory(server.db, acme.companyId, { name: 'Hospedagem' });
     expect((await remove(acme, [travel.id, meals.id])).response.status).toBe(204);
-    expect([await exists(acme, travel), await exists(acme, meals), await exists(acme, kept)]).toEqual([false, false, true]);
+    expect([await exists(acme, travel), await exists(acme, meals), await exists(acme, kept)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
     expect((await acme.api.POST(PATH, { body: { name: 'viagens' } })).response.status).toBe(201);
   });
 
@@ -50,7 +62,11 @@ describe('deleteCategories', () => {
     const acme = await server.newCompany();
     const a = await createCategory(server.db, acme.companyId, { establishments: 2 });
     const b = await createCategory(server.db, acme.companyId, { establishments: 1 });
-    const target = await createCategory(server.db, acme.companyId, { name: 'Combustível', type: 'DEFAULT', establishments: 1 });
+    const target = await createCategory(server.db, acme.companyId, {
+      name: 'Combustível',
+      type: 'DEFAULT',
+      establishments: 1,
+    });
     server.clock.advance(1_000);
     expect((await remove(acme, [a.id, b.id], target.id)).response.status).toBe(204);
     const { data } = await get(acme, target.id);
@@ -91,7 +107,9 @@ describe('deleteCategories', () => {
     const builtIn = await createCategory(server.db, acme.companyId, { type: 'DEFAULT' });
     const target = await createCategory(server.db, acme.companyId);
     const classified = await createClassifiedTransactions(server.db, acme.companyId, { categoryId: custom.id });
-    expect(expectError(await remove(acme, [custom.id, builtIn.id], target.id), 409)).toEqual([`category ${builtIn.id} is DEFAULT`]);
+    expect(expectError(await remove(acme, [custom.id, builtIn.id], target.id), 409)).toEqual([
+      `category ${builtIn.id} is DEFAULT`,
+    ]);
     expect([await exists(acme, custom), await exists(acme, builtIn)]).toEqual([true, true]);
     expect(await establishmentsOf(acme, custom)).toEqual(custom.establishmentIds);
     expect(await establishmentsOf(acme, target)).toEqual([]);
@@ -104,7 +122,8 @@ describe('deleteCategories', () => {
     const mine = await createCategory(server.db, acme.companyId);
     const theirs = await createCategory(server.db, globex.companyId);
     expect(expectError(await remove(acme, [mine.id, theirs.id, 2147483647]), 404)).toEqual([
-      `category ${theirs.id} not found`, 'category 2147483647 not found',
+      `category ${theirs.id} not found`,
+      'category 2147483647 not found',
     ]);
     expect(await exists(acme, mine)).toBe(true);
     expect(await exists(globex, theirs)).toBe(true);
@@ -159,7 +178,7 @@ describe('deleteCategories', () => {
     expect(results.map((r) => r.response.status).sort()).toEqual([204, 404]);
   });
 
-  it('when two requests each delete the other\'s moveTo at once, then one wins and no establishment is lost', async () => {
+  it("when two requests each delete the other's moveTo at once, then one wins and no establishment is lost", async () => {
     const acme = await server.newCompany();
     const a = await createCategory(server.db, acme.companyId, { establishments: 1 });
     const b = await createCategory(server.db, acme.companyId, { establishments: 1 });

@@ -19,7 +19,9 @@ describe('listCategories', () => {
     const acme = await server.newCompany();
     const created = [];
     for (let i = 0; i < 5; i += 1) {
-      created.push(await createCategory(server.db, acme.companyId, { type: i < 2 ? 'DEFAULT' : 'CUSTOM', establishments: i % 3 }));
+      created.push(
+        await createCategory(server.db, acme.companyId, { type: i < 2 ? 'DEFAULT' : 'CUSTOM', establishments: i % 3 }),
+      );
     }
     const seen: Array<{ id: number; establishments: number[] }> = [];
     let key: string | undefined;
@@ -50,14 +52,15 @@ describe('listCategories', () => {
     expectError(await page(acme, { limit }), 400);
   });
 
-  it('when given a suppliers key, a tampered key, or another company\'s key, then 400', async () => {
+  it("when given a suppliers key, a tampered key, or another company's key, then 400", async () => {
     const acme = await server.newCompany();
     const globex = await server.newCompany();
     for (let i = 0; i < 2; i += 1) {
       await createCategory(server.db, acme.companyId);
       await createSupplier(server.db, acme.companyId);
     }
-    const supplierKey = (await acme.api.GET('/suppliers/v1/suppliers', { params: { query: { limit: 1 } } })).data?.nextPageStartKey ?? '';
+    const supplierKey =
+      (await acme.api.GET('/suppliers/v1/suppliers', { params: { query: { limit: 1 } } })).data?.nextPageStartKey ?? '';
     const key = (await page(acme, { limit: 1 })).data?.nextPageStartKey ?? '';
     expectError(await page(acme, { nextPageStartKey: supplierKey }), 400);
     expectError(await page(acme, { nextPageStartKey: key.replace('.', '.A') }), 400);

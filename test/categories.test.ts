@@ -15,13 +15,16 @@ const TYPE_SINCE = '2025-01-01T00:00:00.000Z';
 const DEFAULT_TYPE = { id: 1, createdAt: TYPE_SINCE, updatedAt: TYPE_SINCE, type: 'DEFAULT' };
 const CUSTOM_TYPE = { id: 2, createdAt: TYPE_SINCE, updatedAt: TYPE_SINCE, type: 'CUSTOM' };
 
-const create = (tenant: TestCompany, body: Record<string, unknown>) => tenant.api.POST(PATH, { body: body as { name: string } });
-const get = (tenant: TestCompany, id: number | string) => tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
+const create = (tenant: TestCompany, body: Record<string, unknown>) =>
+  tenant.api.POST(PATH, { body: body as { name: string } });
+const get = (tenant: TestCompany, id: number | string) =>
+  tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
 const rename = (tenant: TestCompany, id: number | string, body: Record<string, unknown>) =>
   tenant.api.PATCH(ITEM, { params: { path: { id: id as number } }, body: body as { name: string } });
 const page = (tenant: TestCompany, query: { limit?: number; nextPageStartKey?: string } = {}) =>
   tenant.api.GET(PATH, { params: { query } });
-const names = async (tenant: TestCompany) => ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
+const names = async (tenant: TestCompany) =>
+  ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
 
 describe('createCategory', () => {
   it('when the name is new, then 201 with a CUSTOM category without establishments, and its Location', async () => {
@@ -30,8 +33,13 @@ describe('createCategory', () => {
     const { data, response } = await create(acme, { name: ' 3.1.02 Viagens nacionais ' });
     expect(response.status).toBe(201);
     expect(data).toEqual({
-      id: expect.any(Number), createdAt: now, updatedAt: now, companyId: acme.companyId,
-      name: '3.1.02 Viagens nacionais', establishments: [], type: CUSTOM_TYPE,
+      id: expect.any(Number),
+      createdAt: now,
+      updatedAt: now,
+      companyId: acme.companyId,
+      name: '3.1.02 Viagens nacionais',
+      establishments: [],
+      type: CUSTOM_TYPE,
     });
     expect(response.headers.get('Location')).toBe(`${server.baseUrl}${PATH}/${data?.id}`);
     expect((await get(acme, data!.id)).data).toEqual(data);
@@ -92,14 +100,28 @@ describe('createCategory', () => {
 describe('getCategory', () => {
   it('when the category belongs to the company, then 200 with its type and establishments in id order', async () => {
     const acme = await server.newCompany();
-    const fuel = await createCategory(server.db, acme.companyId, { name: 'Combustível', type: 'DEFAULT', establishments: ['Posto Ipiranga', 'Shell Select'] });
+    const fuel = await createCategory(server.db, acme.companyId, {
+      name: 'Combustível',
+      type: 'DEFAULT',
+      establishments: ['Posto Ipiranga', 'Shell Select'],
+    });
     await createCategory(server.db, acme.companyId, { name: 'Outra', establishments: 1 });
     const { data, response } = await get(acme, fuel.id);
     expect(response.status).toBe(200);
     expect(data).toEqual({
-      id: fuel.id, createdAt: expect.any(String), updatedAt: expect.any(String), companyId: acme.companyId, name: 'Combustível', type: DEFAULT_TYPE,
+      id: fuel.id,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      companyId: acme.companyId,
+      name: 'Combustível',
+      type: DEFAULT_TYPE,
       establishments: ['Posto Ipiranga', 'Shell Select'].map((name, i) => ({
-        id: fuel.establishmentIds[i], createdAt: expect.any(String), updatedAt: expect.any(String), name, type: DEFAULT_TYPE, establishmentCategoryId: fuel.id,
+        id: fuel.establishmentIds[i],
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        name,
+        type: DEFAULT_TYPE,
+        establishmentCategoryId: fuel.id,
       })),
     });
   });
@@ -131,7 +153,12 @@ describe('updateCategory', () => {
     server.clock.advance(60_000);
     const { data, response } = await rename(acme, category.id, { name: ' Viagens nacionais ' });
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ id: category.id, name: 'Viagens nacionais', updatedAt: server.clock.now().toISOString(), type: CUSTOM_TYPE });
+    expect(data).toMatchObject({
+      id: category.id,
+      name: 'Viagens nacionais',
+      updatedAt: server.clock.now().toISOString(),
+      type: CUSTOM_TYPE,
+    });
     expect(data?.createdAt).not.toBe(data?.updatedAt);
     expect(data?.establishments.map((e) => e.id)).toEqual(category.establishmentIds);
     expect((await get(acme, category.id)).data).toEqual(data);
@@ -143,13 +170,16 @@ describe('updateCategory', () => {
     expect((await rename(acme, category.id, { name: 'Viagens' })).data?.name).toBe('Viagens');
   });
 
-  it.each(['Combustível', 'COMBUSTÍVEL'])('when renamed to %j, the name of another category, then 409', async (name) => {
-    const acme = await server.newCompany();
-    const category = await createCategory(server.db, acme.companyId, { name: 'Viagens' });
-    await createCategory(server.db, acme.companyId, { name: 'Combustível', type: 'DEFAULT' });
-    expectError(await rename(acme, category.id, { name }), 409);
-    expect((await get(acme, category.id)).data?.name).toBe('Viagens');
-  });
+  it.each(['Combustível', 'COMBUSTÍVEL'])(
+    'when renamed to %j, the name of another category, then 409',
+    async (name) => {
+      const acme = await server.newCompany();
+      const category = await createCategory(server.db, acme.companyId, { name: 'Viagens' });
+      await createCategory(server.db, acme.companyId, { name: 'Combustível', type: 'DEFAULT' });
+      expectError(await rename(acme, category.id, { name }), 409);
+      expect((await get(acme, category.id)).data?.name).toBe('Viagens');
+    },
+  );
 
   it('when the category is DEFAULT, then 409 and it keeps its name', async () => {
     const acme = await server.newCompany();

@@ -12,7 +12,9 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-cli-'));
 const dbPath = await freshDatabase(dir);
 const finance = async (...args: string[]) => {
-  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], {
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   return stdout;
 };
 
@@ -33,7 +35,11 @@ describe('finance company create', () => {
 });
 
 describe('finance company create: inputs checked like API inputs', () => {
-  const failure = (...args: string[]) => finance(...args).then(() => undefined, (e: { code: number; stderr: string }) => e);
+  const failure = (...args: string[]) =>
+    finance(...args).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
 
   it('when the time zone is not an IANA zone, then it fails naming it and creates nothing', async () => {
     const e = await failure('company', 'create', '--name', 'Base Lunar Ltda', '--time-zone', 'Mars/Base', '--json');
@@ -49,24 +55,46 @@ describe('finance company create: inputs checked like API inputs', () => {
   });
 
   it('when a scope is unknown, then the error lists the known scopes', async () => {
-    const e = await failure('company', 'create', '--name', 'Escopo Ltda', '--scopes', 'statements:read,admin', '--json');
+    const e = await failure(
+      'company',
+      'create',
+      '--name',
+      'Escopo Ltda',
+      '--scopes',
+      'statements:read,admin',
+      '--json',
+    );
     expect(e?.stderr).toMatch(/unknown scopes: admin; known scopes: statements:read, statements:write/);
   });
 
   it('when a time zone other than the default is given, then the company is created', async () => {
-    const created = JSON.parse(await finance('company', 'create', '--name', 'Manaus Ltda', '--time-zone', 'America/Manaus', '--json'));
+    const created = JSON.parse(
+      await finance('company', 'create', '--name', 'Manaus Ltda', '--time-zone', 'America/Manaus', '--json'),
+    );
     expect(created.companyId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
 describe('finance client create', () => {
   it('when given scopes, then the new client holds exactly those', async () => {
-    const client = JSON.parse(await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read,users:read', '--json'));
+    const client = JSON.parse(
+      await finance(
+        'client',
+        'create',
+        '--company',
+        company.companyId,
+        '--scopes',
+        'statements:read,users:read',
+        '--json',
+      ),
+    );
     expect(client).toMatchObject({ companyId: company.companyId, scopes: ['statements:read', 'users:read'] });
   });
 
   it('when a scope is unknown, then it fails and creates nothing', async () => {
-    await expect(finance('client', 'create', '--company', company.companyId, '--scopes', 'root:all', '--json')).rejects.toThrow(/unknown scopes/);
+    await expect(
+      finance('client', 'create', '--company', company.companyId, '--scopes', 'root:all', '--json'),
+    ).rejects.toThrow(/unknown scopes/);
   });
 });
 
@@ -78,7 +106,11 @@ describe('finance seed', () => {
     const db = await openDatabase(dbPath);
     try {
       for (const id of [company.companyId, other.companyId]) {
-        const { n } = await db.selectFrom('banking_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', id).executeTakeFirstOrThrow();
+        const { n } = await db
+          .selectFrom('banking_transactions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('company_id', '=', id)
+          .executeTakeFirstOrThrow();
         expect(Number(n)).toBe(300);
       }
     } finally {
@@ -88,23 +120,52 @@ describe('finance seed', () => {
 });
 
 describe('finance ingest', () => {
-  const line = (accountId: number, brlAmount = 543.33) => JSON.stringify({
-    statement: 'banking',
-    transaction: {
-      transactionType: { id: 8, description: 'Compra internacional', icon: 'globe', subType: 'DEBIT' },
-      status: 2, accountId, finalCardNumber: '4021', bearerName: 'MARIANA COSTA', transactionDate: '2026-11-18T14:32:05-03:00',
-      brlAmount, usdAmount: 100, usdExchangeRate: 5.4333, usdExchangeRateDate: '2026-11-18T00:00:00-03:00',
-      totalTransactionAmount: 562.35, iofAmount: 19.02, feeServiceAmount: 0, mccCode: 5462, mccGroup: 5, mccDescription: 'Padarias',
-      idPurchaseEvent: 1, sourceDestinationName: 'MOINHO SAO JORGE', placeEstablishment: 'SAO PAULO - BR', description: 'Pix farinha',
-      notes: '', conciliation: { description: 'Not reconciled', conciled: false }, category: { id: 'FOOD', description: 'Alimentação' },
-      costCenter: null, user: null, requesterUser: null, customCategory: null,
-    },
-  });
+  const line = (accountId: number, brlAmount = 543.33) =>
+    JSON.stringify({
+      statement: 'banking',
+      transaction: {
+        transactionType: { id: 8, description: 'Compra internacional', icon: 'globe', subType: 'DEBIT' },
+        status: 2,
+        accountId,
+        finalCardNumber: '4021',
+        bearerName: 'MARIANA COSTA',
+        transactionDate: '2026-11-18T14:32:05-03:00',
+        brlAmount,
+        usdAmount: 100,
+        usdExchangeRate: 5.4333,
+        usdExchangeRateDate: '2026-11-18T00:00:00-03:00',
+        totalTransactionAmount: 562.35,
+        iofAmount: 19.02,
+        feeServiceAmount: 0,
+        mccCode: 5462,
+        mccGroup: 5,
+        mccDescription: 'Padarias',
+        idPurchaseEvent: 1,
+        sourceDestinationName: 'MOINHO SAO JORGE',
+        placeEstablishment: 'SAO PAULO - BR',
+        description: 'Pix farinha',
+        notes: '',
+        conciliation: { description: 'Not reconciled', conciled: false },
+        category: { id: 'FOOD', description: 'Alimentação' },
+        costCenter: null,
+        user: null,
+        requesterUser: null,
+        customCategory: null,
+      },
+    });
   const banking = async () => {
     const db = await openDatabase(dbPath);
     try {
-      const account = await db.selectFrom('accounts').select('id').where('company_id', '=', company.companyId).executeTakeFirstOrThrow();
-      const { n } = await db.selectFrom('banking_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', company.companyId).executeTakeFirstOrThrow();
+      const account = await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('company_id', '=', company.companyId)
+        .executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('banking_transactions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', company.companyId)
+        .executeTakeFirstOrThrow();
       return { accountId: Number(account.id), count: Number(n) };
     } finally {
       await db.destroy();
@@ -115,12 +176,17 @@ describe('finance ingest', () => {
     const before = await banking();
     const good = join(dir, 'good.jsonl');
     writeFileSync(good, `${line(before.accountId)}\n${line(before.accountId)}\n`);
-    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', good, '--json'))).toMatchObject({ banking: 2, creditCard: 0 });
+    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', good, '--json'))).toMatchObject(
+      { banking: 2, creditCard: 0 },
+    );
     expect((await banking()).count).toBe(before.count + 2);
 
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${line(before.accountId)}\n${line(before.accountId, 543.333)}\n${line(before.accountId)}\n`);
-    const failure = await finance('ingest', '--company', company.companyId, '--file', bad).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const failure = await finance('ingest', '--company', company.companyId, '--file', bad).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failure?.code).not.toBe(0);
     expect(failure?.stderr).toMatch(/bad\.jsonl:2: .*brlAmount/);
     expect((await banking()).count).toBe(before.count + 2);
@@ -131,8 +197,14 @@ describe('finance ingest', () => {
     const path = join(dir, 'twice.jsonl');
     const withId = (externalId: string) => JSON.stringify({ ...JSON.parse(line(before.accountId)), externalId });
     writeFileSync(path, `${withId('twice-1')}\n${withId('twice-2')}\n`);
-    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', path, '--json'))).toMatchObject({ banking: 2, alreadyIngested: 0 });
-    const second = await run('node', ['bin/finance.js', 'ingest', '--company', company.companyId, '--file', path, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+    expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', path, '--json'))).toMatchObject(
+      { banking: 2, alreadyIngested: 0 },
+    );
+    const second = await run(
+      'node',
+      ['bin/finance.js', 'ingest', '--company', company.companyId, '--file', path, '--db', dbPath],
+      { env: { ...process.env, LOG_LEVEL: 'silent' } },
+    );
     expect(second.stdout).toContain('banking: 0');
     expect(second.stderr).toContain('2 line(s) were already ingested and were skipped; nothing new was added');
     expect((await banking()).count).toBe(before.count + 2);
@@ -141,16 +213,24 @@ describe('finance ingest', () => {
 
 describe('finance company list, client list|rotate|revoke', () => {
   it('when listing, then every company and client shows, without secrets', async () => {
-    const { companies } = JSON.parse(await finance('company', 'list', '--json')) as { companies: Array<{ companyId: string; activeClients: number }> };
+    const { companies } = JSON.parse(await finance('company', 'list', '--json')) as {
+      companies: Array<{ companyId: string; activeClients: number }>;
+    };
     expect(companies.map((c) => c.companyId)).toContain(company.companyId);
-    const { clients } = JSON.parse(await finance('client', 'list', '--company', company.companyId, '--json')) as { clients: Array<Record<string, unknown>> };
+    const { clients } = JSON.parse(await finance('client', 'list', '--company', company.companyId, '--json')) as {
+      clients: Array<Record<string, unknown>>;
+    };
     expect(clients.map((c) => c.clientId)).toContain(company.clientId);
     expect(JSON.stringify(clients)).not.toContain('sk_');
   });
 
   it('when a client is rotated, then the old secret stops working and the new one works; revoked, it shows as revoked', async () => {
-    const created = JSON.parse(await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read', '--json')) as { clientId: string; clientSecret: string };
-    const rotated = JSON.parse(await finance('client', 'rotate', '--client', created.clientId, '--json')) as { clientSecret: string };
+    const created = JSON.parse(
+      await finance('client', 'create', '--company', company.companyId, '--scopes', 'statements:read', '--json'),
+    ) as { clientId: string; clientSecret: string };
+    const rotated = JSON.parse(await finance('client', 'rotate', '--client', created.clientId, '--json')) as {
+      clientSecret: string;
+    };
     expect(rotated.clientSecret).toMatch(/^sk_/);
     expect(rotated.clientSecret).not.toBe(created.clientSecret);
     const db = await openDatabase(dbPath);
@@ -162,7 +242,9 @@ describe('finance company list, client list|rotate|revoke', () => {
       await db.destroy();
     }
     await finance('client', 'revoke', '--client', created.clientId, '--json');
-    const { clients } = JSON.parse(await finance('client', 'list', '--json')) as { clients: Array<{ clientId: string; revokedAt: string | null }> };
+    const { clients } = JSON.parse(await finance('client', 'list', '--json')) as {
+      clients: Array<{ clientId: string; revokedAt: string | null }>;
+    };
     expect(clients.find((c) => c.clientId === created.clientId)?.revokedAt).toBeTruthy();
   }, 60_000);
 });
@@ -170,8 +252,16 @@ describe('finance company list, client list|rotate|revoke', () => {
 describe('--db', () => {
   it('when the database file does not exist, then every command but serve and company create fails naming it, and creates nothing', async () => {
     const missing = join(dir, 'typo.sqlite');
-    for (const args of [['company', 'list'], ['client', 'list'], ['seed', '--company', company.companyId], ['ingest', '--company', company.companyId, '--file', 'x.jsonl']]) {
-      const failure = await run('node', ['bin/finance.js', ...args, '--db', missing]).then(() => undefined, (e: { code: number; stderr: string }) => e);
+    for (const args of [
+      ['company', 'list'],
+      ['client', 'list'],
+      ['seed', '--company', company.companyId],
+      ['ingest', '--company', company.companyId, '--file', 'x.jsonl'],
+    ]) {
+      const failure = await run('node', ['bin/finance.js', ...args, '--db', missing]).then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(failure?.code, args.join(' ')).toBe(1);
       expect(failure?.stderr).toContain(`no database at ${missing}`);
     }
@@ -190,7 +280,9 @@ describe('finance serve', () => {
     const fresh = await freshDatabase(dir, 'serve.sqlite');
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const start = () => {
-      const child = spawn('node', ['bin/finance.js', 'serve', '--db', fresh, '--port', String(port)], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+      const child = spawn('node', ['bin/finance.js', 'serve', '--db', fresh, '--port', String(port)], {
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+      });
       let out = '';
       const ready = new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
@@ -209,11 +301,17 @@ describe('finance serve', () => {
     const tokenRes = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId!, client_secret: clientSecret! }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId!,
+        client_secret: clientSecret!,
+      }),
     });
     expect(tokenRes.status).toBe(200);
     const { access_token } = (await tokenRes.json()) as { access_token: string };
-    const list = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, { headers: { Authorization: `Bearer ${access_token}` } });
+    const list = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     expect(list.status).toBe(200);
     expect(((await list.json()) as { transactions: unknown[] }).transactions).toHaveLength(5);
 
@@ -226,7 +324,9 @@ describe('finance serve', () => {
     expect(banner2).toContain('already has companies');
     const companyId = /Demo company:\s+(\S+)/.exec(banner)?.[1];
     expect(banner2).toContain(`npx finance client create --db ${fresh} --company ${companyId} --scopes `);
-    const again = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, { headers: { Authorization: `Bearer ${access_token}` } });
+    const again = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));

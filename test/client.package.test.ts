@@ -40,8 +40,14 @@ void main();
 
 const TSCONFIG = (module: string, moduleResolution: string) => ({
   compilerOptions: {
-    target: 'ES2022', module, moduleResolution, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [],
-    strict: true, esModuleInterop: true, outDir: 'out',
+    target: 'ES2022',
+    module,
+    moduleResolution,
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: [],
+    strict: true,
+    esModuleInterop: true,
+    outDir: 'out',
   },
   files: ['main.ts'],
 });
@@ -50,12 +56,16 @@ const PROJECTS = {
   esm: {
     packageJson: { name: 'esm-consumer', private: true, type: 'module' },
     tsconfig: TSCONFIG('NodeNext', 'NodeNext'),
-    source: program("import { createFinanceClient, isConflict, unwrap, type components } from '@company-finance/client';"),
+    source: program(
+      "import { createFinanceClient, isConflict, unwrap, type components } from '@company-finance/client';",
+    ),
   },
   commonjs: {
     packageJson: { name: 'cjs-consumer', private: true, type: 'commonjs' },
     tsconfig: TSCONFIG('CommonJS', 'Node10'),
-    source: program("import { createFinanceClient, isConflict, unwrap, type components } from '@company-finance/client';"),
+    source: program(
+      "import { createFinanceClient, isConflict, unwrap, type components } from '@company-finance/client';",
+    ),
   },
 } as const;
 
@@ -76,7 +86,9 @@ beforeAll(async () => {
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(project.tsconfig));
     await writeFile(join(dir, 'main.ts'), project.source);
     // openapi-fetch comes from npm's cache, filled by the repository's own `npm ci`.
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: dir });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+      cwd: dir,
+    });
   }
 }, 180_000);
 afterAll(async () => {
@@ -87,19 +99,31 @@ afterAll(async () => {
 describe('the client package', () => {
   it('when packed, then the tarball holds the built modules and declarations of both formats, and no TypeScript source', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
-    const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'README.md',
-      'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/esm/generated/openapi.d.ts',
-      'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/generated/openapi.d.ts', 'dist/cjs/package.json',
-    ]));
+    const files = stdout
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/esm/index.js',
+        'dist/esm/index.d.ts',
+        'dist/esm/generated/openapi.d.ts',
+        'dist/cjs/index.js',
+        'dist/cjs/index.d.ts',
+        'dist/cjs/generated/openapi.d.ts',
+        'dist/cjs/package.json',
+      ]),
+    );
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
   it('when installed, then it brings openapi-fetch and standardwebhooks, and nothing of the server', async () => {
     const installed = (await readdir(join(work, 'esm', 'node_modules'))).filter((f) => !f.startsWith('.'));
     expect(installed).toEqual(expect.arrayContaining(['@company-finance', 'openapi-fetch', 'standardwebhooks']));
-    for (const serverOnly of ['express', 'better-sqlite3', 'kysely', 'pino', 'commander']) expect(installed).not.toContain(serverOnly);
+    for (const serverOnly of ['express', 'better-sqlite3', 'kysely', 'pino', 'commander'])
+      expect(installed).not.toContain(serverOnly);
     const manifest = JSON.parse(await readFile(join(CLIENT, 'package.json'), 'utf8')) as { dependencies: object };
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch', 'standardwebhooks']);
   });
@@ -109,9 +133,15 @@ describe('the client package', () => {
       const dir = join(work, name);
       await run(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { cwd: dir });
       const emitted = await readFile(join(dir, 'out', 'main.js'), 'utf8');
-      expect(emitted).toMatch(name === 'esm' ? /from '@company-finance\/client'/ : /require\("@company-finance\/client"\)/);
+      expect(emitted).toMatch(
+        name === 'esm' ? /from '@company-finance\/client'/ : /require\("@company-finance\/client"\)/,
+      );
       const acme = await server.newCompany();
-      const { stdout } = await run(process.execPath, [join(dir, 'out', 'main.js'), server.baseUrl, acme.clientId, acme.clientSecret], { cwd: dir });
+      const { stdout } = await run(
+        process.execPath,
+        [join(dir, 'out', 'main.js'), server.baseUrl, acme.clientId, acme.clientSecret],
+        { cwd: dir },
+      );
       expect(JSON.parse(stdout)).toEqual({ name: 'Packaged', conflict: true, suppliers: 0 });
     }, 60_000);
   }

@@ -5,7 +5,11 @@ import { startTestServer, type TestCompany, type TestServer } from './support/se
 import { createCategory, createSupplier } from './support/factories/directory.js';
 import { createPeople, createUser } from './support/factories/users.js';
 import { customRequest, fundedCompany, issue, purchase } from './support/factories/vcn.js';
-import { createAccount, createBankingTransactions, createCreditCardTransactions } from './support/factories/statements.js';
+import {
+  createAccount,
+  createBankingTransactions,
+  createCreditCardTransactions,
+} from './support/factories/statements.js';
 
 let server: TestServer;
 
@@ -22,7 +26,12 @@ function clientOf(company: TestCompany) {
     if (url.pathname !== '/oauth/token') pages.push(url.pathname + url.search);
     return globalThis.fetch(request);
   };
-  const client = createFinanceClient({ baseUrl: server.baseUrl, clientId: company.clientId, clientSecret: company.clientSecret, fetch });
+  const client = createFinanceClient({
+    baseUrl: server.baseUrl,
+    clientId: company.clientId,
+    clientSecret: company.clientSecret,
+    fetch,
+  });
   return { client, pages };
 }
 
@@ -74,7 +83,8 @@ describe('client.paginate', () => {
     const acme = await server.newCompany();
     const { roles, owner, admin } = await createPeople(server.db, acme.companyId);
     const others = [];
-    for (let i = 0; i < 6; i++) others.push(await createUser(server.db, acme.companyId, { role_id: roles.employee.id }));
+    for (let i = 0; i < 6; i++)
+      others.push(await createUser(server.db, acme.companyId, { role_id: roles.employee.id }));
     const { client } = clientOf(acme);
     const users = await collect(client.paginate.users({ limit: 3 }));
     expect(users.map((u) => u.id).sort()).toEqual([owner, admin, ...others].map((u) => u.id).sort());
@@ -104,7 +114,12 @@ describe('client.paginate', () => {
     const acme = await server.newCompany();
     const account = await createAccount(server.db, acme.companyId);
     const statuses = [1, 2, 3, 2, 2, 3, 1, 2, 3, 2, 2, 3] as const;
-    const ids = await createBankingTransactions(server.db, acme.companyId, account, statuses.map((status) => ({ status })));
+    const ids = await createBankingTransactions(
+      server.db,
+      acme.companyId,
+      account,
+      statuses.map((status) => ({ status })),
+    );
     const { client, pages } = clientOf(acme);
     const listed = await collect(client.paginate.bankingTransactions({ status: [2, 3], limit: 3 }));
     const expected = ids.filter((_id, i) => statuses[i] !== 1).reverse();
@@ -115,7 +130,11 @@ describe('client.paginate', () => {
 
   it('when the credit-card statement spans pages, then each transaction comes once', async () => {
     const acme = await server.newCompany();
-    const ids = await createCreditCardTransactions(server.db, acme.companyId, Array.from({ length: 7 }, () => ({})));
+    const ids = await createCreditCardTransactions(
+      server.db,
+      acme.companyId,
+      Array.from({ length: 7 }, () => ({})),
+    );
     const { client } = clientOf(acme);
     const listed = await collect(client.paginate.creditCardTransactions({ limit: 2 }));
     expect(listed.map((t) => t.id).sort()).toEqual([...ids].sort());

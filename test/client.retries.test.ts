@@ -2,7 +2,14 @@
 // and explicitly safe operations only, bounded by count and time, abortable. Faults are injected
 // in the transport; everything else is the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFinanceClient, FinanceApiError, hasVcnCode, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
+import {
+  createFinanceClient,
+  FinanceApiError,
+  hasVcnCode,
+  isRetryable,
+  unwrap,
+  type RetryOptions,
+} from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { customRequest, fundedCompany } from './support/factories/vcn.js';
 
@@ -19,7 +26,13 @@ const FAST: RetryOptions = { baseDelayMs: 1, maxDelayMs: 2000 };
 
 const unavailable = (request: Request, headers: Record<string, string> = {}, status = 503) =>
   new Response(
-    JSON.stringify({ error: 'Service Unavailable', message: 'Try again later', code: status, requestId: request.headers.get('X-Request-Id'), details: [] }),
+    JSON.stringify({
+      error: 'Service Unavailable',
+      message: 'Try again later',
+      code: status,
+      requestId: request.headers.get('X-Request-Id'),
+      details: [],
+    }),
     { status, headers: { 'Content-Type': 'application/json', ...headers } },
   );
 
@@ -30,7 +43,12 @@ function faulty(path: string, fault: Fault, retry: RetryOptions = FAST, company 
   const attempts: Array<{ at: number; method: string; requestId: string | null; headers: Headers }> = [];
   const fetch = async (request: Request) => {
     if (new URL(request.url).pathname !== path) return globalThis.fetch(request);
-    attempts.push({ at: Date.now(), method: request.method, requestId: request.headers.get('X-Request-Id'), headers: new Headers(request.headers) });
+    attempts.push({
+      at: Date.now(),
+      method: request.method,
+      requestId: request.headers.get('X-Request-Id'),
+      headers: new Headers(request.headers),
+    });
     const injected = fault(request, attempts.length);
     if (injected instanceof Response) return injected;
     if (injected instanceof Error) throw injected;
@@ -38,7 +56,13 @@ function faulty(path: string, fault: Fault, retry: RetryOptions = FAST, company 
     if (injected === 'lose-response') throw new TypeError('fetch failed: connection reset');
     return response;
   };
-  const client = createFinanceClient({ baseUrl: server.baseUrl, clientId: company.clientId, clientSecret: company.clientSecret, fetch, retry });
+  const client = createFinanceClient({
+    baseUrl: server.baseUrl,
+    clientId: company.clientId,
+    clientSecret: company.clientSecret,
+    fetch,
+    retry,
+  });
   return { client, attempts };
 }
 
@@ -56,13 +80,17 @@ describe('createFinanceClient: retries of idempotent calls', () => {
   });
 
   it('when a GET fails on the network, then it is retried', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (_req, n) => (n === 1 ? new TypeError('fetch failed') : undefined));
+    const { client, attempts } = faulty(COST_CENTERS, (_req, n) =>
+      n === 1 ? new TypeError('fetch failed') : undefined,
+    );
     expect((await client.GET(COST_CENTERS)).response.status).toBe(200);
     expect(attempts.length).toBe(2);
   });
 
   it('when a 429 says Retry-After: 1, then the retry waits at least one second', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req, n) => (n === 1 ? unavailable(req, { 'Retry-After': '1' }, 429) : undefined));
+    const { client, attempts } = faulty(COST_CENTERS, (req, n) =>
+      n === 1 ? unavailable(req, { 'Retry-After': '1' }, 429) : undefined,
+    );
     expect((await client.GET(COST_CENTERS)).response.status).toBe(200);
     expect(attempts.length).toBe(2);
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(1000);
@@ -81,7 +109,12 @@ describe('createFinanceClient: retries of idempotent calls', () => {
     const limited = await startTestServer({ config: { rateLimitPerMinute: 2 } });
     try {
       const company = await limited.newCompany();
-      const client = createFinanceClient({ baseUrl: limited.baseUrl, clientId: company.clientId, clientSecret: company.clientSecret, retry: FAST });
+      const client = createFinanceClient({
+        baseUrl: limited.baseUrl,
+        clientId: company.clientId,
+        clientSecret: company.clientSecret,
+        retry: FAST,
+      });
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await client.GET(COST_CENTERS)).response.status);
       expect(statuses).toEqual([200, 200, 429]);
@@ -97,7 +130,10 @@ describe('createFinanceClient: retries of idempotent calls', () => {
   });
 
   it('when the next wait would pass maxElapsedMs, then it stops there', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req) => unavailable(req, { 'Retry-After': '1' }), { ...FAST, maxElapsedMs: 500 });
+    const { client, attempts } = faulty(COST_CENTERS, (req) => unavailable(req, { 'Retry-After': '1' }), {
+      ...FAST,
+      maxElapsedMs: 500,
+    });
     expect((await client.GET(COST_CENTERS)).response.status).toBe(503);
     expect(attempts.length).toBe(1);
   });
@@ -118,10 +154,17 @@ describe('createFinanceClient: retries of idempotent calls', () => {
 
   it('when the client-wide signal aborts, then calls in flight and later calls reject', async () => {
     const controller = new AbortController();
-    const fetch = (request: Request) => new Promise<Response>((_resolve, reject) => {
-      request.signal.addEventListener('abort', () => reject(request.signal.reason));
+    const fetch = (request: Request) =>
+      new Promise<Response>((_resolve, reject) => {
+        request.signal.addEventListener('abort', () => reject(request.signal.reason));
+      });
+    const client = createFinanceClient({
+      baseUrl: server.baseUrl,
+      clientId: acme.clientId,
+      clientSecret: acme.clientSecret,
+      fetch,
+      signal: controller.signal,
     });
-    const client = createFinanceClient({ baseUrl: server.baseUrl, clientId: acme.clientId, clientSecret: acme.clientSecret, fetch, signal: controller.signal });
     const pending = client.GET(COST_CENTERS).catch((e: unknown) => e);
     controller.abort();
     expect(((await pending) as Error).name).toBe('AbortError');
@@ -137,7 +180,9 @@ describe('createFinanceClient: retries of idempotent calls', () => {
 
 describe('createFinanceClient: non-idempotent calls', () => {
   it('when POST createCostCenter gets a 503, then it is retried with the same Idempotency-Key and created once', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req, n) => (req.method === 'POST' && n === 1 ? unavailable(req) : undefined));
+    const { client, attempts } = faulty(COST_CENTERS, (req, n) =>
+      req.method === 'POST' && n === 1 ? unavailable(req) : undefined,
+    );
     expect((await unwrap(client.POST(COST_CENTERS, { body: { name: 'Retried safely' } }))).name).toBe('Retried safely');
     expect(attempts.length).toBe(2);
     const keys = attempts.map((a) => a.headers.get('Idempotency-Key'));
@@ -147,14 +192,18 @@ describe('createFinanceClient: non-idempotent calls', () => {
   });
 
   it('when POST createCostCenter gets a 429, then it is retried: the rate limiter refused it before anything ran', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req, n) => (n === 1 ? unavailable(req, { 'Retry-After': '0' }, 429) : undefined));
+    const { client, attempts } = faulty(COST_CENTERS, (req, n) =>
+      n === 1 ? unavailable(req, { 'Retry-After': '0' }, 429) : undefined,
+    );
     expect((await unwrap(client.POST(COST_CENTERS, { body: { name: 'After a 429' } }))).name).toBe('After a 429');
     expect(attempts.length).toBe(2);
     expect((await costCenterNames()).filter((n) => n === 'After a 429')).toHaveLength(1);
   });
 
   it('when the answer of POST createCostCenter is lost, then the retry gets the first 201 replayed and the cost center exists once', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req, n) => (req.method === 'POST' && n === 1 ? 'lose-response' : undefined));
+    const { client, attempts } = faulty(COST_CENTERS, (req, n) =>
+      req.method === 'POST' && n === 1 ? 'lose-response' : undefined,
+    );
     const { data, response } = await client.POST(COST_CENTERS, { body: { name: 'Lost answer' } });
     expect(response.status).toBe(201);
     expect(response.headers.get('Idempotent-Replayed')).toBe('true');
@@ -164,8 +213,12 @@ describe('createFinanceClient: non-idempotent calls', () => {
   });
 
   it('when the caller sets its own Idempotency-Key, then it is sent as is on every attempt', async () => {
-    const { client, attempts } = faulty(COST_CENTERS, (req, n) => (req.method === 'POST' && n === 1 ? unavailable(req) : undefined));
-    await unwrap(client.POST(COST_CENTERS, { body: { name: 'Own key' }, headers: { 'Idempotency-Key': 'order-4711' } }));
+    const { client, attempts } = faulty(COST_CENTERS, (req, n) =>
+      req.method === 'POST' && n === 1 ? unavailable(req) : undefined,
+    );
+    await unwrap(
+      client.POST(COST_CENTERS, { body: { name: 'Own key' }, headers: { 'Idempotency-Key': 'order-4711' } }),
+    );
     expect(attempts.map((a) => a.headers.get('Idempotency-Key'))).toEqual(['order-4711', 'order-4711']);
   });
 

@@ -43,7 +43,8 @@ async function clientOf(company: TestCompany, options: Partial<FinanceClientOpti
 }
 
 const listCostCenters = (client: ReturnType<typeof createFinanceClient>) => client.GET('/cost-centers/v1/cost-centers');
-const revokeTokens = (clientId: string) => server.db.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+const revokeTokens = (clientId: string) =>
+  server.db.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
 
 describe('createFinanceClient: tokens', () => {
   it('when two calls are made, then one token is fetched (HTTP Basic) and both send it as a bearer token', async () => {
@@ -70,7 +71,9 @@ describe('createFinanceClient: tokens', () => {
   });
 
   it('when the client clock runs behind and the server expires the token, then the 401 is answered by one refresh and the call succeeds', async () => {
-    const { client, transport } = await clientOf(await server.newCompany(), { clock: { now: () => new Date('2026-11-20T15:00:00Z') } });
+    const { client, transport } = await clientOf(await server.newCompany(), {
+      clock: { now: () => new Date('2026-11-20T15:00:00Z') },
+    });
     await unwrap(listCostCenters(client));
     server.clock.advance(31 * MINUTE);
     const { data, response } = await listCostCenters(client);
@@ -87,7 +90,11 @@ describe('createFinanceClient: tokens', () => {
     await revokeTokens(company.clientId);
     const created = await unwrap(client.POST('/cost-centers/v1/cost-centers', { body: { name: 'Marketing' } }));
     expect(created.name).toBe('Marketing');
-    expect(transport.to('/cost-centers/v1/cost-centers').map((s) => `${s.request.method} ${s.status}`)).toEqual(['GET 200', 'POST 401', 'POST 201']);
+    expect(transport.to('/cost-centers/v1/cost-centers').map((s) => `${s.request.method} ${s.status}`)).toEqual([
+      'GET 200',
+      'POST 401',
+      'POST 201',
+    ]);
     expect((await unwrap(listCostCenters(client))).items.map((c) => c.name)).toEqual(['Marketing']);
   });
 
@@ -102,11 +109,21 @@ describe('createFinanceClient: tokens', () => {
       return response;
     };
     await revokeTokens(company.clientId);
-    const again = createFinanceClient({ baseUrl: server.baseUrl, clientId: company.clientId, clientSecret: company.clientSecret, fetch: revoking });
+    const again = createFinanceClient({
+      baseUrl: server.baseUrl,
+      clientId: company.clientId,
+      clientSecret: company.clientSecret,
+      fetch: revoking,
+    });
     const error = await unwrap(listCostCenters(again)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FinanceApiError);
     expect(error).toMatchObject({ status: 401, code: 401, error: 'Unauthorized' });
-    expect(transport.to('/cost-centers/v1/cost-centers').slice(1).map((s) => s.status)).toEqual([401, 401]);
+    expect(
+      transport
+        .to('/cost-centers/v1/cost-centers')
+        .slice(1)
+        .map((s) => s.status),
+    ).toEqual([401, 401]);
   });
 
   it('when 20 calls start together, then they share one token request; after expiry and after a revocation, one more each', async () => {
@@ -158,7 +175,9 @@ describe('createFinanceClient: request ids', () => {
 
   it('when the caller sets X-Request-Id, then it is kept', async () => {
     const { client } = await clientOf(await server.newCompany());
-    const { response } = await client.GET('/cost-centers/v1/cost-centers', { headers: { 'X-Request-Id': 'order-sync-42' } });
+    const { response } = await client.GET('/cost-centers/v1/cost-centers', {
+      headers: { 'X-Request-Id': 'order-sync-42' },
+    });
     expect(response.headers.get('X-Request-Id')).toBe('order-sync-42');
   });
 });

@@ -30,7 +30,13 @@ describe('client.types', () => {
       body: {
         type: 'HOTEL',
         amount: { rate: 100, taxes: 10, currency: 'BRL' },
-        hotelBooking: { reservationId: `RSV-${locator()}`, checkIn: '2026-12-10', checkOut: '2026-12-12', hotelName: 'Plaza', guests: [{ name: 'Ana', surname: 'Ribeiro' }] },
+        hotelBooking: {
+          reservationId: `RSV-${locator()}`,
+          checkIn: '2026-12-10',
+          checkOut: '2026-12-12',
+          hotelName: 'Plaza',
+          guests: [{ name: 'Ana', surname: 'Ribeiro' }],
+        },
         requestor,
       },
     });
@@ -41,7 +47,9 @@ describe('client.types', () => {
         flightBooking: {
           recordLocator: locator(),
           passenger: { name: 'Carlos', surname: 'Almeida' },
-          legs: [{ origin: 'GRU', destination: 'SDU', departureDate: '2026-11-21', carrier: 'LA', flightNumber: '3912' }],
+          legs: [
+            { origin: 'GRU', destination: 'SDU', departureDate: '2026-11-21', carrier: 'LA', flightNumber: '3912' },
+          ],
         },
         requestor,
       },
@@ -55,8 +63,13 @@ describe('client.types', () => {
   it('when a CUSTOM card is created with amount and without limit, then the call does not compile and the server refuses it', async () => {
     const client = clientOf(acme);
     const res = await client.POST('/credit-cards/v1/vcns', {
-      // @ts-expect-error a CUSTOM card takes `limit`, never `amount`
-      body: { type: 'CUSTOM', amount: { rate: 100, taxes: 10, currency: 'BRL' }, customUse: { id: `PO-${locator()}` }, requestor },
+      body: {
+        type: 'CUSTOM',
+        // @ts-expect-error a CUSTOM card takes `limit`, never `amount`
+        amount: { rate: 100, taxes: 10, currency: 'BRL' },
+        customUse: { id: `PO-${locator()}` },
+        requestor,
+      },
     });
     expectVcnError(res, 400, 'invalid-vcn-request');
   });
@@ -73,9 +86,13 @@ describe('client.types', () => {
   it('when a top-up sends a limit, an endDate or both, then the call compiles; when it sends neither, it does not and the server refuses it', async () => {
     const client = clientOf(acme);
     const vcn = await issue(acme, {
-      type: 'CUSTOM', limit: { value: 500, currency: 'BRL' }, customUse: { id: `PO-${locator()}` }, requestor,
+      type: 'CUSTOM',
+      limit: { value: 500, currency: 'BRL' },
+      customUse: { id: `PO-${locator()}` },
+      requestor,
     });
-    const patch = (body: Schemas['VcnUpdate']) => client.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: vcn.vcnId } }, body });
+    const patch = (body: Schemas['VcnUpdate']) =>
+      client.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: vcn.vcnId } }, body });
     expect((await patch({ limit: { value: 600 } })).response.status).toBe(200);
     expect((await patch({ endDate: '2026-12-30' })).response.status).toBe(200);
     expect((await patch({ limit: { value: 700 }, endDate: '2026-12-31' })).response.status).toBe(200);

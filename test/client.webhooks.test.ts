@@ -6,8 +6,17 @@ import { signatureHeaders } from '../server/areas/webhooks/sign.js';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const OTHER = 'whsec_dGhpcyBpcyBhbm90aGVyIHNlY3JldCE=';
 const body = JSON.stringify({
-  id: 'evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P', type: 'cost_center.created', createdAt: '2026-11-20T15:04:05.123Z', requestId: null,
-  data: { object: { id: '3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14', companyId: '5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90', name: 'Marketing' } },
+  id: 'evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P',
+  type: 'cost_center.created',
+  createdAt: '2026-11-20T15:04:05.123Z',
+  requestId: null,
+  data: {
+    object: {
+      id: '3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14',
+      companyId: '5d0c5a4e-2f7b-4a51-9d3c-1b8e6f2a7c90',
+      name: 'Marketing',
+    },
+  },
 });
 
 describe('verifyWebhook', () => {

@@ -6,36 +6,63 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 type Operation = { operationId: string; 'x-internal'?: boolean };
-type Bundle = { paths: Record<string, Record<string, Operation>>; components?: Record<string, Record<string, unknown>> };
+type Bundle = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: Record<string, Record<string, unknown>>;
+};
 
-const load = (name: string): Bundle => JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'generated', name), 'utf8'));
+const load = (name: string): Bundle =>
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'generated', name), 'utf8'));
 const publicBundle = load('openapi.public.json');
 const internalBundle = load('openapi.internal.json');
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
 
 const operations = (bundle: Bundle) =>
   Object.entries(bundle.paths).flatMap(([path, item]) =>
-    methods.filter((method) => item[method]).map((method) => ({ key: `${method.toUpperCase()} ${path}`, ...item[method]! })),
+    methods
+      .filter((method) => item[method])
+      .map((method) => ({ key: `${method.toUpperCase()} ${path}`, ...item[method]! })),
   );
 // Path parameter names are the contract's choice; the interface fixes the shape.
 const shape = (key: string) => key.replace(/\{[^}]+\}/g, '{}');
 
 const interfaceOperations = [
   'POST /oauth/token',
-  'GET /statements/v1/banking', 'PATCH /statements/v1/banking/{}', 'GET /statements/v1/banking/{}/receipt',
-  'GET /statements/v1/credit-card', 'PATCH /statements/v1/credit-card/{}',
-  'POST /attachments/v1', 'GET /attachments/v1/content/{}',
-  'GET /accounts/v1/balance', 'GET /credit-cards/v1/bills', 'GET /credit-cards/v1/bills/{}',
-  'GET /cost-centers/v1/cost-centers', 'POST /cost-centers/v1/cost-centers',
-  'GET /cost-centers/v1/cost-centers/{}', 'PATCH /cost-centers/v1/cost-centers/{}', 'DELETE /cost-centers/v1/cost-centers/{}',
-  'GET /suppliers/v1/suppliers', 'POST /suppliers/v1/suppliers',
-  'GET /suppliers/v1/suppliers/{}', 'PUT /suppliers/v1/suppliers/{}', 'DELETE /suppliers/v1/suppliers/{}',
-  'GET /categories/v1/categories', 'POST /categories/v1/categories', 'DELETE /categories/v1/categories',
-  'GET /categories/v1/categories/{}', 'PATCH /categories/v1/categories/{}',
-  'GET /users/v1/users', 'GET /users/v1/users/{}', 'PATCH /users/v1/users/{}', 'DELETE /users/v1/users/{}',
-  'GET /users/v1/roles', 'POST /users/v1/invites',
-  'POST /credit-cards/v1/vcns', 'PATCH /credit-cards/v1/vcns/{}',
-  'GET /credit-cards/v1/vcns/{}/reveal', 'GET /credit-cards/v1/vcns/{}/card',
+  'GET /statements/v1/banking',
+  'PATCH /statements/v1/banking/{}',
+  'GET /statements/v1/banking/{}/receipt',
+  'GET /statements/v1/credit-card',
+  'PATCH /statements/v1/credit-card/{}',
+  'POST /attachments/v1',
+  'GET /attachments/v1/content/{}',
+  'GET /accounts/v1/balance',
+  'GET /credit-cards/v1/bills',
+  'GET /credit-cards/v1/bills/{}',
+  'GET /cost-centers/v1/cost-centers',
+  'POST /cost-centers/v1/cost-centers',
+  'GET /cost-centers/v1/cost-centers/{}',
+  'PATCH /cost-centers/v1/cost-centers/{}',
+  'DELETE /cost-centers/v1/cost-centers/{}',
+  'GET /suppliers/v1/suppliers',
+  'POST /suppliers/v1/suppliers',
+  'GET /suppliers/v1/suppliers/{}',
+  'PUT /suppliers/v1/suppliers/{}',
+  'DELETE /suppliers/v1/suppliers/{}',
+  'GET /categories/v1/categories',
+  'POST /categories/v1/categories',
+  'DELETE /categories/v1/categories',
+  'GET /categories/v1/categories/{}',
+  'PATCH /categories/v1/categories/{}',
+  'GET /users/v1/users',
+  'GET /users/v1/users/{}',
+  'PATCH /users/v1/users/{}',
+  'DELETE /users/v1/users/{}',
+  'GET /users/v1/roles',
+  'POST /users/v1/invites',
+  'POST /credit-cards/v1/vcns',
+  'PATCH /credit-cards/v1/vcns/{}',
+  'GET /credit-cards/v1/vcns/{}/reveal',
+  'GET /credit-cards/v1/vcns/{}/card',
 ];
 
 function referencedComponents(bundle: Bundle): Set<string> {
@@ -66,8 +93,14 @@ describe('contract bundles', () => {
   });
 
   it('when both are built, then the public operations are exactly the internal ones not marked x-internal', () => {
-    const internalPublic = operations(internalBundle).filter((op) => !op['x-internal']).map((op) => op.operationId);
-    expect(operations(publicBundle).map((op) => op.operationId).sort()).toEqual(internalPublic.sort());
+    const internalPublic = operations(internalBundle)
+      .filter((op) => !op['x-internal'])
+      .map((op) => op.operationId);
+    expect(
+      operations(publicBundle)
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual(internalPublic.sort());
   });
 
   it('when the public bundle is built, then it holds every operation of the interface', () => {
@@ -109,6 +142,8 @@ describe('contract bundles', () => {
     expect(text).not.toContain('x-internal');
     const integerEnums = (text.match(/"enum":\[1,2,3\]/g) ?? []).length;
     expect(integerEnums).toBeGreaterThan(0);
-    expect((text.match(/"enum":\[1,2,3\],"x-enumNames":\["CANCELED","PROCESSED","PENDING"\]/g) ?? []).length).toBe(integerEnums);
+    expect((text.match(/"enum":\[1,2,3\],"x-enumNames":\["CANCELED","PROCESSED","PENDING"\]/g) ?? []).length).toBe(
+      integerEnums,
+    );
   });
 });

@@ -12,8 +12,16 @@ const base = fixture('base');
 const breakingChanges: [string, string, RegExp][] = [
   ['remove-operation', 'removes an operation', /prevent operation removal/],
   ['remove-response-field', 'removes a response field', /cannot remove response property 'name'/],
-  ['remove-request-enum-value', 'removes an enum value a client may send in the body', /cannot remove enum option 'LARGE'/],
-  ['remove-parameter-enum-value', 'removes an enum value a client may send as a parameter', /cannot remove enum option 'CLOSED'/],
+  [
+    'remove-request-enum-value',
+    'removes an enum value a client may send in the body',
+    /cannot remove enum option 'LARGE'/,
+  ],
+  [
+    'remove-parameter-enum-value',
+    'removes an enum value a client may send as a parameter',
+    /cannot remove enum option 'CLOSED'/,
+  ],
   ['remove-status-code', 'removes a status code', /must not remove response status code 409/],
   ['require-request-field', 'makes a request field required', /cannot make a request property required/],
   ['require-parameter', 'makes a parameter required', /cannot make optional query parameter 'status' required/],
@@ -32,15 +40,19 @@ describe('contract:diff', () => {
 
   beforeAll(async () => {
     const command = runTool('tsx', ['scripts/contract-diff.ts', base, fixture('remove-operation')]);
-    for (const [name] of [...breakingChanges, ...compatibleChanges]) verdicts.set(name, await diffContracts(base, fixture(name)));
+    for (const [name] of [...breakingChanges, ...compatibleChanges])
+      verdicts.set(name, await diffContracts(base, fixture(name)));
     gateCommand = await command;
   }, 60_000);
 
-  it.each(breakingChanges)('when the new contract %s (%s), then the gate fails and names the change', (name, _what, reason) => {
-    const verdict = verdicts.get(name)!;
-    expect(verdict.breaking).toBe(true);
-    expect(verdict.findings.join('\n')).toMatch(reason);
-  });
+  it.each(breakingChanges)(
+    'when the new contract %s (%s), then the gate fails and names the change',
+    (name, _what, reason) => {
+      const verdict = verdicts.get(name)!;
+      expect(verdict.breaking).toBe(true);
+      expect(verdict.findings.join('\n')).toMatch(reason);
+    },
+  );
 
   it.each(compatibleChanges)('when the new contract %s (%s), then the gate passes', (name) => {
     const verdict = verdicts.get(name)!;
@@ -54,7 +66,11 @@ describe('contract:diff', () => {
   });
 
   it('when an operation is added or removed, then the summary names it', () => {
-    expect(verdicts.get('add-operation')!.operations).toEqual({ added: ['DELETE /things/v1/things/{id}'], removed: [], changed: [] });
+    expect(verdicts.get('add-operation')!.operations).toEqual({
+      added: ['DELETE /things/v1/things/{id}'],
+      removed: [],
+      changed: [],
+    });
     expect(verdicts.get('remove-operation')!.operations.removed).toEqual(['GET /things/v1/things/{id}']);
   });
 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { classificationOf, createCategory, createClassifiedTransactions, createCostCenter, expectError } from './support/factories/directory.js';
+import {
+  classificationOf,
+  createCategory,
+  createClassifiedTransactions,
+  createCostCenter,
+  expectError,
+} from './support/factories/directory.js';
 
 let server: TestServer;
 
@@ -12,7 +18,8 @@ afterAll(async () => server.close());
 const PATH = '/cost-centers/v1/cost-centers';
 const ITEM = '/cost-centers/v1/cost-centers/{id}';
 
-const create = (tenant: TestCompany, body: Record<string, unknown>) => tenant.api.POST(PATH, { body: body as { name: string } });
+const create = (tenant: TestCompany, body: Record<string, unknown>) =>
+  tenant.api.POST(PATH, { body: body as { name: string } });
 const get = (tenant: TestCompany, id: string) => tenant.api.GET(ITEM, { params: { path: { id } } });
 const remove = (tenant: TestCompany, id: string) => tenant.api.DELETE(ITEM, { params: { path: { id } } });
 
@@ -32,7 +39,10 @@ describe('deleteCostCenter', () => {
     const doomed = await createCostCenter(server.db, acme.companyId, { name: 'Marketing' });
     const kept = await createCostCenter(server.db, acme.companyId, { name: 'Vendas' });
     const category = await createCategory(server.db, acme.companyId);
-    const classified = await createClassifiedTransactions(server.db, acme.companyId, { costCenterId: doomed.id, categoryId: category.id });
+    const classified = await createClassifiedTransactions(server.db, acme.companyId, {
+      costCenterId: doomed.id,
+      categoryId: category.id,
+    });
     const other = await createClassifiedTransactions(server.db, acme.companyId, { costCenterId: kept.id });
     expect((await remove(acme, doomed.id)).response.status).toBe(204);
     const cleared = { custom_category_id: category.id, cost_center_id: null };

@@ -26,8 +26,10 @@ describe('listCostCenters', () => {
 
   it('when it has several, then all of them, by name case-insensitively, without pagination', async () => {
     const acme = await server.newCompany();
-    for (const name of ['marketing', 'Engenharia', 'Vendas', 'administrativo']) await createCostCenter(server.db, acme.companyId, { name });
-    for (let i = 0; i < 120; i += 1) await createCostCenter(server.db, acme.companyId, { name: `Projeto ${String(i).padStart(3, '0')}` });
+    for (const name of ['marketing', 'Engenharia', 'Vendas', 'administrativo'])
+      await createCostCenter(server.db, acme.companyId, { name });
+    for (let i = 0; i < 120; i += 1)
+      await createCostCenter(server.db, acme.companyId, { name: `Projeto ${String(i).padStart(3, '0')}` });
     const { data } = await acme.api.GET(PATH);
     expect(data?.items).toHaveLength(124);
     expect(data?.items.slice(0, 3).map((i) => i.name)).toEqual(['administrativo', 'Engenharia', 'marketing']);
@@ -44,7 +46,11 @@ describe('listCostCenters', () => {
       { id: marketing.id, companyId: acme.companyId, name: 'Marketing', responsible },
       { id: plain.id, companyId: acme.companyId, name: 'Vendas' },
     ]);
-    expect((await get(acme, marketing.id)).data).toEqual({ id: marketing.id, companyId: acme.companyId, name: 'Marketing' });
+    expect((await get(acme, marketing.id)).data).toEqual({
+      id: marketing.id,
+      companyId: acme.companyId,
+      name: 'Marketing',
+    });
   });
 
   it('when another company has cost centers, then they are not listed', async () => {

@@ -13,7 +13,8 @@ afterAll(async () => server.close());
 const PATH = '/cost-centers/v1/cost-centers';
 const ITEM = '/cost-centers/v1/cost-centers/{id}';
 
-const create = (tenant: TestCompany, body: Record<string, unknown>) => tenant.api.POST(PATH, { body: body as { name: string } });
+const create = (tenant: TestCompany, body: Record<string, unknown>) =>
+  tenant.api.POST(PATH, { body: body as { name: string } });
 const get = (tenant: TestCompany, id: string) => tenant.api.GET(ITEM, { params: { path: { id } } });
 const rename = (tenant: TestCompany, id: string, body: Record<string, unknown>) =>
   tenant.api.PATCH(ITEM, { params: { path: { id } }, body: body as { name: string } });
@@ -145,13 +146,16 @@ describe('updateCostCenter', () => {
     expect(data?.name).toBe('Marketing');
   });
 
-  it.each(['Vendas', 'VENDAS', ' vendas '])('when renamed to %j while "Vendas" exists, then 409 and the name stays', async (name) => {
-    const acme = await server.newCompany();
-    const row = await createCostCenter(server.db, acme.companyId, { name: 'Marketing' });
-    await createCostCenter(server.db, acme.companyId, { name: 'Vendas' });
-    expectError(await rename(acme, row.id, { name }), 409);
-    expect((await get(acme, row.id)).data?.name).toBe('Marketing');
-  });
+  it.each(['Vendas', 'VENDAS', ' vendas '])(
+    'when renamed to %j while "Vendas" exists, then 409 and the name stays',
+    async (name) => {
+      const acme = await server.newCompany();
+      const row = await createCostCenter(server.db, acme.companyId, { name: 'Marketing' });
+      await createCostCenter(server.db, acme.companyId, { name: 'Vendas' });
+      expectError(await rename(acme, row.id, { name }), 409);
+      expect((await get(acme, row.id)).data?.name).toBe('Marketing');
+    },
+  );
 
   it.each([
     ['an empty name', { name: '' }],

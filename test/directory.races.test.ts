@@ -30,13 +30,18 @@ const creates: Array<[string, (api: Api, name: string) => Promise<{ response: Re
 ];
 
 describe('directory names across servers', () => {
-  it.each(creates)('when two servers on one database create %s of the same name at once, then one 201 and the rest 409', async (_kind, create) => {
-    const acme = await first.newCompany();
-    const other = second.apiWithToken(acme.token);
-    const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => create(i % 2 === 0 ? acme.api : other, i % 3 === 0 ? 'Logística' : ' LOGÍSTICA ')),
-    );
-    const statuses = results.map((r) => r.response.status).sort();
-    expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
-  });
+  it.each(creates)(
+    'when two servers on one database create %s of the same name at once, then one 201 and the rest 409',
+    async (_kind, create) => {
+      const acme = await first.newCompany();
+      const other = second.apiWithToken(acme.token);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          create(i % 2 === 0 ? acme.api : other, i % 3 === 0 ? 'Logística' : ' LOGÍSTICA '),
+        ),
+      );
+      const statuses = results.map((r) => r.response.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+    },
+  );
 });

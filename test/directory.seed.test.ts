@@ -15,11 +15,17 @@ const seed = (tenant: TestCompany, s: number) =>
 
 /** The company's directory as the API shows it, without ids. */
 async function directory(tenant: TestCompany) {
-  const categories = (await tenant.api.GET('/categories/v1/categories', { params: { query: { limit: 100 } } })).data?.items ?? [];
-  const suppliers = (await tenant.api.GET('/suppliers/v1/suppliers', { params: { query: { limit: 100 } } })).data?.items ?? [];
+  const categories =
+    (await tenant.api.GET('/categories/v1/categories', { params: { query: { limit: 100 } } })).data?.items ?? [];
+  const suppliers =
+    (await tenant.api.GET('/suppliers/v1/suppliers', { params: { query: { limit: 100 } } })).data?.items ?? [];
   const costCenters = (await tenant.api.GET('/cost-centers/v1/cost-centers')).data?.items ?? [];
   return {
-    categories: categories.map((c) => ({ name: c.name, type: c.type.type, establishments: c.establishments.map((e) => e.name) })),
+    categories: categories.map((c) => ({
+      name: c.name,
+      type: c.type.type,
+      establishments: c.establishments.map((e) => e.name),
+    })),
     suppliers: suppliers.map((s) => ({ name: s.name, type: s.type.type })),
     costCenters: costCenters.map((c) => ({ name: c.name, responsible: c.responsible?.name })),
   };

@@ -47,8 +47,11 @@ describe('the docs page in a browser', () => {
 
     await page.getByRole('button', { name: 'Try it' }).click();
     await page.locator('#try-it-search').fill('reconcile banking');
-    expect(await page.locator('#try-it-operation option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
-      .toEqual(['reconcileBankingTransaction']);
+    expect(
+      await page
+        .locator('#try-it-operation option')
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual(['reconcileBankingTransaction']);
     await page.locator('#try-it-search').fill('');
     await page.locator('#try-it-client-id').fill(acme.clientId);
     await page.locator('#try-it-client-secret').fill(acme.clientSecret);
@@ -78,10 +81,15 @@ describe('CORS from a browser page', () => {
   it('when a page on http://localhost:<port> calls the sandbox with a bearer token, then the browser lets it read the answer and X-Request-Id', async () => {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
-    const result = await page.evaluate(async ([api, token]) => {
-      const res = await fetch(`${api}/cost-centers/v1/cost-centers`, { headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'from-browser-1' } });
-      return { status: res.status, requestId: res.headers.get('X-Request-Id'), body: await res.json() };
-    }, [server.baseUrl, acme.token] as const);
+    const result = await page.evaluate(
+      async ([api, token]) => {
+        const res = await fetch(`${api}/cost-centers/v1/cost-centers`, {
+          headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'from-browser-1' },
+        });
+        return { status: res.status, requestId: res.headers.get('X-Request-Id'), body: await res.json() };
+      },
+      [server.baseUrl, acme.token] as const,
+    );
     expect(result).toMatchObject({ status: 200, requestId: 'from-browser-1', body: { items: [] } });
 
     await page.close();

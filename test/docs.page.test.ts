@@ -21,20 +21,29 @@ type Operations = Record<string, Record<string, { operationId?: string; 'x-codeS
 
 describe('code samples', () => {
   const samples = withCodeSamples(loadBundle('public')).paths as Operations;
-  const all = Object.values(samples).flatMap((item) => Object.values(item)).filter((op) => op.operationId);
+  const all = Object.values(samples)
+    .flatMap((item) => Object.values(item))
+    .filter((op) => op.operationId);
 
   it('when the docs are built, then every operation has a curl and a TypeScript-client sample', () => {
     expect(all.length).toBeGreaterThan(30);
     for (const op of all) {
-      expect(op['x-codeSamples']?.map((s) => s.label), op.operationId).toEqual(['curl', 'TypeScript client']);
+      expect(
+        op['x-codeSamples']?.map((s) => s.label),
+        op.operationId,
+      ).toEqual(['curl', 'TypeScript client']);
     }
   });
 
   it('when listBankingTransactions is shown, then its samples call it with the contract examples', () => {
     const [curl, client] = samples['/statements/v1/banking']!.get!['x-codeSamples']!;
-    expect(curl!.source).toBe('curl -s "http://localhost:8080/statements/v1/banking?limit=20" \\\n  -H "Authorization: Bearer $TOKEN"');
+    expect(curl!.source).toBe(
+      'curl -s "http://localhost:8080/statements/v1/banking?limit=20" \\\n  -H "Authorization: Bearer $TOKEN"',
+    );
     expect(client!.source).toContain("import { createFinanceClient, unwrap } from '@company-finance/client';");
-    expect(client!.source).toContain("finance.GET('/statements/v1/banking', {\n  params: { query: { limit: 20 } },\n})");
+    expect(client!.source).toContain(
+      "finance.GET('/statements/v1/banking', {\n  params: { query: { limit: 20 } },\n})",
+    );
   });
 
   it('when a write takes a JSON body, then both samples send the request example', () => {

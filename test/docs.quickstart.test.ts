@@ -28,9 +28,14 @@ const onThisSandbox = (source: string) => source.replaceAll('http://localhost:80
 beforeAll(async () => {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   port = await freePort();
-  sandbox = spawn(process.execPath, ['bin/finance.js', 'serve', '--db', join(dir, 'finance.sqlite'), '--port', String(port)], {
-    cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
+  sandbox = spawn(
+    process.execPath,
+    ['bin/finance.js', 'serve', '--db', join(dir, 'finance.sqlite'), '--port', String(port)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    },
+  );
   const banner = await new Promise<string>((resolve, reject) => {
     let out = '';
     sandbox.stdout!.on('data', (chunk: Buffer) => {
@@ -66,7 +71,10 @@ describe('README quick start', () => {
   it('when the TypeScript snippet is run, then it lists processed transactions', async () => {
     const [snippet] = blocks('README.md', 'ts', '## Client');
     const file = join(ROOT, 'dist', 'quickstart-readme.ts');
-    writeFileSync(file, `const clientId = process.env.CLIENT_ID!;\nconst clientSecret = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}`);
+    writeFileSync(
+      file,
+      `const clientId = process.env.CLIENT_ID!;\nconst clientSecret = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}`,
+    );
     const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
     expect(stdout.trim().split('\n').length).toBeGreaterThan(0);
   }, 60_000);
@@ -76,7 +84,10 @@ describe('client README quick start', () => {
   it('when run as written, then it lists transactions and reconciles one without an error', async () => {
     const [snippet] = blocks('client/README.md', 'ts', '## Quick start');
     const file = join(ROOT, 'dist', 'quickstart-client.ts');
-    writeFileSync(file, `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`);
+    writeFileSync(
+      file,
+      `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`,
+    );
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^reconciled \d+$/m);

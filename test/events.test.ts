@@ -13,7 +13,10 @@ afterAll(async () => server.close());
 async function patched(tenant: TestCompany, body: { notes?: string; isConciled?: true }, status: 1 | 2 | 3 = 2) {
   const account = await createAccount(server.db, tenant.companyId);
   const id = await createBankingTransaction(server.db, tenant.companyId, account, { status });
-  const { response } = await tenant.api.PATCH('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: id } }, body });
+  const { response } = await tenant.api.PATCH('/statements/v1/banking/{transactionId}', {
+    params: { path: { transactionId: id } },
+    body,
+  });
   return { id, status: response.status, requestId: response.headers.get('X-Request-Id') };
 }
 
@@ -50,15 +53,26 @@ describe('listEvents', () => {
     for (const n of ['b', 'c', 'd']) await patched(acme, { notes: n });
     await patched(acme, { isConciled: true });
 
-    const updated = await acme.api.GET('/events/v1/events', { params: { query: { types: ['banking_transaction.updated'], createdAfter: cut, limit: 2 } } });
+    const updated = await acme.api.GET('/events/v1/events', {
+      params: { query: { types: ['banking_transaction.updated'], createdAfter: cut, limit: 2 } },
+    });
     expect(updated.data?.items.map((e) => e.data.object.notes)).toEqual(['d', 'c']);
     const next = await acme.api.GET('/events/v1/events', {
-      params: { query: { types: ['banking_transaction.updated'], createdAfter: cut, limit: 2, nextPageStartKey: updated.data!.nextPageStartKey! } },
+      params: {
+        query: {
+          types: ['banking_transaction.updated'],
+          createdAfter: cut,
+          limit: 2,
+          nextPageStartKey: updated.data!.nextPageStartKey!,
+        },
+      },
     });
     expect(next.data?.items.map((e) => e.data.object.notes)).toEqual(['b']);
     expect(next.data?.nextPageStartKey).toBeUndefined();
 
-    const forged = await acme.api.GET('/events/v1/events', { params: { query: { limit: 2, nextPageStartKey: updated.data!.nextPageStartKey! } } });
+    const forged = await acme.api.GET('/events/v1/events', {
+      params: { query: { limit: 2, nextPageStartKey: updated.data!.nextPageStartKey! } },
+    });
     expect(forged.response.status).toBe(400);
   });
 
@@ -85,12 +99,19 @@ describe('getEvent', () => {
     expect(one.data).toEqual(data!.items[0]);
 
     const globex = await server.newCompany();
-    expect((await globex.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: id } } })).response.status).toBe(404);
+    expect(
+      (await globex.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: id } } })).response.status,
+    ).toBe(404);
 
     const old = await recordEvent(server.db, new Date(server.clock.now().getTime() - 31 * 24 * 3600_000), {
-      companyId: acme.companyId, type: 'cost_center.created', requestId: null, object: { id: 'x' },
+      companyId: acme.companyId,
+      type: 'cost_center.created',
+      requestId: null,
+      object: { id: 'x' },
     });
-    expect((await acme.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: old.id } } })).response.status).toBe(404);
+    expect(
+      (await acme.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: old.id } } })).response.status,
+    ).toBe(404);
     expect((await acme.api.GET('/events/v1/events')).data?.items.map((e) => e.id)).not.toContain(old.id);
   });
 });

@@ -14,7 +14,12 @@ afterAll(async () => server.close());
 
 const samplePath = (path: string) =>
   path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    /dueDate/.test(name) ? '2026-11-10' : /transactionId/.test(name) && path.includes('credit-card') ? '01JD3Q5W2K8Z9Y7X6V5T4S3R2Q' : '1');
+    /dueDate/.test(name)
+      ? '2026-11-10'
+      : /transactionId/.test(name) && path.includes('credit-card')
+        ? '01JD3Q5W2K8Z9Y7X6V5T4S3R2Q'
+        : '1',
+  );
 
 describe('authentication', () => {
   it('when any secured operation of the contract is called without a token, then 401 with WWW-Authenticate: Bearer', async () => {
@@ -24,7 +29,13 @@ describe('authentication', () => {
       routes.map(async (r) => {
         const res = await fetch(server.baseUrl + samplePath(r.path), { method: r.method, redirect: 'manual' });
         const body = (await res.json()) as { code: unknown; requestId: string };
-        return { op: r.operationId, status: res.status, challenge: res.headers.get('www-authenticate'), body, requestId: res.headers.get('x-request-id') };
+        return {
+          op: r.operationId,
+          status: res.status,
+          challenge: res.headers.get('www-authenticate'),
+          body,
+          requestId: res.headers.get('x-request-id'),
+        };
       }),
     );
     for (const r of results) {
@@ -41,7 +52,9 @@ describe('authentication', () => {
   });
 
   it('when the Authorization header is not a bearer token, then 401', async () => {
-    const res = await fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, { headers: { Authorization: `Basic ${btoa('a:b')}` } });
+    const res = await fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, {
+      headers: { Authorization: `Basic ${btoa('a:b')}` },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -70,22 +83,33 @@ describe('authentication', () => {
   });
 
   it('when a second client of the same company asks for a token, then it acts on the same company', async () => {
-    const second = await createClient(server.db, server.clock, { companyId: acme.companyId, scopes: ['directory:read', 'directory:write'] });
+    const second = await createClient(server.db, server.clock, {
+      companyId: acme.companyId,
+      scopes: ['directory:read', 'directory:write'],
+    });
     const res = await fetch(`${server.baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: second.clientId, client_secret: second.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: second.clientId,
+        client_secret: second.clientSecret,
+      }),
     });
     const { access_token } = (await res.json()) as { access_token: string };
     const created = await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Shared by clients' } });
-    const seen = await server.apiWithToken(access_token).GET('/cost-centers/v1/cost-centers/{id}', { params: { path: { id: created.data!.id } } });
+    const seen = await server
+      .apiWithToken(access_token)
+      .GET('/cost-centers/v1/cost-centers/{id}', { params: { path: { id: created.data!.id } } });
     expect(seen.response.status).toBe(200);
   });
 });
 
 describe('401 messages say what to fix', () => {
   const call = (authorization?: string) =>
-    fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, { headers: authorization === undefined ? {} : { Authorization: authorization } });
+    fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, {
+      headers: authorization === undefined ? {} : { Authorization: authorization },
+    });
   const refusal = async (authorization?: string) => {
     const res = await call(authorization);
     const body = (await res.json()) as { message: string };

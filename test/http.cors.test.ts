@@ -19,7 +19,11 @@ afterAll(async () => Promise.all([sandbox.close(), restricted.close()]));
 const preflight = (server: TestServer, origin: string, method = 'PATCH') =>
   fetch(`${server.baseUrl}/statements/v1/banking/1`, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization,content-type,x-request-id' },
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': method,
+      'Access-Control-Request-Headers': 'authorization,content-type,x-request-id',
+    },
   });
 
 describe('CORS in the sandbox', () => {
@@ -40,7 +44,8 @@ describe('CORS in the sandbox', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173');
     const exposed = res.headers.get('access-control-expose-headers') ?? '';
-    for (const header of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) expect(exposed).toContain(header);
+    for (const header of ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+      expect(exposed).toContain(header);
   });
 
   it('when a page on another host sends a preflight, then no CORS header allows it', async () => {
@@ -51,14 +56,20 @@ describe('CORS in the sandbox', () => {
 
 describe('CORS_ORIGINS', () => {
   it('when set, then only the listed origins are allowed', async () => {
-    expect((await preflight(restricted, 'https://app.acme.example')).headers.get('access-control-allow-origin')).toBe('https://app.acme.example');
-    expect((await preflight(restricted, 'http://localhost:3000')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(restricted, 'https://app.acme.example')).headers.get('access-control-allow-origin')).toBe(
+      'https://app.acme.example',
+    );
+    expect(
+      (await preflight(restricted, 'http://localhost:3000')).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 
   it('when read from the environment, then the sandbox allows localhost on any port, production none, and the list replaces both', () => {
     expect(loadConfig({}).corsOrigins).toEqual(['http://localhost:*', 'http://127.0.0.1:*']);
     expect(loadConfig({ NODE_ENV: 'production' }).corsOrigins).toEqual([]);
-    expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'https://a.example, https://b.example/' }).corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(
+      loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'https://a.example, https://b.example/' }).corsOrigins,
+    ).toEqual(['https://a.example', 'https://b.example']);
   });
 
   it.each([

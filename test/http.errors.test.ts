@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 const call = (path: string, init: RequestInit = {}) =>
-  fetch(server.baseUrl + path, { ...init, headers: { Authorization: `Bearer ${acme.token}`, ...(init.headers ?? {}) } });
+  fetch(server.baseUrl + path, {
+    ...init,
+    headers: { Authorization: `Bearer ${acme.token}`, ...(init.headers ?? {}) },
+  });
 
 async function expectErrorBody(res: Response, status: number) {
   expect(res.status).toBe(status);
@@ -26,23 +29,35 @@ async function expectErrorBody(res: Response, status: number) {
 
 describe('error bodies', () => {
   it('when the JSON body is malformed, then 400 in the contract body', async () => {
-    const res = await call('/cost-centers/v1/cost-centers', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name": ' });
+    const res = await call('/cost-centers/v1/cost-centers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name": ',
+    });
     const body = await expectErrorBody(res, 400);
     expect(body.error).toBe('Bad Request');
   });
 
   it('when the body breaks the schema, then 400 listing every problem', async () => {
-    const res = await call('/cost-centers/v1/cost-centers', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name": "", "extra": 1}' });
+    const res = await call('/cost-centers/v1/cost-centers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name": "", "extra": 1}',
+    });
     const body = await expectErrorBody(res, 400);
     expect((body.details as string[]).length).toBeGreaterThanOrEqual(2);
   });
 
   it('when the body is larger than 1 MiB, then 413', async () => {
-    const res = await call('/cost-centers/v1/cost-centers', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    const res = await call('/cost-centers/v1/cost-centers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    });
     await expectErrorBody(res, 413);
   });
 
-  it('when an amount has more than 2 decimals, then 400 saying so in the caller\'s terms', async () => {
+  it("when an amount has more than 2 decimals, then 400 saying so in the caller's terms", async () => {
     const body = await expectErrorBody(await call('/statements/v1/banking?amountEq=10.005'), 400);
     expect(body.details).toEqual(['query.amountEq must have at most 2 decimal places']);
   });
@@ -53,13 +68,21 @@ describe('error bodies', () => {
   });
 
   it('when the method is not allowed on the path, then 405 with Allow', async () => {
-    const res = await call('/cost-centers/v1/cost-centers', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await call('/cost-centers/v1/cost-centers', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     await expectErrorBody(res, 405);
     expect(res.headers.get('allow')).toContain('GET');
   });
 
   it('when the content type is not JSON, then 415', async () => {
-    const res = await call('/cost-centers/v1/cost-centers', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'name=x' });
+    const res = await call('/cost-centers/v1/cost-centers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'name=x',
+    });
     await expectErrorBody(res, 415);
   });
 
@@ -77,8 +100,12 @@ describe('error bodies', () => {
   it('when the store fails unexpectedly, then 500 without stack, SQL or paths', async () => {
     const other = await startTestServer();
     const company = await other.newCompany();
-    await (onPostgres ? sql`DROP TABLE cost_centers CASCADE` : sql`DROP TABLE cost_centers`).execute(other.db).catch(() => undefined);
-    const res = await fetch(`${other.baseUrl}/cost-centers/v1/cost-centers`, { headers: { Authorization: `Bearer ${company.token}` } });
+    await (onPostgres ? sql`DROP TABLE cost_centers CASCADE` : sql`DROP TABLE cost_centers`)
+      .execute(other.db)
+      .catch(() => undefined);
+    const res = await fetch(`${other.baseUrl}/cost-centers/v1/cost-centers`, {
+      headers: { Authorization: `Bearer ${company.token}` },
+    });
     const text = await res.clone().text();
     await expectErrorBody(res, 500);
     expect(text).not.toMatch(/cost_centers|SELECT|sqlite|postgres|relation|at .*\.ts|\/work\//i);
@@ -110,7 +137,9 @@ describe('feature switch', () => {
   it('when VCN_ENABLED is off, then every VCN route answers 404', async () => {
     const off = await startTestServer({ config: { vcnEnabled: false } });
     const company = await off.newCompany();
-    const res = await fetch(`${off.baseUrl}/credit-cards/v1/vcns/vcn_1/reveal`, { headers: { Authorization: `Bearer ${company.token}` } });
+    const res = await fetch(`${off.baseUrl}/credit-cards/v1/vcns/vcn_1/reveal`, {
+      headers: { Authorization: `Bearer ${company.token}` },
+    });
     expect(res.status).toBe(404);
     await off.close();
   });

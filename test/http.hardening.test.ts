@@ -53,9 +53,12 @@ describe('errors Node answers before Express', () => {
 });
 
 describe('request bodies', () => {
-  const post = (body: string) => fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, {
-    method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body,
-  });
+  const post = (body: string) =>
+    fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, {
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/json' },
+      body,
+    });
 
   it('when a body holds 1 MB of unknown keys, then 400 in the error body, smaller than 16 KB', async () => {
     const keys: string[] = [];
@@ -122,7 +125,10 @@ describe('security headers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-csp-'));
     const file = join(dir, 'index.html');
     const scripts = ['console.log(1)', 'window.x = "<b>"'];
-    writeFileSync(file, `<html><style>b{}</style><script>${scripts[0]}</script><script type="module">${scripts[1]}</script><script src="/ext.js"></script></html>`);
+    writeFileSync(
+      file,
+      `<html><style>b{}</style><script>${scripts[0]}</script><script type="module">${scripts[1]}</script><script src="/ext.js"></script></html>`,
+    );
     const csp = docsContentSecurityPolicy(file);
     const hashes = scripts.map((s) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`);
     expect(csp).toContain(`script-src ${hashes.join(' ')};`);
@@ -135,13 +141,17 @@ describe('security headers', () => {
 describe('signed upload URLs', () => {
   it('when a made-up upload URL announces 10 MiB, then 403 before any byte of the body is sent, and the connection closes', async () => {
     const socket = await openSocket(server.baseUrl);
-    const reply = await readReply(socket, [
-      'PUT /attachments/v1/uploads/eyJhIjoiMDEifQ.bm90LWEtc2lnbmF0dXJl HTTP/1.1',
-      `Host: ${new URL(server.baseUrl).host}`,
-      'Content-Type: application/pdf',
-      `Content-Length: ${10 * 1024 * 1024}`,
-      '', '',
-    ].join('\r\n'));
+    const reply = await readReply(
+      socket,
+      [
+        'PUT /attachments/v1/uploads/eyJhIjoiMDEifQ.bm90LWEtc2lnbmF0dXJl HTTP/1.1',
+        `Host: ${new URL(server.baseUrl).host}`,
+        'Content-Type: application/pdf',
+        `Content-Length: ${10 * 1024 * 1024}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
     expect(reply.status).toBe(403);
     expect(reply.headers.connection).toBe('close');
     expect(reply.closed).toBe(true);
@@ -149,13 +159,26 @@ describe('signed upload URLs', () => {
   });
 
   it('when an upload URL was used, then a second upload is 409 before its body is read', async () => {
-    const bankingId = await createBankingTransaction(server.db, acme.companyId, await createAccount(server.db, acme.companyId));
-    const { data } = await acme.api.POST('/attachments/v1', { body: { transactionId: String(bankingId), statement: 'banking', name: 'a.pdf', type: 'application/pdf' } });
+    const bankingId = await createBankingTransaction(
+      server.db,
+      acme.companyId,
+      await createAccount(server.db, acme.companyId),
+    );
+    const { data } = await acme.api.POST('/attachments/v1', {
+      body: { transactionId: String(bankingId), statement: 'banking', name: 'a.pdf', type: 'application/pdf' },
+    });
     const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
-    const first = await fetch(data!.uploadUrl, { method: 'PUT', body: new Uint8Array(pdf), headers: { 'Content-Type': 'application/pdf' } });
+    const first = await fetch(data!.uploadUrl, {
+      method: 'PUT',
+      body: new Uint8Array(pdf),
+      headers: { 'Content-Type': 'application/pdf' },
+    });
     expect(first.status).toBe(200);
     const path = new URL(data!.uploadUrl).pathname;
-    const reply = await rawRequest(server.baseUrl, `PUT ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/pdf\r\nContent-Length: 5000000\r\n\r\n`);
+    const reply = await rawRequest(
+      server.baseUrl,
+      `PUT ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/pdf\r\nContent-Length: 5000000\r\n\r\n`,
+    );
     expect(reply.status).toBe(409);
     expect(reply.closed).toBe(true);
 

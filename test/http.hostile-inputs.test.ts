@@ -13,7 +13,14 @@ import { seedCompany } from '../server/cli/seed.js';
 import { onPostgres } from './support/database.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { fundedCompany } from './support/factories/vcn.js';
-import { candidatesOf, operationsOf, type Candidate, type Json, type Operation, type PathIds } from './support/hostile.js';
+import {
+  candidatesOf,
+  operationsOf,
+  type Candidate,
+  type Json,
+  type Operation,
+  type PathIds,
+} from './support/hostile.js';
 
 const SEEDS = [1, 2];
 /** Changed by rejected requests on purpose: failed client authentications are counted. */
@@ -28,21 +35,35 @@ beforeAll(async () => {
   server = await startTestServer();
   acme = await fundedCompany(server);
   await seedCompany(server.db, { companyId: acme.companyId, transactions: 20, seed: 3, clock: server.clock });
-  const one = async (query: string) => String((await sql<{ id: string }>`${sql.raw(query)}`.execute(server.db)).rows[0]?.id ?? '');
+  const one = async (query: string) =>
+    String((await sql<{ id: string }>`${sql.raw(query)}`.execute(server.db)).rows[0]?.id ?? '');
   const c = acme.companyId.replace(/'/g, '');
   const known: Record<string, string> = {
-    '/statements/v1/banking/{transactionId}': await one(`select id from banking_transactions where company_id = '${c}' and status = 2 limit 1`),
-    '/statements/v1/banking/{transactionId}/receipt': await one(`select id from banking_transactions where company_id = '${c}' and status = 2 limit 1`),
-    '/statements/v1/credit-card/{transactionId}': await one(`select id from credit_card_transactions where company_id = '${c}' limit 1`),
+    '/statements/v1/banking/{transactionId}': await one(
+      `select id from banking_transactions where company_id = '${c}' and status = 2 limit 1`,
+    ),
+    '/statements/v1/banking/{transactionId}/receipt': await one(
+      `select id from banking_transactions where company_id = '${c}' and status = 2 limit 1`,
+    ),
+    '/statements/v1/credit-card/{transactionId}': await one(
+      `select id from credit_card_transactions where company_id = '${c}' limit 1`,
+    ),
     '/cost-centers/v1/cost-centers/{id}': await one(`select id from cost_centers where company_id = '${c}' limit 1`),
     '/suppliers/v1/suppliers/{id}': await one(`select id from suppliers where company_id = '${c}' limit 1`),
     '/categories/v1/categories/{id}': await one(`select id from categories where company_id = '${c}' limit 1`),
     '/users/v1/users/{userId}': await one(`select id from users where company_id = '${c}' limit 1`),
   };
   ids = (path) => known[path] || undefined;
-  tables = (await (onPostgres
-    ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`
-    : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).execute(server.db)).rows
+  tables = (
+    await (onPostgres
+      ? sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`
+      : sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+    ).execute(server.db)
+  ).rows
     .map((r) => r.name)
     .filter((t) => !VOLATILE_TABLES.has(t));
 }, 60_000);
@@ -52,8 +73,17 @@ async function snapshot(): Promise<string> {
   const hash = createHash('sha256');
   for (const table of tables) {
     // PostgreSQL returns rows in no fixed order: compare them sorted, as text.
-    const { rows } = await (onPostgres ? sql`select t::text as row from ${sql.table(table)} t order by 1` : sql`select * from ${sql.table(table)}`).execute(server.db);
-    hash.update(table).update(JSON.stringify(rows, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v)));
+    const { rows } = await (onPostgres
+      ? sql`select t::text as row from ${sql.table(table)} t order by 1`
+      : sql`select * from ${sql.table(table)}`
+    ).execute(server.db);
+    hash
+      .update(table)
+      .update(
+        JSON.stringify(rows, (_k, v: unknown) =>
+          Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v,
+        ),
+      );
   }
   return hash.digest('hex');
 }
@@ -66,7 +96,9 @@ function errorSchemaValidator(op: Operation, status: number): ValidateFunction |
   if (!response) return 'undeclared';
   const key = `${op.operationId} ${status}`;
   if (!validators.has(key)) {
-    const schema = ((response.content as Record<string, Json> | undefined)?.['application/json'])?.schema as Json | undefined;
+    const schema = (response.content as Record<string, Json> | undefined)?.['application/json']?.schema as
+      | Json
+      | undefined;
     validators.set(key, schema ? ajv.compile(schema) : undefined);
   }
   return validators.get(key);
@@ -76,7 +108,10 @@ async function send(c: Candidate) {
   const headers: Record<string, string> = { ...c.headers };
   if (c.operation.security) headers.Authorization = `Bearer ${acme.token}`;
   const res = await fetch(`${server.baseUrl}${c.path}${c.query ? `?${c.query}` : ''}`, {
-    method: c.method, headers, body: c.body, redirect: 'manual',
+    method: c.method,
+    headers,
+    body: c.body,
+    redirect: 'manual',
   });
   const text = await res.text();
   return { status: res.status, text, contentType: res.headers.get('content-type') ?? '' };
@@ -86,9 +121,15 @@ async function send(c: Candidate) {
  * Moves with any write: rows changed by this connection (SQLite), the WAL insert position
  * (PostgreSQL; other databases' writes move it too, which only costs a snapshot comparison).
  */
-const changes = async () => String((await (onPostgres
-  ? sql<{ n: string }>`select pg_current_wal_insert_lsn()::text as n`
-  : sql<{ n: number }>`select total_changes() as n`).execute(server.db)).rows[0]!.n);
+const changes = async () =>
+  String(
+    (
+      await (onPostgres
+        ? sql<{ n: string }>`select pg_current_wal_insert_lsn()::text as n`
+        : sql<{ n: number }>`select total_changes() as n`
+      ).execute(server.db)
+    ).rows[0]!.n,
+  );
 
 let state = '';
 let changed = '';
@@ -115,7 +156,8 @@ async function judge(c: Candidate): Promise<string | undefined> {
   if (validate) {
     if (!contentType.startsWith('application/json')) return `${where}: ${contentType} instead of JSON`;
     const body = JSON.parse(text) as unknown;
-    if (!validate(body)) return `${where}: body ${text.slice(0, 160)} does not match the error schema: ${ajv.errorsText(validate.errors)}`;
+    if (!validate(body))
+      return `${where}: body ${text.slice(0, 160)} does not match the error schema: ${ajv.errorsText(validate.errors)}`;
   }
   return undefined;
 }
@@ -127,19 +169,26 @@ describe('hostile inputs from the contract', () => {
     expect(operations.length).toBeGreaterThan(30);
   });
 
-  it.each(SEEDS)('when every operation gets its hostile candidates (seed %i), then never a 5xx, always a declared 4xx in its error body, and a rejected request changes nothing', async (seed) => {
-    const problems: string[] = [];
-    let sent = 0;
-    state = await snapshot();
-    changed = await changes();
-    for (const op of operations) {
-      for (const c of candidatesOf(op, ids, seed)) {
-        const problem = await judge(c);
-        sent += 1;
-        if (problem) problems.push(problem);
+  it.each(SEEDS)(
+    'when every operation gets its hostile candidates (seed %i), then never a 5xx, always a declared 4xx in its error body, and a rejected request changes nothing',
+    async (seed) => {
+      const problems: string[] = [];
+      let sent = 0;
+      state = await snapshot();
+      changed = await changes();
+      for (const op of operations) {
+        for (const c of candidatesOf(op, ids, seed)) {
+          const problem = await judge(c);
+          sent += 1;
+          if (problem) problems.push(problem);
+        }
       }
-    }
-    if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, `${sent} sent\n${problems.join('\n')}\n`);
-    expect(problems, `${problems.length} of ${sent} candidates failed:\n${problems.slice(0, 40).join('\n')}`).toEqual([]);
-  }, 240_000);
+      if (process.env.HOSTILE_REPORT)
+        writeFileSync(process.env.HOSTILE_REPORT, `${sent} sent\n${problems.join('\n')}\n`);
+      expect(problems, `${problems.length} of ${sent} candidates failed:\n${problems.slice(0, 40).join('\n')}`).toEqual(
+        [],
+      );
+    },
+    240_000,
+  );
 });

@@ -57,10 +57,14 @@ describe('Idempotency-Key', () => {
     const otherBody = await post(key, { name: 'Compras' });
     expect(otherBody.status).toBe(422);
     expect(await otherBody.json()).toMatchObject({ code: 422, details: [expect.stringContaining('Idempotency-Key')] });
-    const otherMethod = await send(server.baseUrl, acme.token, 'PATCH', `/cost-centers/v1/cost-centers/${id}`, key, { name: 'Vendas' });
+    const otherMethod = await send(server.baseUrl, acme.token, 'PATCH', `/cost-centers/v1/cost-centers/${id}`, key, {
+      name: 'Vendas',
+    });
     expect(otherMethod.status).toBe(422);
     expect(await count()).toBe(before);
-    expect((await acme.api.GET('/cost-centers/v1/cost-centers/{id}', { params: { path: { id } } })).data?.name).toBe('Vendas');
+    expect((await acme.api.GET('/cost-centers/v1/cost-centers/{id}', { params: { path: { id } } })).data?.name).toBe(
+      'Vendas',
+    );
   });
 
   it('when the first answer was a refusal by the handler (409), then a retry with the key replays the 409', async () => {
@@ -147,14 +151,18 @@ describe('Idempotency-Key across restarts', () => {
       const before = await startTestServer({ dbPath });
       const tenant = await before.newCompany();
       const key = randomUUID();
-      const first = await send(before.baseUrl, tenant.token, 'POST', '/cost-centers/v1/cost-centers', key, { name: 'Persistente' });
+      const first = await send(before.baseUrl, tenant.token, 'POST', '/cost-centers/v1/cost-centers', key, {
+        name: 'Persistente',
+      });
       const firstBody = await first.json();
       const secrets = before.config.secrets;
       await before.close();
 
       const after = await startTestServer({ dbPath, config: { secrets } });
       try {
-        const again = await send(after.baseUrl, tenant.token, 'POST', '/cost-centers/v1/cost-centers', key, { name: 'Persistente' });
+        const again = await send(after.baseUrl, tenant.token, 'POST', '/cost-centers/v1/cost-centers', key, {
+          name: 'Persistente',
+        });
         expect(again.status).toBe(201);
         expect(again.headers.get('Idempotent-Replayed')).toBe('true');
         expect(await again.json()).toEqual(firstBody);

@@ -12,14 +12,21 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 const send = async (path: string, init: RequestInit = {}) => {
-  const res = await fetch(server.baseUrl + path, { ...init, headers: { Authorization: `Bearer ${acme.token}`, ...init.headers } });
+  const res = await fetch(server.baseUrl + path, {
+    ...init,
+    headers: { Authorization: `Bearer ${acme.token}`, ...init.headers },
+  });
   return { status: res.status, text: await res.text() };
 };
 const INTERNAL = /statements\.v1|cost-centers\.v1|oauth\.token|request must have|undefined|request\/|\.:\w+/;
 
 describe('messages name what to send', () => {
   it('when a JSON operation gets text/plain, then 415 names application/json', async () => {
-    const { status, text } = await send('/cost-centers/v1/cost-centers', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+    const { status, text } = await send('/cost-centers/v1/cost-centers', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
     expect(status).toBe(415);
     expect(text).toContain('Content-Type: application/json');
     expect(text).not.toMatch(INTERNAL);
@@ -33,7 +40,11 @@ describe('messages name what to send', () => {
   });
 
   it('when the token endpoint gets JSON, then the OAuth error names the form encoding', async () => {
-    const res = await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     const text = await res.text();
     expect(text).toContain('application/x-www-form-urlencoded');
     expect(text).not.toMatch(INTERNAL);
@@ -48,7 +59,14 @@ describe('messages name what to send', () => {
   it('when sorting is not one of its values, then 400 lists the six allowed values', async () => {
     const { status, text } = await send('/statements/v1/banking?sorting=description:asc');
     expect(status).toBe(400);
-    for (const value of ['transactionDate:desc', 'transactionDate:asc', 'brlAmount:desc', 'brlAmount:asc', 'totalTransactionAmount:desc', 'totalTransactionAmount:asc']) {
+    for (const value of [
+      'transactionDate:desc',
+      'transactionDate:asc',
+      'brlAmount:desc',
+      'brlAmount:asc',
+      'totalTransactionAmount:desc',
+      'totalTransactionAmount:asc',
+    ]) {
       expect(text).toContain(value);
     }
     expect(text).not.toContain('pattern');

@@ -21,7 +21,12 @@ describe('load shedding', () => {
     const { response, error } = await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Shed' } });
     expect(response.status).toBe(503);
     expect(response.headers.get('Retry-After')).toBe('1');
-    expect(error).toMatchObject({ error: 'Service Unavailable', code: 503, details: [], requestId: response.headers.get('X-Request-Id') });
+    expect(error).toMatchObject({
+      error: 'Service Unavailable',
+      code: 503,
+      details: [],
+      requestId: response.headers.get('X-Request-Id'),
+    });
     lag = 0;
     const list = await acme.api.GET('/cost-centers/v1/cost-centers');
     expect(list.response.status).toBe(200);
@@ -44,9 +49,14 @@ describe('load shedding', () => {
 
   it('when a virtual-card operation is shed, then it gets the virtual-card error body', async () => {
     lag = 1_000;
-    const response = await fetch(`${server.baseUrl}/credit-cards/v1/vcns`, { headers: { Authorization: `Bearer ${acme.token}` } });
+    const response = await fetch(`${server.baseUrl}/credit-cards/v1/vcns`, {
+      headers: { Authorization: `Bearer ${acme.token}` },
+    });
     expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ code: 'service-unavailable', message: 'The server is overloaded, retry shortly' });
+    expect(await response.json()).toMatchObject({
+      code: 'service-unavailable',
+      message: 'The server is overloaded, retry shortly',
+    });
     lag = 0;
   });
 });
@@ -54,7 +64,10 @@ describe('load shedding', () => {
 describe('load shedding turned off', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ config: { overloadMaxLagMs: 0 }, lagProbe: () => ({ lagMs: () => 10_000, stop: () => undefined }) });
+    server = await startTestServer({
+      config: { overloadMaxLagMs: 0 },
+      lagProbe: () => ({ lagMs: () => 10_000, stop: () => undefined }),
+    });
   });
   afterAll(() => server.close());
 

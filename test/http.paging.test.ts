@@ -3,7 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createSupplier, createCategory } from './support/factories/directory.js';
-import { createAccount, createBankingTransactions, createCreditCardTransactions } from './support/factories/statements.js';
+import {
+  createAccount,
+  createBankingTransactions,
+  createCreditCardTransactions,
+} from './support/factories/statements.js';
 import { createPeople } from './support/factories/users.js';
 import { aerialRequest, fundedCompany, issue, purchase } from './support/factories/vcn.js';
 
@@ -46,7 +50,10 @@ const LISTS: Record<string, List> = {
   listBills: {
     path: () => '/credit-cards/v1/bills',
     fill: async ({ companyId }) => {
-      await createCreditCardTransactions(server.db, companyId, [{ transaction_date: noon('2026-09-15') }, { transaction_date: noon('2026-10-15') }]);
+      await createCreditCardTransactions(server.db, companyId, [
+        { transaction_date: noon('2026-09-15') },
+        { transaction_date: noon('2026-10-15') },
+      ]);
       return {};
     },
     body: 'common',
@@ -98,7 +105,9 @@ const LISTS: Record<string, List> = {
 };
 
 async function get(company: TestCompany, path: string, query: Record<string, string>) {
-  const response = await fetch(`${server.baseUrl}${path}?${new URLSearchParams(query)}`, { headers: { Authorization: `Bearer ${company.token}` } });
+  const response = await fetch(`${server.baseUrl}${path}?${new URLSearchParams(query)}`, {
+    headers: { Authorization: `Bearer ${company.token}` },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -119,7 +128,10 @@ describe('cursors bound to the company', () => {
       const foreign = await get(b, list.path(b, ctxB), { limit: '1', nextPageStartKey: key });
       expect(foreign.status).toBe(400);
       if (list.body === 'vcn') {
-        expect(foreign.body).toMatchObject({ code: 'bad-request-exception', errors: [{ field: 'query.nextPageStartKey' }] });
+        expect(foreign.body).toMatchObject({
+          code: 'bad-request-exception',
+          errors: [{ field: 'query.nextPageStartKey' }],
+        });
       } else if (list.body === 'field') {
         expect(foreign.body).toMatchObject({ code: 400, details: [{ field: 'nextPageStartKey' }] });
       } else {

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-const get = (pathAndQuery: string) => fetch(server.baseUrl + pathAndQuery, { headers: { Authorization: `Bearer ${acme.token}` } });
+const get = (pathAndQuery: string) =>
+  fetch(server.baseUrl + pathAndQuery, { headers: { Authorization: `Bearer ${acme.token}` } });
 
 describe('listBankingTransactions query encoding', () => {
   it.each([
@@ -40,7 +41,9 @@ describe('bracketed array parameters', () => {
     const body = (await res.json()) as { message: string; details: string[] };
     expect(body.message).toContain('comma-separated');
     expect(body.message).toContain('status=1,2');
-    expect(body.details).toEqual(['query.status: send the values comma-separated in one parameter (status=a,b), not as status[]']);
+    expect(body.details).toEqual([
+      'query.status: send the values comma-separated in one parameter (status=a,b), not as status[]',
+    ]);
   });
 
   it('when the same filter is sent comma-separated, then 200', async () => {

@@ -32,7 +32,8 @@ async function spread(first: TestServer, second: TestServer): Promise<number[]> 
   const acme = await first.newCompany();
   const apis = [first, second].map((s) => apiFor(s.baseUrl, acme.token));
   const statuses: number[] = [];
-  for (let i = 0; i < 10; i += 1) statuses.push((await apis[i % 2]!.GET('/cost-centers/v1/cost-centers')).response.status);
+  for (let i = 0; i < 10; i += 1)
+    statuses.push((await apis[i % 2]!.GET('/cost-centers/v1/cost-centers')).response.status);
   return statuses;
 }
 
@@ -41,8 +42,18 @@ describe('rate limits across instances', () => {
     const dbPath = await freshDatabase(dir);
     const counters = await openDatabase(dbPath);
     const clock = new ManualClock();
-    const first = await startTestServer({ dbPath, clock, config: { rateLimitPerMinute: LIMIT }, rateLimitStore: new DatabaseRateLimitStore(counters, clock) });
-    const second = await startTestServer({ dbPath, clock, config: { rateLimitPerMinute: LIMIT }, rateLimitStore: new DatabaseRateLimitStore(counters, clock) });
+    const first = await startTestServer({
+      dbPath,
+      clock,
+      config: { rateLimitPerMinute: LIMIT },
+      rateLimitStore: new DatabaseRateLimitStore(counters, clock),
+    });
+    const second = await startTestServer({
+      dbPath,
+      clock,
+      config: { rateLimitPerMinute: LIMIT },
+      rateLimitStore: new DatabaseRateLimitStore(counters, clock),
+    });
     servers.push(first, second);
     closers.push(() => counters.destroy());
     expect(await spread(first, second)).toEqual([...Array(LIMIT).fill(200), ...Array(10 - LIMIT).fill(429)]);
@@ -51,17 +62,29 @@ describe('rate limits across instances', () => {
   it('when the counters live in Redis, then two instances share them too', async () => {
     const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    const up = await client.connect().then(() => true, () => false);
+    const up = await client.connect().then(
+      () => true,
+      () => false,
+    );
     if (!up && !process.env.CI) {
       client.disconnect();
       return; // No Redis on this machine; CI always has one.
     }
     expect(up).toBe(true);
     const prefix = `finance:test:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
-    const store = () => new RedisStore({ prefix, sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<never> });
+    const store = () =>
+      new RedisStore({
+        prefix,
+        sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<never>,
+      });
     const dbPath = await freshDatabase(dir, 'redis.sqlite');
     const first = await startTestServer({ dbPath, config: { rateLimitPerMinute: LIMIT }, rateLimitStore: store() });
-    const second = await startTestServer({ dbPath, clock: first.clock, config: { rateLimitPerMinute: LIMIT }, rateLimitStore: store() });
+    const second = await startTestServer({
+      dbPath,
+      clock: first.clock,
+      config: { rateLimitPerMinute: LIMIT },
+      rateLimitStore: store(),
+    });
     servers.push(first, second);
     try {
       expect(await spread(first, second)).toEqual([...Array(LIMIT).fill(200), ...Array(10 - LIMIT).fill(429)]);

@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 
-type Served = { servers: Array<{ url: string; description: string }>; components: { securitySchemes: { OAuth2: { flows: { clientCredentials: { tokenUrl: string } } } } } };
+type Served = {
+  servers: Array<{ url: string; description: string }>;
+  components: { securitySchemes: { OAuth2: { flows: { clientCredentials: { tokenUrl: string } } } } };
+};
 
 let sandbox: TestServer;
 let deployed: TestServer;
@@ -17,7 +20,9 @@ describe('GET /openapi.json', () => {
   it('when the sandbox runs on another port, then servers and tokenUrl name that port', async () => {
     const contract = (await (await fetch(`${sandbox.baseUrl}/openapi.json`)).json()) as Served;
     expect(contract.servers[0]!.url).toBe(sandbox.baseUrl);
-    expect(contract.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe(`${sandbox.baseUrl}/oauth/token`);
+    expect(contract.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe(
+      `${sandbox.baseUrl}/oauth/token`,
+    );
     expect(JSON.stringify(contract)).not.toContain('localhost:8080');
     expect(contract.servers[0]!.description).not.toContain('`');
   });
@@ -25,6 +30,8 @@ describe('GET /openapi.json', () => {
   it('when PUBLIC_BASE_URL is set, then it is named whatever host the request used', async () => {
     const contract = (await (await fetch(`${deployed.baseUrl}/openapi.json`)).json()) as Served;
     expect(contract.servers[0]!.url).toBe('https://api.acme.example');
-    expect(contract.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe('https://api.acme.example/oauth/token');
+    expect(contract.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl).toBe(
+      'https://api.acme.example/oauth/token',
+    );
   });
 });

@@ -42,7 +42,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Outcome { status: number; ms: number; what: string }
+interface Outcome {
+  status: number;
+  ms: number;
+  what: string;
+}
 
 /** One request of the mix: reads of the banking list, annotations, directory writes (renames collide on purpose). */
 async function oneCall(client: number, n: number): Promise<Outcome> {
@@ -52,21 +56,32 @@ async function oneCall(client: number, n: number): Promise<Outcome> {
   const id = rows[(client * 7 + n) % rows.length]!;
   const res =
     kind === 0 || kind === 1
-      ? await api.GET('/statements/v1/banking', { params: { query: { limit: 20, sorting: n % 2 ? 'brlAmount:desc' : 'transactionDate:desc' } } })
+      ? await api.GET('/statements/v1/banking', {
+          params: { query: { limit: 20, sorting: n % 2 ? 'brlAmount:desc' : 'transactionDate:desc' } },
+        })
       : kind === 2
-        ? await api.PATCH('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: id } }, body: { notes: `c${client} n${n}` } })
+        ? await api.PATCH('/statements/v1/banking/{transactionId}', {
+            params: { path: { transactionId: id } },
+            body: { notes: `c${client} n${n}` },
+          })
         : kind === 3
           ? await api.POST('/suppliers/v1/suppliers', { body: { name: `Fornecedor ${n % 13}` } })
           : await api.POST('/cost-centers/v1/cost-centers', { body: { name: `Centro ${client}-${n}` } } as never);
-  return { status: res.response.status, ms: performance.now() - started, what: ['list', 'list', 'patch', 'supplier', 'cost center'][kind]! };
+  return {
+    status: res.response.status,
+    ms: performance.now() - started,
+    what: ['list', 'list', 'patch', 'supplier', 'cost center'][kind]!,
+  };
 }
 
 /** `clients` loops of calls until `until()` says stop; every outcome. */
 async function load(clients: number, until: () => boolean): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  await Promise.all(Array.from({ length: clients }, async (_, client) => {
-    for (let n = 0; !until(); n += 1) outcomes.push(await oneCall(client, n));
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let n = 0; !until(); n += 1) outcomes.push(await oneCall(client, n));
+    }),
+  );
   return outcomes;
 }
 
@@ -76,33 +91,67 @@ describe('two server processes under load', () => {
     const outcomes = await load(16, () => Date.now() >= end);
     const failures = outcomes.filter((o) => o.status >= 500);
     expect(outcomes.length).toBeGreaterThan(50);
-    expect(failures, servers.map((s) => s.stderr()).join('\n').slice(0, 2000)).toEqual([]);
+    expect(
+      failures,
+      servers
+        .map((s) => s.stderr())
+        .join('\n')
+        .slice(0, 2000),
+    ).toEqual([]);
     expect([...new Set(outcomes.map((o) => o.status))].sort()).toEqual([200, 201, 204, 409]);
   }, 120_000);
 
   it('when 40,000 lines are ingested while the API serves, then every line lands and no call stalls past the bound', async () => {
     const file = join(dir, 'big.jsonl');
-    const line = (i: number) => JSON.stringify({
-      statement: 'banking',
-      transaction: {
-        transactionType: { id: 8, description: 'Compra nacional', icon: 'cart', subType: 'DEBIT' },
-        status: 2, accountId: account, finalCardNumber: '4021', bearerName: 'MARIANA COSTA',
-        transactionDate: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), brlAmount: (i % 5000) + 0.5, usdAmount: null, usdExchangeRate: null,
-        usdExchangeRateDate: null, totalTransactionAmount: (i % 5000) + 0.5, iofAmount: 0, feeServiceAmount: 0, mccCode: 5411, mccGroup: 1,
-        mccDescription: 'Supermercados', idPurchaseEvent: i, sourceDestinationName: 'MERCADO', placeEstablishment: 'SAO PAULO - BR',
-        description: `MERCADO ${i}`, notes: '', conciliation: { description: 'Not reconciled', conciled: false }, category: { id: 'FOOD', description: 'Alimentação' },
-        costCenter: null, user: null, requesterUser: null, customCategory: null,
-      },
-    });
+    const line = (i: number) =>
+      JSON.stringify({
+        statement: 'banking',
+        transaction: {
+          transactionType: { id: 8, description: 'Compra nacional', icon: 'cart', subType: 'DEBIT' },
+          status: 2,
+          accountId: account,
+          finalCardNumber: '4021',
+          bearerName: 'MARIANA COSTA',
+          transactionDate: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(),
+          brlAmount: (i % 5000) + 0.5,
+          usdAmount: null,
+          usdExchangeRate: null,
+          usdExchangeRateDate: null,
+          totalTransactionAmount: (i % 5000) + 0.5,
+          iofAmount: 0,
+          feeServiceAmount: 0,
+          mccCode: 5411,
+          mccGroup: 1,
+          mccDescription: 'Supermercados',
+          idPurchaseEvent: i,
+          sourceDestinationName: 'MERCADO',
+          placeEstablishment: 'SAO PAULO - BR',
+          description: `MERCADO ${i}`,
+          notes: '',
+          conciliation: { description: 'Not reconciled', conciled: false },
+          category: { id: 'FOOD', description: 'Alimentação' },
+          costCenter: null,
+          user: null,
+          requesterUser: null,
+          customCategory: null,
+        },
+      });
     writeFileSync(file, `${Array.from({ length: 40_000 }, (_, i) => line(i)).join('\n')}\n`);
 
     let done = false;
-    const ingest = run('node', ['bin/finance.js', 'ingest', '--company', acme.companyId, '--file', file, '--db', location], { env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 })
-      .finally(() => (done = true));
+    const ingest = run(
+      'node',
+      ['bin/finance.js', 'ingest', '--company', acme.companyId, '--file', file, '--db', location],
+      { env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 },
+    ).finally(() => (done = true));
     const outcomes = await load(4, () => done);
     await ingest;
 
-    const stored = await db.selectFrom('banking_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', acme.companyId).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('banking_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', acme.companyId)
+      .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(rows.length + 40_000);
     expect(outcomes.length).toBeGreaterThan(0);
     expect(outcomes.filter((o) => o.status >= 500)).toEqual([]);

@@ -31,19 +31,35 @@ async function serve(port: number): Promise<ChildProcess> {
 
 describe('kill -9 under concurrent writes', () => {
   it('when the server is killed mid-write and restarted, then every acknowledged write is present and none is half-applied', async () => {
-    const company = JSON.parse((await run('node', ['bin/finance.js', 'company', 'create', '--name', 'Duravel Ltda', '--db', dbPath, '--json'], { env })).stdout) as { companyId: string; clientId: string; clientSecret: string };
-    await run('node', ['bin/finance.js', 'seed', '--company', company.companyId, '--transactions', '50', '--db', dbPath, '--json'], { env });
+    const company = JSON.parse(
+      (
+        await run('node', ['bin/finance.js', 'company', 'create', '--name', 'Duravel Ltda', '--db', dbPath, '--json'], {
+          env,
+        })
+      ).stdout,
+    ) as { companyId: string; clientId: string; clientSecret: string };
+    await run(
+      'node',
+      ['bin/finance.js', 'seed', '--company', company.companyId, '--transactions', '50', '--db', dbPath, '--json'],
+      { env },
+    );
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const base = `http://127.0.0.1:${port}`;
     const child = await serve(port);
     const tokenRes = await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: company.clientId, client_secret: company.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: company.clientId,
+        client_secret: company.clientSecret,
+      }),
     });
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const list = (await (await fetch(`${base}/statements/v1/banking?limit=50`, { headers })).json()) as { transactions: Array<{ id: number }> };
+    const list = (await (await fetch(`${base}/statements/v1/banking?limit=50`, { headers })).json()) as {
+      transactions: Array<{ id: number }>;
+    };
     const transactionIds = list.transactions.map((t) => t.id);
 
     // Acknowledged writes: cost centers by id; for each transaction, the last acknowledged
@@ -55,13 +71,21 @@ describe('kill -9 under concurrent writes', () => {
       for (let i = 0; !stop; i++) {
         try {
           const name = `CC ${w}-${i}`;
-          const created = await fetch(`${base}/cost-centers/v1/cost-centers`, { method: 'POST', headers, body: JSON.stringify({ name }) });
+          const created = await fetch(`${base}/cost-centers/v1/cost-centers`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ name }),
+          });
           if (created.status !== 201) continue;
           const { id } = (await created.json()) as { id: string };
           costCenters.set(id, name);
           const transactionId = transactionIds[(w * 7 + i) % transactionIds.length]!;
           const notes = `cc:${id}`;
-          const patched = await fetch(`${base}/statements/v1/banking/${transactionId}`, { method: 'PATCH', headers, body: JSON.stringify({ notes, costCenterId: id }) });
+          const patched = await fetch(`${base}/statements/v1/banking/${transactionId}`, {
+            method: 'PATCH',
+            headers,
+            body: JSON.stringify({ notes, costCenterId: id }),
+          });
           if (patched.status === 200) patches.push({ transactionId, costCenterId: id, notes });
         } catch {
           return; // the server is gone
@@ -88,10 +112,22 @@ describe('kill -9 under concurrent writes', () => {
     try {
       const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
       expect(integrity.rows.map((r) => r.integrity_check)).toEqual(['ok']);
-      const stored = new Map((await db.selectFrom('cost_centers').select(['id', 'name']).where('company_id', '=', company.companyId).execute()).map((r) => [r.id, r.name]));
+      const stored = new Map(
+        (
+          await db
+            .selectFrom('cost_centers')
+            .select(['id', 'name'])
+            .where('company_id', '=', company.companyId)
+            .execute()
+        ).map((r) => [r.id, r.name]),
+      );
       for (const [id, name] of costCenters) expect(stored.get(id), `acknowledged cost center ${name}`).toBe(name);
       // A transaction's notes and cost center were written by one PATCH: they always agree.
-      const rows = await db.selectFrom('banking_transactions').select(['id', 'notes', 'cost_center_id']).where('company_id', '=', company.companyId).execute();
+      const rows = await db
+        .selectFrom('banking_transactions')
+        .select(['id', 'notes', 'cost_center_id'])
+        .where('company_id', '=', company.companyId)
+        .execute();
       for (const row of rows) {
         if (row.notes.startsWith('cc:')) expect(row.cost_center_id, `transaction ${row.id}`).toBe(row.notes.slice(3));
       }

@@ -14,7 +14,9 @@ const dbPath = join(dir, 'finance.sqlite');
 
 beforeAll(async () => {
   // A company already exists, so `serve` starts without seeding demo data.
-  await run('node', ['bin/finance.js', 'company', 'create', '--name', 'Desliga Ltda', '--db', dbPath, '--json'], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  await run('node', ['bin/finance.js', 'company', 'create', '--name', 'Desliga Ltda', '--db', dbPath, '--json'], {
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +58,9 @@ describe('SIGTERM', () => {
     const { child, baseUrl, exited } = await serve();
     const socket = await openSocket(baseUrl);
     const body = 'grant_type=client_credentials&client_id=cli_x&client_secret=sk_x';
-    socket.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));

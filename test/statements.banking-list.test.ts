@@ -3,7 +3,12 @@ import { startTestServer, type TestCompany, type TestServer } from './support/se
 import type { components, operations } from '../generated/openapi.js';
 import { createCategory, createCostCenter, expectError } from './support/factories/directory.js';
 import { createRoles, createUser } from './support/factories/users.js';
-import { attachUploadedFile, createAccount, createBankingTransactions, type BankingOverrides } from './support/factories/statements.js';
+import {
+  attachUploadedFile,
+  createAccount,
+  createBankingTransactions,
+  type BankingOverrides,
+} from './support/factories/statements.js';
 import { createRng } from '../server/lib/random.js';
 
 type Item = components['schemas']['BankingTransaction'];
@@ -13,7 +18,12 @@ const PATH = '/statements/v1/banking';
 let server: TestServer;
 let acme: TestCompany;
 let all: Item[];
-const ctx = { accounts: [] as number[], categories: [] as number[], costCenters: [] as string[], emails: [] as string[] };
+const ctx = {
+  accounts: [] as number[],
+  categories: [] as number[],
+  costCenters: [] as string[],
+  emails: [] as string[],
+};
 
 const page = (q: Query) => acme.api.GET(PATH, { params: { query: q } });
 
@@ -38,10 +48,17 @@ beforeAll(async () => {
   const db = server.db;
   const id = acme.companyId;
   ctx.accounts = [await createAccount(db, id), await createAccount(db, id)];
-  ctx.categories = [(await createCategory(db, id)).id, (await createCategory(db, id)).id, (await createCategory(db, id)).id];
+  ctx.categories = [
+    (await createCategory(db, id)).id,
+    (await createCategory(db, id)).id,
+    (await createCategory(db, id)).id,
+  ];
   ctx.costCenters = [(await createCostCenter(db, id)).id, (await createCostCenter(db, id)).id];
   const roles = await createRoles(db, id);
-  const users = [await createUser(db, id, { role_id: roles.employee.id, email: 'Ana.Lima@acme.com.br' }), await createUser(db, id, { role_id: roles.manager.id })];
+  const users = [
+    await createUser(db, id, { role_id: roles.employee.id, email: 'Ana.Lima@acme.com.br' }),
+    await createUser(db, id, { role_id: roles.manager.id }),
+  ];
   ctx.emails = users.map((u) => u.email);
   const rng = createRng(7);
   const base = Date.parse('2026-10-01T03:00:00.000Z');
@@ -67,7 +84,8 @@ beforeAll(async () => {
     ...(await createBankingTransactions(db, id, second, rows.slice(90))),
   ];
   for (const [i, txId] of ids.entries()) {
-    if (i % 4 === 0 && rows[i]!.status === 2) await db.updateTable('banking_transactions').set({ conciled: 1 }).where('id', '=', txId).execute();
+    if (i % 4 === 0 && rows[i]!.status === 2)
+      await db.updateTable('banking_transactions').set({ conciled: 1 }).where('id', '=', txId).execute();
     if (i % 5 === 0) await attachUploadedFile(db, id, { bankingId: txId });
   }
   // Another company's rows never show up.
@@ -81,7 +99,7 @@ const ids = (items: Item[]) => items.map((t) => t.id);
 const localDay = (t: Item) => t.transactionDate.slice(0, 10);
 
 describe('listBankingTransactions', () => {
-  it('when called without parameters, then 20 rows, newest first, with a nextPageStartKey, and only the company\'s rows', async () => {
+  it("when called without parameters, then 20 rows, newest first, with a nextPageStartKey, and only the company's rows", async () => {
     const { data, response } = await acme.api.GET(PATH);
     expect(response.status).toBe(200);
     expect(data!.transactions).toHaveLength(20);
@@ -96,8 +114,14 @@ describe('listBankingTransactions', () => {
     ['transactionDate:asc', (a: Item, b: Item) => a.transactionDate.localeCompare(b.transactionDate) || a.id - b.id],
     ['brlAmount:desc', (a: Item, b: Item) => b.brlAmount - a.brlAmount || b.id - a.id],
     ['brlAmount:asc', (a: Item, b: Item) => a.brlAmount - b.brlAmount || a.id - b.id],
-    ['totalTransactionAmount:desc', (a: Item, b: Item) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id],
-    ['totalTransactionAmount:asc', (a: Item, b: Item) => a.totalTransactionAmount - b.totalTransactionAmount || a.id - b.id],
+    [
+      'totalTransactionAmount:desc',
+      (a: Item, b: Item) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id,
+    ],
+    [
+      'totalTransactionAmount:asc',
+      (a: Item, b: Item) => a.totalTransactionAmount - b.totalTransactionAmount || a.id - b.id,
+    ],
   ])('when paging with sorting %s, then every row comes exactly once, in order', async (sorting, order) => {
     const rows = await walk({ sorting: sorting as Query['sorting'], limit: 7 });
     expect(rows).toHaveLength(150);
@@ -107,40 +131,78 @@ describe('listBankingTransactions', () => {
 
   const filters: Array<[string, () => Query, (t: Item) => boolean]> = [
     ['accountId', () => ({ accountId: ctx.accounts[1] }), (t) => t.accountId === ctx.accounts[1]],
-    ['a date range', () => ({ startDate: '2026-10-10', endDate: '2026-10-20' }), (t) => localDay(t) >= '2026-10-10' && localDay(t) <= '2026-10-20'],
+    [
+      'a date range',
+      () => ({ startDate: '2026-10-10', endDate: '2026-10-20' }),
+      (t) => localDay(t) >= '2026-10-10' && localDay(t) <= '2026-10-20',
+    ],
     ['a single day', () => ({ startDate: '2026-10-05', endDate: '2026-10-05' }), (t) => localDay(t) === '2026-10-05'],
     ['hasAttachments=true', () => ({ hasAttachments: true }), (t) => t.attachments.length > 0],
     ['hasAttachments=false', () => ({ hasAttachments: false }), (t) => t.attachments.length === 0],
     ['wasConciled=true', () => ({ wasConciled: true }), (t) => t.conciliation.conciled],
     ['wasConciled=false', () => ({ wasConciled: false }), (t) => !t.conciliation.conciled],
-    ['categoryIds (two)', () => ({ categoryIds: ctx.categories.slice(0, 2) }), (t) => ctx.categories.slice(0, 2).includes(t.customCategory?.id ?? -1)],
+    [
+      'categoryIds (two)',
+      () => ({ categoryIds: ctx.categories.slice(0, 2) }),
+      (t) => ctx.categories.slice(0, 2).includes(t.customCategory?.id ?? -1),
+    ],
     ['costCenterIds', () => ({ costCenterIds: [ctx.costCenters[0]!] }), (t) => t.costCenter?.id === ctx.costCenters[0]],
-    ['responsibleEmail, any case', () => ({ responsibleEmail: 'ana.LIMA@acme.com.br' }), (t) => t.user?.email === 'Ana.Lima@acme.com.br'],
+    [
+      'responsibleEmail, any case',
+      () => ({ responsibleEmail: 'ana.LIMA@acme.com.br' }),
+      (t) => t.user?.email === 'Ana.Lima@acme.com.br',
+    ],
     ['status 1,3', () => ({ status: [1, 3] }), (t) => t.status !== 2],
     ['status 2', () => ({ status: [2] }), (t) => t.status === 2],
     ['amountEq', () => ({ amountEq: 25 }), (t) => t.brlAmount === 25],
     ['amountGt', () => ({ amountGt: 99.99 }), (t) => t.brlAmount > 99.99],
     ['amountLt', () => ({ amountLt: 25 }), (t) => t.brlAmount < 25],
-    ['status + categories + costCenters + wasConciled', () => ({ status: [2, 3], categoryIds: ctx.categories, costCenterIds: ctx.costCenters, wasConciled: false }),
-      (t) => t.status !== 1 && t.customCategory !== null && t.costCenter !== null && !t.conciliation.conciled],
-    ['every filter at once', () => ({
-      accountId: ctx.accounts[0], startDate: '2026-10-01', endDate: '2026-11-30', hasAttachments: false, wasConciled: false,
-      categoryIds: ctx.categories.slice(0, 2), costCenterIds: ctx.costCenters, responsibleEmail: ctx.emails[0], status: [2, 3], amountGt: 10,
-    }), (t) => t.accountId === ctx.accounts[0] && t.attachments.length === 0 && !t.conciliation.conciled
-      && ctx.categories.slice(0, 2).includes(t.customCategory?.id ?? -1) && t.costCenter !== null
-      && t.user?.email === ctx.emails[0] && t.status !== 1 && t.brlAmount > 10],
+    [
+      'status + categories + costCenters + wasConciled',
+      () => ({ status: [2, 3], categoryIds: ctx.categories, costCenterIds: ctx.costCenters, wasConciled: false }),
+      (t) => t.status !== 1 && t.customCategory !== null && t.costCenter !== null && !t.conciliation.conciled,
+    ],
+    [
+      'every filter at once',
+      () => ({
+        accountId: ctx.accounts[0],
+        startDate: '2026-10-01',
+        endDate: '2026-11-30',
+        hasAttachments: false,
+        wasConciled: false,
+        categoryIds: ctx.categories.slice(0, 2),
+        costCenterIds: ctx.costCenters,
+        responsibleEmail: ctx.emails[0],
+        status: [2, 3],
+        amountGt: 10,
+      }),
+      (t) =>
+        t.accountId === ctx.accounts[0] &&
+        t.attachments.length === 0 &&
+        !t.conciliation.conciled &&
+        ctx.categories.slice(0, 2).includes(t.customCategory?.id ?? -1) &&
+        t.costCenter !== null &&
+        t.user?.email === ctx.emails[0] &&
+        t.status !== 1 &&
+        t.brlAmount > 10,
+    ],
   ];
 
-  it.each(filters)('when filtering by %s, then the same rows as filtering the whole list, in every sorting', async (_name, query, keep) => {
-    const expected = all.filter(keep);
-    expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(all.length);
-    expect(ids(await walk({ ...query(), limit: 6 }))).toEqual(ids(expected));
-    const byAmount = await walk({ ...query(), limit: 9, sorting: 'brlAmount:asc' });
-    expect(ids(byAmount)).toEqual(ids([...expected].sort((a, b) => a.brlAmount - b.brlAmount || a.id - b.id)));
-    const byTotal = await walk({ ...query(), limit: 8, sorting: 'totalTransactionAmount:desc' });
-    expect(ids(byTotal)).toEqual(ids([...expected].sort((a, b) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id)));
-  });
+  it.each(filters)(
+    'when filtering by %s, then the same rows as filtering the whole list, in every sorting',
+    async (_name, query, keep) => {
+      const expected = all.filter(keep);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(all.length);
+      expect(ids(await walk({ ...query(), limit: 6 }))).toEqual(ids(expected));
+      const byAmount = await walk({ ...query(), limit: 9, sorting: 'brlAmount:asc' });
+      expect(ids(byAmount)).toEqual(ids([...expected].sort((a, b) => a.brlAmount - b.brlAmount || a.id - b.id)));
+      const byTotal = await walk({ ...query(), limit: 8, sorting: 'totalTransactionAmount:desc' });
+      expect(ids(byTotal)).toEqual(
+        ids([...expected].sort((a, b) => b.totalTransactionAmount - a.totalTransactionAmount || b.id - a.id)),
+      );
+    },
+  );
 
   it('when a filter matches nothing or an unknown email, then an empty page without nextPageStartKey', async () => {
     expect((await page({ responsibleEmail: 'nobody@acme.com.br' })).data).toEqual({ transactions: [] });
@@ -158,8 +220,18 @@ describe('listBankingTransactions', () => {
 
   it('when the last page is exactly full, then it has no nextPageStartKey', async () => {
     const { data } = await page({ limit: 50, startDate: '2026-09-01', endDate: '2026-12-31' });
-    const second = await page({ limit: 50, startDate: '2026-09-01', endDate: '2026-12-31', nextPageStartKey: data!.nextPageStartKey });
-    const third = await page({ limit: 50, startDate: '2026-09-01', endDate: '2026-12-31', nextPageStartKey: second.data!.nextPageStartKey });
+    const second = await page({
+      limit: 50,
+      startDate: '2026-09-01',
+      endDate: '2026-12-31',
+      nextPageStartKey: data!.nextPageStartKey,
+    });
+    const third = await page({
+      limit: 50,
+      startDate: '2026-09-01',
+      endDate: '2026-12-31',
+      nextPageStartKey: second.data!.nextPageStartKey,
+    });
     expect(third.data!.transactions).toHaveLength(50);
     expect(third.data).not.toHaveProperty('nextPageStartKey');
   });

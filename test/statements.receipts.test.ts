@@ -18,8 +18,14 @@ async function fixture(status: 1 | 2 | 3 = 2) {
   const acme = await server.newCompany({ name: 'Acme Comércio Ltda' });
   const account = await createAccount(server.db, acme.companyId, { name: 'Conta operações' });
   const id = await createBankingTransaction(server.db, acme.companyId, account, {
-    status, brl_amount_minor: 54_333, usd_amount_minor: 10_000, usd_exchange_rate: 5.4333, iof_amount_minor: 1902, total_amount_minor: 56_235,
-    description: 'LATAM AIRLINES GRU-MIA', source_destination_name: 'LATAM AIRLINES',
+    status,
+    brl_amount_minor: 54_333,
+    usd_amount_minor: 10_000,
+    usd_exchange_rate: 5.4333,
+    iof_amount_minor: 1902,
+    total_amount_minor: 56_235,
+    description: 'LATAM AIRLINES GRU-MIA',
+    source_destination_name: 'LATAM AIRLINES',
   });
   return { acme, id };
 }
@@ -56,12 +62,15 @@ describe('getBankingTransactionReceipt', () => {
     expect(Date.parse(data!.expiresAt) - server.clock.now().getTime()).toBe(5 * 60_000);
   });
 
-  it.each([[1, 'CANCELED'], [3, 'PENDING']] as const)('when the status is %i (%s), then 409', async (status, _name) => {
+  it.each([
+    [1, 'CANCELED'],
+    [3, 'PENDING'],
+  ] as const)('when the status is %i (%s), then 409', async (status, _name) => {
     const { acme, id } = await fixture(status);
     expectError(await link(acme, id), 409);
   });
 
-  it('when the transaction is absent or another company\'s, then 404; without statements:read, 403', async () => {
+  it("when the transaction is absent or another company's, then 404; without statements:read, 403", async () => {
     const { id } = await fixture();
     const globex = await server.newCompany();
     expectError(await link(globex, id), 404);
@@ -84,7 +93,16 @@ describe('downloadBankingTransactionReceipt', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.subarray(-6).toString()).toContain('%%EOF');
     const text = pdfText(pdf);
-    for (const part of ['Acme Comércio Ltda', 'Conta operações', 'LATAM AIRLINES GRU-MIA', 'R$ 543,33', 'R$ 19,02', 'R$ 562,35', 'US$ 100,00', String(id)]) {
+    for (const part of [
+      'Acme Comércio Ltda',
+      'Conta operações',
+      'LATAM AIRLINES GRU-MIA',
+      'R$ 543,33',
+      'R$ 19,02',
+      'R$ 562,35',
+      'US$ 100,00',
+      String(id),
+    ]) {
       expect(text).toContain(part);
     }
     expect(text).toMatch(/Autenticação[\s\S]*[0-9A-F]{5}(-[0-9A-F]{5}){7}/);
@@ -93,7 +111,10 @@ describe('downloadBankingTransactionReceipt', () => {
 
   it('when the same transaction is rendered twice, then the authentication code is the same', async () => {
     const { acme, id } = await fixture();
-    const code = async () => pdfText(Buffer.from(await (await download((await link(acme, id)).data!.url)).arrayBuffer())).match(/[0-9A-F]{5}(-[0-9A-F]{5}){7}/)?.[0];
+    const code = async () =>
+      pdfText(Buffer.from(await (await download((await link(acme, id)).data!.url)).arrayBuffer())).match(
+        /[0-9A-F]{5}(-[0-9A-F]{5}){7}/,
+      )?.[0];
     const first = await code();
     expect(first).toBeDefined();
     expect(await code()).toBe(first);
@@ -115,7 +136,9 @@ describe('downloadBankingTransactionReceipt', () => {
     const { data } = await link(acme, id);
     const dot = data!.url.lastIndexOf('.');
     const [base, signature] = [data!.url.slice(0, dot), data!.url.slice(dot + 1)];
-    const otherPayload = Buffer.from(JSON.stringify({ c: acme.companyId, t: id + 1, exp: Date.now() + 3_600_000 })).toString('base64url');
+    const otherPayload = Buffer.from(
+      JSON.stringify({ c: acme.companyId, t: id + 1, exp: Date.now() + 3_600_000 }),
+    ).toString('base64url');
     expect((await download(`${base}.${signature.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`)).status).toBe(403);
     expect((await download(`${server.baseUrl}/statements/v1/receipts/${otherPayload}.${signature}`)).status).toBe(403);
     expect((await download(`${server.baseUrl}/statements/v1/receipts/not-a-token`)).status).toBe(400);
@@ -123,7 +146,9 @@ describe('downloadBankingTransactionReceipt', () => {
 
   it('when an upload URL is presented as a receipt link, then 403', async () => {
     const { acme, id } = await fixture();
-    const { data } = await acme.api.POST('/attachments/v1', { body: { transactionId: String(id), statement: 'banking', name: 'a.pdf', type: 'application/pdf' } });
+    const { data } = await acme.api.POST('/attachments/v1', {
+      body: { transactionId: String(id), statement: 'banking', name: 'a.pdf', type: 'application/pdf' },
+    });
     const token = data!.uploadUrl.split('/').pop()!;
     expect((await download(`${server.baseUrl}/statements/v1/receipts/${token}`)).status).toBe(403);
   });

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createCategory, createCostCenter, expectError } from './support/factories/directory.js';
-import { createAccount, createBankingTransaction, createCreditCardTransaction } from './support/factories/statements.js';
+import {
+  createAccount,
+  createBankingTransaction,
+  createCreditCardTransaction,
+} from './support/factories/statements.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,8 +24,10 @@ const patchBanking = (t: TestCompany, id: number, body: Record<string, unknown>)
 const patchCard = (t: TestCompany, id: string, body: Record<string, unknown>) =>
   t.api.PATCH(CARD, { params: { path: { transactionId: id } }, body: body as Body });
 
-const bankingRow = (id: number) => server.db.selectFrom('banking_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const cardRow = (id: string) => server.db.selectFrom('credit_card_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const bankingRow = (id: number) =>
+  server.db.selectFrom('banking_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const cardRow = (id: string) =>
+  server.db.selectFrom('credit_card_transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 async function bankingFixture(status: 1 | 2 | 3 = 2) {
   const acme = await server.newCompany();
@@ -35,17 +41,30 @@ describe('reconcileBankingTransaction', () => {
     const { acme, id } = await bankingFixture();
     const category = await createCategory(server.db, acme.companyId);
     const costCenter = await createCostCenter(server.db, acme.companyId);
-    const { response } = await patchBanking(acme, id, { notes: 'Almoço com cliente', isConciled: true, categoryId: category.id, costCenterId: costCenter.id });
+    const { response } = await patchBanking(acme, id, {
+      notes: 'Almoço com cliente',
+      isConciled: true,
+      categoryId: category.id,
+      costCenterId: costCenter.id,
+    });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
     const row = await bankingRow(id);
-    expect(row).toMatchObject({ notes: 'Almoço com cliente', conciled: 1, custom_category_id: category.id, cost_center_id: costCenter.id });
+    expect(row).toMatchObject({
+      notes: 'Almoço com cliente',
+      conciled: 1,
+      custom_category_id: category.id,
+      cost_center_id: costCenter.id,
+    });
     expect(row.conciled_at).toBe(server.clock.now().toISOString());
 
     const { data } = await acme.api.GET('/statements/v1/banking');
     expect(data?.transactions[0]).toMatchObject({
-      id, notes: 'Almoço com cliente', conciliation: { conciled: true, description: 'Reconciled' },
-      customCategory: { id: category.id, name: category.name }, costCenter: { id: costCenter.id, description: costCenter.name },
+      id,
+      notes: 'Almoço com cliente',
+      conciliation: { conciled: true, description: 'Reconciled' },
+      customCategory: { id: category.id, name: category.name },
+      costCenter: { id: costCenter.id, description: costCenter.name },
     });
   });
 
@@ -88,15 +107,21 @@ describe('reconcileBankingTransaction', () => {
     expect((await bankingRow(id)).conciled_at).toBe(first);
   });
 
-  it.each([[1, 'CANCELED'], [3, 'PENDING']] as const)('when the status is %i (%s), then reconciling is 409 and nothing of the request applies', async (status, name) => {
-    const { acme, id } = await bankingFixture(status);
-    const details = expectError(await patchBanking(acme, id, { isConciled: true, notes: 'conferido' }), 409);
-    expect(details.join(' ')).toContain(name);
-    expect(await bankingRow(id)).toMatchObject({ conciled: 0, notes: '' });
-    expect((await patchBanking(acme, id, { notes: 'só a nota' })).response.status).toBe(204);
-  });
+  it.each([
+    [1, 'CANCELED'],
+    [3, 'PENDING'],
+  ] as const)(
+    'when the status is %i (%s), then reconciling is 409 and nothing of the request applies',
+    async (status, name) => {
+      const { acme, id } = await bankingFixture(status);
+      const details = expectError(await patchBanking(acme, id, { isConciled: true, notes: 'conferido' }), 409);
+      expect(details.join(' ')).toContain(name);
+      expect(await bankingRow(id)).toMatchObject({ conciled: 0, notes: '' });
+      expect((await patchBanking(acme, id, { notes: 'só a nota' })).response.status).toBe(204);
+    },
+  );
 
-  it('when categoryId or costCenterId is not the company\'s, then 400 and nothing changes', async () => {
+  it("when categoryId or costCenterId is not the company's, then 400 and nothing changes", async () => {
     const { acme, id } = await bankingFixture();
     const globex = await server.newCompany();
     const foreignCategory = await createCategory(server.db, globex.companyId);
@@ -105,10 +130,15 @@ describe('reconcileBankingTransaction', () => {
     expectError(await patchBanking(acme, id, { notes: 'n', costCenterId: foreignCostCenter.id }), 400);
     expectError(await patchBanking(acme, id, { costCenterId: randomUUID() }), 400);
     expectError(await patchBanking(acme, id, { categoryId: 999_999, isConciled: true }), 400);
-    expect(await bankingRow(id)).toMatchObject({ notes: '', conciled: 0, custom_category_id: null, cost_center_id: null });
+    expect(await bankingRow(id)).toMatchObject({
+      notes: '',
+      conciled: 0,
+      custom_category_id: null,
+      cost_center_id: null,
+    });
   });
 
-  it('when the transaction is absent or another company\'s, then 404', async () => {
+  it("when the transaction is absent or another company's, then 404", async () => {
     const { acme, id } = await bankingFixture();
     const globex = await server.newCompany();
     expectError(await patchBanking(globex, id, { notes: 'x' }), 404);
@@ -134,7 +164,10 @@ describe('reconcileBankingTransaction', () => {
     const { id } = await bankingFixture();
     const reader = await server.newCompany({ scopes: ['statements:read'] });
     expectError(await patchBanking(reader, id, { notes: 'x' }), 403);
-    expectError(await server.anonymous.PATCH(BANKING, { params: { path: { transactionId: id } }, body: { notes: 'x' } }), 401);
+    expectError(
+      await server.anonymous.PATCH(BANKING, { params: { path: { transactionId: id } }, body: { notes: 'x' } }),
+      401,
+    );
   });
 });
 
@@ -143,7 +176,11 @@ describe('reconcileCreditCardTransaction', () => {
     const acme = await server.newCompany();
     const id = await createCreditCardTransaction(server.db, acme.companyId);
     const costCenter = await createCostCenter(server.db, acme.companyId);
-    const { response } = await patchCard(acme, id, { notes: 'AWS produção', isConciled: true, costCenterId: costCenter.id });
+    const { response } = await patchCard(acme, id, {
+      notes: 'AWS produção',
+      isConciled: true,
+      costCenterId: costCenter.id,
+    });
     expect(response.status).toBe(204);
     expect(await cardRow(id)).toMatchObject({ notes: 'AWS produção', conciled: 1, cost_center_id: costCenter.id });
   });
@@ -156,7 +193,7 @@ describe('reconcileCreditCardTransaction', () => {
     expect((await cardRow(id)).conciled).toBe(0);
   });
 
-  it('when the id is not a ULID, then 400; absent or another company\'s, then 404', async () => {
+  it("when the id is not a ULID, then 400; absent or another company's, then 404", async () => {
     const acme = await server.newCompany();
     const globex = await server.newCompany();
     const id = await createCreditCardTransaction(server.db, acme.companyId);

@@ -26,37 +26,49 @@ afterAll(async () => {
 });
 
 describe('a busy store', () => {
-  it.skipIf(onPostgres)('when another process holds the SQLite write lock throughout, then a write answers 503 with Retry-After and the lock holder is undisturbed', async () => {
-    const acme = await server.newCompany();
-    const other = new SQLite(dbPath);
-    other.exec('BEGIN IMMEDIATE');
-    try {
-      const { response, error } = await acme.api.POST('/suppliers/v1/suppliers', { body: { name: 'Papelaria Central' } });
-      expect(response.status).toBe(503);
-      expect(response.headers.get('retry-after')).toBe('1');
-      expect(error).toMatchObject({ error: 'Service Unavailable', code: 503 });
-      // Reads still answer while the lock is held (WAL).
-      expect((await acme.api.GET('/suppliers/v1/suppliers')).response.status).toBe(200);
-    } finally {
-      other.exec('ROLLBACK');
-      other.close();
-    }
-    // Once released, the same write goes through: nothing was half-written.
-    expect((await acme.api.POST('/suppliers/v1/suppliers', { body: { name: 'Papelaria Central' } })).response.status).toBe(201);
-  }, 30_000);
+  it.skipIf(onPostgres)(
+    'when another process holds the SQLite write lock throughout, then a write answers 503 with Retry-After and the lock holder is undisturbed',
+    async () => {
+      const acme = await server.newCompany();
+      const other = new SQLite(dbPath);
+      other.exec('BEGIN IMMEDIATE');
+      try {
+        const { response, error } = await acme.api.POST('/suppliers/v1/suppliers', {
+          body: { name: 'Papelaria Central' },
+        });
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('1');
+        expect(error).toMatchObject({ error: 'Service Unavailable', code: 503 });
+        // Reads still answer while the lock is held (WAL).
+        expect((await acme.api.GET('/suppliers/v1/suppliers')).response.status).toBe(200);
+      } finally {
+        other.exec('ROLLBACK');
+        other.close();
+      }
+      // Once released, the same write goes through: nothing was half-written.
+      expect(
+        (await acme.api.POST('/suppliers/v1/suppliers', { body: { name: 'Papelaria Central' } })).response.status,
+      ).toBe(201);
+    },
+    30_000,
+  );
 
-  it.skipIf(!onPostgres)('when a PostgreSQL transaction meets a serialization failure once, then it is run again and succeeds; when always, then StoreBusyError (503)', async () => {
-    let calls = 0;
-    const conflict = () => Object.assign(new Error('could not serialize access'), { code: '40001' });
-    const once = await writeTransaction(server.db, async () => {
-      calls += 1;
-      if (calls === 1) throw conflict();
-      return 'done';
-    });
-    expect([once, calls]).toEqual(['done', 2]);
-    const always = await writeTransaction(server.db, async () => {
-      throw conflict();
-    }).catch((e: unknown) => e);
-    expect(always).toBeInstanceOf(StoreBusyError);
-  }, 30_000);
+  it.skipIf(!onPostgres)(
+    'when a PostgreSQL transaction meets a serialization failure once, then it is run again and succeeds; when always, then StoreBusyError (503)',
+    async () => {
+      let calls = 0;
+      const conflict = () => Object.assign(new Error('could not serialize access'), { code: '40001' });
+      const once = await writeTransaction(server.db, async () => {
+        calls += 1;
+        if (calls === 1) throw conflict();
+        return 'done';
+      });
+      expect([once, calls]).toEqual(['done', 2]);
+      const always = await writeTransaction(server.db, async () => {
+        throw conflict();
+      }).catch((e: unknown) => e);
+      expect(always).toBeInstanceOf(StoreBusyError);
+    },
+    30_000,
+  );
 });

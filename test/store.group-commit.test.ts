@@ -10,7 +10,8 @@ import { openDatabase, type Db } from '../server/db/database.js';
 import { writeTransaction } from '../server/db/transaction.js';
 import { onPostgres } from './support/database.js';
 
-const values = async (db: Db) => (await sql<{ v: string }>`select v from gc_probe order by v`.execute(db)).rows.map((r) => r.v);
+const values = async (db: Db) =>
+  (await sql<{ v: string }>`select v from gc_probe order by v`.execute(db)).rows.map((r) => r.v);
 const insert = (db: Db, v: string) => sql`insert into gc_probe (v) values (${v})`.execute(db);
 
 /** A promise and the function that settles it. */
@@ -24,12 +25,18 @@ function gate() {
 
 const settled = async (p: Promise<unknown>) => {
   let done = false;
-  void p.then(() => (done = true), () => (done = true));
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((r) => setTimeout(r, 30));
   return done;
 };
 
-describe.skipIf(onPostgres).each([['a database file', 'file'], ['an in-memory database', 'memory']] as const)('group commit on %s', (_name, kind) => {
+describe.skipIf(onPostgres).each([
+  ['a database file', 'file'],
+  ['an in-memory database', 'memory'],
+] as const)('group commit on %s', (_name, kind) => {
   let dir: string;
   let db: Db;
   beforeEach(async () => {
@@ -77,18 +84,21 @@ describe.skipIf(onPostgres).each([['a database file', 'file'], ['an in-memory da
     expect(await values(db)).toEqual(['solo']);
   });
 
-  it.skipIf(kind === 'memory')('when the store is closed with transactions in flight, then it waits for them and every acknowledged write is on disk', async () => {
-    const held = gate();
-    const first = writeTransaction(db, (trx) => insert(trx, 'a'));
-    const second = writeTransaction(db, async (trx) => {
-      await held.opened;
-      await insert(trx, 'b');
-    });
-    expect(await settled(first)).toBe(false);
-    const closed = db.destroy();
-    held.open();
-    await Promise.all([first, second, closed]);
-    db = await openDatabase(join(dir, 'finance.sqlite'), { migrate: false });
-    expect(await values(db)).toEqual(['a', 'b']);
-  });
+  it.skipIf(kind === 'memory')(
+    'when the store is closed with transactions in flight, then it waits for them and every acknowledged write is on disk',
+    async () => {
+      const held = gate();
+      const first = writeTransaction(db, (trx) => insert(trx, 'a'));
+      const second = writeTransaction(db, async (trx) => {
+        await held.opened;
+        await insert(trx, 'b');
+      });
+      expect(await settled(first)).toBe(false);
+      const closed = db.destroy();
+      held.open();
+      await Promise.all([first, second, closed]);
+      db = await openDatabase(join(dir, 'finance.sqlite'), { migrate: false });
+      expect(await values(db)).toEqual(['a', 'b']);
+    },
+  );
 });

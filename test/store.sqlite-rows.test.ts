@@ -11,7 +11,7 @@ import { onPostgres } from './support/database.js';
 const own = (db: SQLite.Database, sql: string, ...params: unknown[]) => db.prepare(sql).all(...params);
 
 describe.skipIf(onPostgres)('rows of a SQLite statement', () => {
-  it('when columns have every type, nulls, aliases and a repeated name, then the objects equal better-sqlite3\'s, key order included', () => {
+  it("when columns have every type, nulls, aliases and a repeated name, then the objects equal better-sqlite3's, key order included", () => {
     const db = new SQLite(':memory:');
     db.exec(`create table t (id integer primary key, name text, amount real, data blob, n integer);
       insert into t values (1, 'Ana', 19.99, x'00ff', null), (2, 'Bo', null, null, 9007199254740991);`);
@@ -19,7 +19,7 @@ describe.skipIf(onPostgres)('rows of a SQLite statement', () => {
       'select * from t order by id',
       'select id, name as id, amount, n from t order by id',
       'select a.*, b.name from t a join t b on b.id = 3 - a.id order by a.id',
-      "select 1 as \"__proto__\", 'x' as y",
+      'select 1 as "__proto__", \'x\' as y',
       'select count(*) as n from t where id > ?',
     ]) {
       const params = sql.includes('?') ? [0] : [];

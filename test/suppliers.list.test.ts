@@ -12,10 +12,12 @@ afterAll(async () => server.close());
 const PATH = '/suppliers/v1/suppliers';
 const ITEM = '/suppliers/v1/suppliers/{id}';
 
-const get = (tenant: TestCompany, id: number | string) => tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
+const get = (tenant: TestCompany, id: number | string) =>
+  tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
 const page = (tenant: TestCompany, query: { limit?: number; nextPageStartKey?: string } = {}) =>
   tenant.api.GET(PATH, { params: { query } });
-const names = async (tenant: TestCompany) => ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
+const names = async (tenant: TestCompany) =>
+  ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
 
 describe('listSuppliers', () => {
   it('when the company has none, then 200 with no items and no nextPageStartKey', async () => {
@@ -28,7 +30,8 @@ describe('listSuppliers', () => {
   it('when walked page by page, then every supplier once, DEFAULT and CUSTOM, in id order, and no key on the last page', async () => {
     const acme = await server.newCompany();
     const created = [];
-    for (let i = 0; i < 7; i += 1) created.push(await createSupplier(server.db, acme.companyId, { type: i % 3 === 0 ? 'DEFAULT' : 'CUSTOM' }));
+    for (let i = 0; i < 7; i += 1)
+      created.push(await createSupplier(server.db, acme.companyId, { type: i % 3 === 0 ? 'DEFAULT' : 'CUSTOM' }));
     const seen: number[] = [];
     let key: string | undefined;
     let pages = 0;

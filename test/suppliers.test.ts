@@ -12,21 +12,30 @@ afterAll(async () => server.close());
 const PATH = '/suppliers/v1/suppliers';
 const ITEM = '/suppliers/v1/suppliers/{id}';
 
-const create = (tenant: TestCompany, body: Record<string, unknown>) => tenant.api.POST(PATH, { body: body as { name: string } });
-const get = (tenant: TestCompany, id: number | string) => tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
+const create = (tenant: TestCompany, body: Record<string, unknown>) =>
+  tenant.api.POST(PATH, { body: body as { name: string } });
+const get = (tenant: TestCompany, id: number | string) =>
+  tenant.api.GET(ITEM, { params: { path: { id: id as number } } });
 const rename = (tenant: TestCompany, id: number, body: Record<string, unknown>) =>
   tenant.api.PUT(ITEM, { params: { path: { id } }, body: body as { name: string } });
-const remove = (tenant: TestCompany, id: number | string) => tenant.api.DELETE(ITEM, { params: { path: { id: id as number } } });
+const remove = (tenant: TestCompany, id: number | string) =>
+  tenant.api.DELETE(ITEM, { params: { path: { id: id as number } } });
 const page = (tenant: TestCompany, query: { limit?: number; nextPageStartKey?: string } = {}) =>
   tenant.api.GET(PATH, { params: { query } });
-const names = async (tenant: TestCompany) => ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
+const names = async (tenant: TestCompany) =>
+  ((await page(tenant, { limit: 100 })).data?.items ?? []).map((item) => item.name);
 
 describe('createSupplier', () => {
   it('when the name is new, then 201 with a CUSTOM supplier and its Location, and it can be read back', async () => {
     const acme = await server.newCompany();
     const { data, response } = await create(acme, { name: '  Papelaria Central Ltda ' });
     expect(response.status).toBe(201);
-    expect(data).toEqual({ id: expect.any(Number), companyId: acme.companyId, name: 'Papelaria Central Ltda', type: { id: 2, type: 'CUSTOM' } });
+    expect(data).toEqual({
+      id: expect.any(Number),
+      companyId: acme.companyId,
+      name: 'Papelaria Central Ltda',
+      type: { id: 2, type: 'CUSTOM' },
+    });
     expect(response.headers.get('Location')).toBe(`${server.baseUrl}${PATH}/${data?.id}`);
     expect((await get(acme, data!.id)).data).toEqual(data);
   });
@@ -71,7 +80,10 @@ describe('createSupplier', () => {
 
   it('when two creates of one name race, then exactly one 201 and one 409', async () => {
     const acme = await server.newCompany();
-    const results = await Promise.all([create(acme, { name: 'Gráfica Rápida' }), create(acme, { name: 'GRÁFICA RÁPIDA' })]);
+    const results = await Promise.all([
+      create(acme, { name: 'Gráfica Rápida' }),
+      create(acme, { name: 'GRÁFICA RÁPIDA' }),
+    ]);
     expect(results.map((r) => r.response.status).sort()).toEqual([201, 409]);
     expect(await names(acme)).toHaveLength(1);
   });
@@ -88,7 +100,12 @@ describe('getSupplier', () => {
     const supplier = await createSupplier(server.db, acme.companyId, { name: 'Kalunga', type: 'DEFAULT' });
     const { data, response } = await get(acme, supplier.id);
     expect(response.status).toBe(200);
-    expect(data).toEqual({ id: supplier.id, companyId: acme.companyId, name: 'Kalunga', type: { id: 1, type: 'DEFAULT' } });
+    expect(data).toEqual({
+      id: supplier.id,
+      companyId: acme.companyId,
+      name: 'Kalunga',
+      type: { id: 1, type: 'DEFAULT' },
+    });
   });
 
   it('when it belongs to another company, or no supplier has the id, then 404', async () => {
@@ -117,7 +134,12 @@ describe('updateSupplier', () => {
     const supplier = await createSupplier(server.db, acme.companyId, { name: 'Papelaria Central Ltda' });
     const { data, response } = await rename(acme, supplier.id, { name: ' Papelaria Central S.A. ' });
     expect(response.status).toBe(200);
-    expect(data).toEqual({ id: supplier.id, companyId: acme.companyId, name: 'Papelaria Central S.A.', type: { id: 2, type: 'CUSTOM' } });
+    expect(data).toEqual({
+      id: supplier.id,
+      companyId: acme.companyId,
+      name: 'Papelaria Central S.A.',
+      type: { id: 2, type: 'CUSTOM' },
+    });
     expect((await get(acme, supplier.id)).data?.name).toBe('Papelaria Central S.A.');
   });
 
@@ -127,13 +149,16 @@ describe('updateSupplier', () => {
     expect((await rename(acme, supplier.id, { name: 'Papelaria Central' })).data?.name).toBe('Papelaria Central');
   });
 
-  it.each(['Kalunga', 'kalunga '])('when renamed to %j, the name of a DEFAULT supplier, then 409 and the name stays', async (name) => {
-    const acme = await server.newCompany();
-    const supplier = await createSupplier(server.db, acme.companyId, { name: 'Papelaria' });
-    await createSupplier(server.db, acme.companyId, { name: 'Kalunga', type: 'DEFAULT' });
-    expectError(await rename(acme, supplier.id, { name }), 409);
-    expect((await get(acme, supplier.id)).data?.name).toBe('Papelaria');
-  });
+  it.each(['Kalunga', 'kalunga '])(
+    'when renamed to %j, the name of a DEFAULT supplier, then 409 and the name stays',
+    async (name) => {
+      const acme = await server.newCompany();
+      const supplier = await createSupplier(server.db, acme.companyId, { name: 'Papelaria' });
+      await createSupplier(server.db, acme.companyId, { name: 'Kalunga', type: 'DEFAULT' });
+      expectError(await rename(acme, supplier.id, { name }), 409);
+      expect((await get(acme, supplier.id)).data?.name).toBe('Papelaria');
+    },
+  );
 
   it('when the supplier is DEFAULT, then 409 and it keeps its name', async () => {
     const acme = await server.newCompany();

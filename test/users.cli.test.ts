@@ -13,7 +13,9 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-invite-'));
 const dbPath = await freshDatabase(dir);
 const finance = async (...args: string[]) => {
-  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], {
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   return stdout;
 };
 
@@ -26,9 +28,21 @@ beforeAll(async () => {
   try {
     roles = await createRoles(db, companyId);
     const far = '2999-01-01T00:00:00.000Z';
-    await createInvite(db, companyId, { role_id: roles.manager.id, email: 'Renata.Gomes@horizonte.com.br', expires_at: far });
-    await createInvite(db, companyId, { role_id: roles.employee.id, email: 'igor.lima@horizonte.com.br', expires_at: far });
-    await createInvite(db, companyId, { role_id: roles.employee.id, email: 'atrasado@horizonte.com.br', expires_at: '2000-01-01T00:00:00.000Z' });
+    await createInvite(db, companyId, {
+      role_id: roles.manager.id,
+      email: 'Renata.Gomes@horizonte.com.br',
+      expires_at: far,
+    });
+    await createInvite(db, companyId, {
+      role_id: roles.employee.id,
+      email: 'igor.lima@horizonte.com.br',
+      expires_at: far,
+    });
+    await createInvite(db, companyId, {
+      role_id: roles.employee.id,
+      email: 'atrasado@horizonte.com.br',
+      expires_at: '2000-01-01T00:00:00.000Z',
+    });
   } finally {
     await db.destroy();
   }
@@ -37,22 +51,44 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('finance invite accept', () => {
   it('when the invite is pending, then it prints the new active user with the invited role', async () => {
-    const user = JSON.parse(await finance('invite', 'accept', '--company', companyId, '--email', 'renata.gomes@HORIZONTE.com.br', '--name', 'Renata Gomes', '--json'));
+    const user = JSON.parse(
+      await finance(
+        'invite',
+        'accept',
+        '--company',
+        companyId,
+        '--email',
+        'renata.gomes@HORIZONTE.com.br',
+        '--name',
+        'Renata Gomes',
+        '--json',
+      ),
+    );
     expect(user).toEqual({
       userId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-      companyId, email: 'Renata.Gomes@horizonte.com.br', name: 'Renata Gomes', roleId: roles.manager.id, roleName: 'Finance manager', active: true,
+      companyId,
+      email: 'Renata.Gomes@horizonte.com.br',
+      name: 'Renata Gomes',
+      roleId: roles.manager.id,
+      roleName: 'Finance manager',
+      active: true,
     });
   }, 30_000);
 
   it('when no name is given, then the name comes from the address', async () => {
-    const user = JSON.parse(await finance('invite', 'accept', '--company', companyId, '--email', 'igor.lima@horizonte.com.br', '--json'));
+    const user = JSON.parse(
+      await finance('invite', 'accept', '--company', companyId, '--email', 'igor.lima@horizonte.com.br', '--json'),
+    );
     expect(user.name).toBe('Igor Lima');
   }, 30_000);
 
   it('when the invite was already accepted, expired or never sent, then it fails with a message and exit code 1', async () => {
     for (const email of ['igor.lima@horizonte.com.br', 'atrasado@horizonte.com.br', 'ninguem@horizonte.com.br']) {
-      await expect(finance('invite', 'accept', '--company', companyId, '--email', email, '--json')).rejects.toMatchObject({
-        code: 1, stderr: expect.stringContaining('no pending invite'),
+      await expect(
+        finance('invite', 'accept', '--company', companyId, '--email', email, '--json'),
+      ).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('no pending invite'),
       });
     }
   }, 30_000);
@@ -62,9 +98,13 @@ describe('finance invite list', () => {
   it('when listing, then every invite with its state, expired ones as EXPIRED, filterable by status', async () => {
     const { invites } = JSON.parse(await finance('invite', 'list', '--company', companyId, '--json'));
     expect(invites.map((i: { email: string; status: string }) => `${i.status} ${i.email}`).sort()).toEqual([
-      'ACCEPTED Renata.Gomes@horizonte.com.br', 'ACCEPTED igor.lima@horizonte.com.br', 'EXPIRED atrasado@horizonte.com.br',
+      'ACCEPTED Renata.Gomes@horizonte.com.br',
+      'ACCEPTED igor.lima@horizonte.com.br',
+      'EXPIRED atrasado@horizonte.com.br',
     ]);
-    const expired = JSON.parse(await finance('invite', 'list', '--company', companyId, '--status', 'expired', '--json'));
+    const expired = JSON.parse(
+      await finance('invite', 'list', '--company', companyId, '--status', 'expired', '--json'),
+    );
     expect(expired.invites).toHaveLength(1);
   }, 30_000);
 });

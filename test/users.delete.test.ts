@@ -13,11 +13,15 @@ afterAll(async () => server.close());
 async function company() {
   const tenant = await server.newCompany();
   const people = await createPeople(server.db, tenant.companyId);
-  const employee = await createUser(server.db, tenant.companyId, { role_id: people.roles.employee.id, email: 'beatriz.lima@acme.com.br' });
+  const employee = await createUser(server.db, tenant.companyId, {
+    role_id: people.roles.employee.id,
+    email: 'beatriz.lima@acme.com.br',
+  });
   return { ...tenant, ...people, employee };
 }
 
-const remove = (tenant: TestCompany, userId: string) => tenant.api.DELETE('/users/v1/users/{userId}', { params: { path: { userId } } });
+const remove = (tenant: TestCompany, userId: string) =>
+  tenant.api.DELETE('/users/v1/users/{userId}', { params: { path: { userId } } });
 
 describe('deleteUser', () => {
   it('when the user exists, then 204, and afterwards it is 404 and no longer listed', async () => {
@@ -25,7 +29,10 @@ describe('deleteUser', () => {
     const { response } = await remove(acme, acme.employee.id);
     expect(response.status).toBe(204);
     expect(await response.text()).toBe('');
-    expectFieldError(await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.employee.id } } }), 404);
+    expectFieldError(
+      await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.employee.id } } }),
+      404,
+    );
     const { data } = await acme.api.GET('/users/v1/users', { params: { query: {} } });
     expect(data?.data.map((u) => u.id)).not.toContain(acme.employee.id);
   });
@@ -39,7 +46,11 @@ describe('deleteUser', () => {
   it('when the user is deleted, then its row stays so transactions keep referencing it', async () => {
     const acme = await company();
     await remove(acme, acme.employee.id);
-    const row = await server.db.selectFrom('users').select(['id', 'deleted_at']).where('id', '=', acme.employee.id).executeTakeFirst();
+    const row = await server.db
+      .selectFrom('users')
+      .select(['id', 'deleted_at'])
+      .where('id', '=', acme.employee.id)
+      .executeTakeFirst();
     expect(row?.deleted_at).toBe(server.clock.now().toISOString());
   });
 
@@ -52,14 +63,18 @@ describe('deleteUser', () => {
   it('when the user holds the MAIN profile, then 409 naming userId and it stays', async () => {
     const acme = await company();
     expectFieldError(await remove(acme, acme.owner.id), 409, 'userId');
-    expect((await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.owner.id } } })).response.status).toBe(200);
+    expect(
+      (await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.owner.id } } })).response.status,
+    ).toBe(200);
   });
 
   it('when the user is the last active administrator, then 409 naming userId and it stays', async () => {
     const acme = await company();
     await createUser(server.db, acme.companyId, { role_id: acme.roles.responsible.id, active: 0 });
     expectFieldError(await remove(acme, acme.admin.id), 409, 'userId');
-    expect((await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.admin.id } } })).response.status).toBe(200);
+    expect(
+      (await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.admin.id } } })).response.status,
+    ).toBe(200);
   });
 
   it('when another active administrator exists, then an administrator can be deleted, but not the last one', async () => {
@@ -80,7 +95,10 @@ describe('deleteUser', () => {
     const acme = await company();
     const globex = await company();
     expectFieldError(await remove(globex, acme.employee.id), 404);
-    expect((await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.employee.id } } })).response.status).toBe(200);
+    expect(
+      (await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: acme.employee.id } } })).response
+        .status,
+    ).toBe(200);
   });
 
   it('when no user has the id, then 404; when the id is not a UUID v4, then 400', async () => {

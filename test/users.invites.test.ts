@@ -32,14 +32,22 @@ describe('createInvite', () => {
     expect(data).toEqual({ message: expect.stringContaining('joao.pereira@acme.com.br') });
     expect(response.headers.get('location')).toBeNull();
     const [stored] = await invitesOf(acme.companyId);
-    expect(stored).toMatchObject({ email: 'joao.pereira@acme.com.br', role_id: acme.roles.manager.id, status: 'PENDING' });
+    expect(stored).toMatchObject({
+      email: 'joao.pereira@acme.com.br',
+      role_id: acme.roles.manager.id,
+      status: 'PENDING',
+    });
     expect(Date.parse(stored!.expires_at) - server.clock.now().getTime()).toBe(7 * DAY);
   });
 
   it('when the role belongs to another company, then 400 naming roleId and nothing is stored', async () => {
     const acme = await company();
     const globex = await company();
-    expectFieldError(await invite(acme, { roleId: globex.roles.employee.id, email: 'joao@acme.com.br' }), 400, 'roleId');
+    expectFieldError(
+      await invite(acme, { roleId: globex.roles.employee.id, email: 'joao@acme.com.br' }),
+      400,
+      'roleId',
+    );
     expect(await invitesOf(acme.companyId)).toEqual([]);
   });
 
@@ -53,15 +61,21 @@ describe('createInvite', () => {
     expectFieldError(await invite(acme, { roleId: acme.roles.main.id, email: 'joao@acme.com.br' }), 400, 'roleId');
   });
 
-  it.each(['abc', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'])('when roleId is %s (not a UUID v4), then 400 naming roleId', async (roleId) => {
-    const acme = await company();
-    expectFieldError(await invite(acme, { roleId, email: 'joao@acme.com.br' }), 400, 'roleId');
-  });
+  it.each(['abc', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'])(
+    'when roleId is %s (not a UUID v4), then 400 naming roleId',
+    async (roleId) => {
+      const acme = await company();
+      expectFieldError(await invite(acme, { roleId, email: 'joao@acme.com.br' }), 400, 'roleId');
+    },
+  );
 
-  it.each(['joao', 'joao@', '@acme.com.br', 'joao @acme.com.br', ''])('when email is %j, then 400 naming email', async (email) => {
-    const acme = await company();
-    expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email }), 400, 'email');
-  });
+  it.each(['joao', 'joao@', '@acme.com.br', 'joao @acme.com.br', ''])(
+    'when email is %j, then 400 naming email',
+    async (email) => {
+      const acme = await company();
+      expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email }), 400, 'email');
+    },
+  );
 
   it('when email is 254 characters long, then 201; at 255, then 400', async () => {
     const acme = await company();
@@ -75,48 +89,83 @@ describe('createInvite', () => {
     const acme = await company();
     expectFieldError(await invite(acme, { email: 'joao@acme.com.br' }), 400, 'roleId');
     expectFieldError(await invite(acme, { roleId: acme.roles.employee.id }), 400, 'email');
-    expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br', name: 'João' }), 400, 'name');
+    expectFieldError(
+      await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br', name: 'João' }),
+      400,
+      'name',
+    );
   });
 });
 
 describe('createInvite conflicts', () => {
   it('when the address belongs to a member, in any case, then 409 naming email', async () => {
     const acme = await company();
-    expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email: 'Carlos.Mendes@ACME.com.br' }), 409, 'email');
+    expectFieldError(
+      await invite(acme, { roleId: acme.roles.employee.id, email: 'Carlos.Mendes@ACME.com.br' }),
+      409,
+      'email',
+    );
     expect(await invitesOf(acme.companyId)).toEqual([]);
   });
 
   it('when the address belongs to an inactive member, then 409 naming email', async () => {
     const acme = await company();
-    await createUser(server.db, acme.companyId, { role_id: acme.roles.employee.id, email: 'otavio.nunes@acme.com.br', active: 0 });
-    expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email: 'otavio.nunes@acme.com.br' }), 409, 'email');
+    await createUser(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      email: 'otavio.nunes@acme.com.br',
+      active: 0,
+    });
+    expectFieldError(
+      await invite(acme, { roleId: acme.roles.employee.id, email: 'otavio.nunes@acme.com.br' }),
+      409,
+      'email',
+    );
   });
 
   it('when the address belonged to a deleted user, then it can be invited again', async () => {
     const acme = await company();
-    const gone = await createUser(server.db, acme.companyId, { role_id: acme.roles.employee.id, email: 'ex.colaborador@acme.com.br' });
+    const gone = await createUser(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      email: 'ex.colaborador@acme.com.br',
+    });
     await acme.api.DELETE('/users/v1/users/{userId}', { params: { path: { userId: gone.id } } });
-    expect((await invite(acme, { roleId: acme.roles.employee.id, email: 'ex.colaborador@acme.com.br' })).response.status).toBe(201);
+    expect(
+      (await invite(acme, { roleId: acme.roles.employee.id, email: 'ex.colaborador@acme.com.br' })).response.status,
+    ).toBe(201);
   });
 
   it('when the address has a pending invite, in any case, then 409 naming email and no second invite', async () => {
     const acme = await company();
     await invite(acme, { roleId: acme.roles.employee.id, email: 'joao.pereira@acme.com.br' });
-    expectFieldError(await invite(acme, { roleId: acme.roles.manager.id, email: 'JOAO.Pereira@Acme.COM.BR' }), 409, 'email');
+    expectFieldError(
+      await invite(acme, { roleId: acme.roles.manager.id, email: 'JOAO.Pereira@Acme.COM.BR' }),
+      409,
+      'email',
+    );
     expect(await invitesOf(acme.companyId)).toHaveLength(1);
   });
 
   it('when the pending invite expires one millisecond from now, then it still holds the address: 409', async () => {
     const acme = await company();
     const expiresAt = new Date(server.clock.now().getTime() + 1).toISOString();
-    await createInvite(server.db, acme.companyId, { role_id: acme.roles.employee.id, email: 'joao@acme.com.br', expires_at: expiresAt });
+    await createInvite(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      email: 'joao@acme.com.br',
+      expires_at: expiresAt,
+    });
     expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' }), 409, 'email');
   });
 
   it('when the previous invite expired now, then a new one is created and the old one is stored as EXPIRED', async () => {
     const acme = await company();
-    await createInvite(server.db, acme.companyId, { role_id: acme.roles.employee.id, email: 'joao@acme.com.br', expires_at: server.clock.now().toISOString() });
-    expect((await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(201);
+    await createInvite(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      email: 'joao@acme.com.br',
+      expires_at: server.clock.now().toISOString(),
+    });
+    expect((await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(
+      201,
+    );
     expect((await invitesOf(acme.companyId)).map((i) => i.status).sort()).toEqual(['EXPIRED', 'PENDING']);
   });
 
@@ -124,7 +173,9 @@ describe('createInvite conflicts', () => {
     const acme = await company();
     const globex = await company();
     await invite(globex, { roleId: globex.roles.employee.id, email: 'joao@acme.com.br' });
-    expect((await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(201);
+    expect((await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(
+      201,
+    );
   });
 
   it('when two invites to the same address arrive at once, then exactly one is 201 and the other 409', async () => {
@@ -140,7 +191,9 @@ describe('createInvite conflicts', () => {
   it('when the token has users:read only, then 403 and nothing is stored', async () => {
     const acme = await company();
     const reader = await server.newCompany({ scopes: ['users:read'] });
-    expect((await invite(reader, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(403);
+    expect((await invite(reader, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' })).response.status).toBe(
+      403,
+    );
     expect(await invitesOf(acme.companyId)).toEqual([]);
   });
 });
@@ -152,37 +205,61 @@ describe('accepting an invite', () => {
     const user = await acceptInvite(server.db, server.clock, acme.companyId, { email: 'joao.pereira@ACME.com.br' });
     const { data } = await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: user.id } } });
     expect(data).toEqual({
-      id: user.id, email: 'Joao.Pereira@acme.com.br', name: 'Joao Pereira',
-      role: { id: acme.roles.manager.id, name: 'Finance manager' }, active: true,
+      id: user.id,
+      email: 'Joao.Pereira@acme.com.br',
+      name: 'Joao Pereira',
+      role: { id: acme.roles.manager.id, name: 'Finance manager' },
+      active: true,
     });
     expect((await invitesOf(acme.companyId))[0]).toMatchObject({ status: 'ACCEPTED', user_id: user.id });
-    expectFieldError(await invite(acme, { roleId: acme.roles.employee.id, email: 'joao.pereira@acme.com.br' }), 409, 'email');
+    expectFieldError(
+      await invite(acme, { roleId: acme.roles.employee.id, email: 'joao.pereira@acme.com.br' }),
+      409,
+      'email',
+    );
   });
 
   it('when a name is given, then the user gets it; beyond 120 characters, it is refused', async () => {
     const acme = await company();
     await invite(acme, { roleId: acme.roles.employee.id, email: 'joao@acme.com.br' });
-    const accept = (name: string) => acceptInvite(server.db, server.clock, acme.companyId, { email: 'joao@acme.com.br', name });
+    const accept = (name: string) =>
+      acceptInvite(server.db, server.clock, acme.companyId, { email: 'joao@acme.com.br', name });
     await expect(accept('x'.repeat(121))).rejects.toBeInstanceOf(InviteNotAcceptable);
     expect((await accept('João da Silva')).name).toBe('João da Silva');
   });
 
   it('when the invite expired, or there is none, or it was already accepted, then it is refused and no user is created', async () => {
     const acme = await company();
-    await createInvite(server.db, acme.companyId, { role_id: acme.roles.employee.id, email: 'late@acme.com.br', expires_at: server.clock.now().toISOString() });
-    await expect(acceptInvite(server.db, server.clock, acme.companyId, { email: 'late@acme.com.br' })).rejects.toBeInstanceOf(InviteNotAcceptable);
-    await expect(acceptInvite(server.db, server.clock, acme.companyId, { email: 'nobody@acme.com.br' })).rejects.toBeInstanceOf(InviteNotAcceptable);
+    await createInvite(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      email: 'late@acme.com.br',
+      expires_at: server.clock.now().toISOString(),
+    });
+    await expect(
+      acceptInvite(server.db, server.clock, acme.companyId, { email: 'late@acme.com.br' }),
+    ).rejects.toBeInstanceOf(InviteNotAcceptable);
+    await expect(
+      acceptInvite(server.db, server.clock, acme.companyId, { email: 'nobody@acme.com.br' }),
+    ).rejects.toBeInstanceOf(InviteNotAcceptable);
     await invite(acme, { roleId: acme.roles.employee.id, email: 'once@acme.com.br' });
     await acceptInvite(server.db, server.clock, acme.companyId, { email: 'once@acme.com.br' });
-    await expect(acceptInvite(server.db, server.clock, acme.companyId, { email: 'once@acme.com.br' })).rejects.toBeInstanceOf(InviteNotAcceptable);
+    await expect(
+      acceptInvite(server.db, server.clock, acme.companyId, { email: 'once@acme.com.br' }),
+    ).rejects.toBeInstanceOf(InviteNotAcceptable);
     const { data } = await acme.api.GET('/users/v1/users', { params: { query: {} } });
-    expect(data?.data.map((u) => u.email).sort()).toEqual(['carlos.mendes@acme.com.br', 'helena.duarte@acme.com.br', 'once@acme.com.br']);
+    expect(data?.data.map((u) => u.email).sort()).toEqual([
+      'carlos.mendes@acme.com.br',
+      'helena.duarte@acme.com.br',
+      'once@acme.com.br',
+    ]);
   });
 
-  it("when the invite belongs to another company, then it is refused", async () => {
+  it('when the invite belongs to another company, then it is refused', async () => {
     const acme = await company();
     const globex = await company();
     await invite(globex, { roleId: globex.roles.employee.id, email: 'joao@acme.com.br' });
-    await expect(acceptInvite(server.db, server.clock, acme.companyId, { email: 'joao@acme.com.br' })).rejects.toBeInstanceOf(InviteNotAcceptable);
+    await expect(
+      acceptInvite(server.db, server.clock, acme.companyId, { email: 'joao@acme.com.br' }),
+    ).rejects.toBeInstanceOf(InviteNotAcceptable);
   });
 });

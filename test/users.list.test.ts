@@ -15,8 +15,13 @@ beforeAll(async () => {
   emails.push(people.owner.email, people.admin.email);
   for (let i = 0; i < 58; i += 1) {
     const email = `colaborador${String(i).padStart(2, '0')}@acme.com.br`;
-    await createUser(server.db, acme.companyId, { role_id: roles.employee.id, email, name: `Colaborador ${i}`,
-      active: i === 3 ? 0 : 1, phone: i === 5 ? '+5511987654321' : null });
+    await createUser(server.db, acme.companyId, {
+      role_id: roles.employee.id,
+      email,
+      name: `Colaborador ${i}`,
+      active: i === 3 ? 0 : 1,
+      phone: i === 5 ? '+5511987654321' : null,
+    });
     emails.push(email);
   }
   emails.sort();
@@ -60,7 +65,9 @@ describe('listUsers', () => {
   });
 
   it('when limit is not an integer, then 400 naming limit', async () => {
-    const res = await fetch(`${server.baseUrl}/users/v1/users?limit=2.5`, { headers: { Authorization: `Bearer ${acme.token}` } });
+    const res = await fetch(`${server.baseUrl}/users/v1/users?limit=2.5`, {
+      headers: { Authorization: `Bearer ${acme.token}` },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([expect.objectContaining({ field: 'limit' })]);
   });
@@ -82,7 +89,10 @@ describe('listUsers', () => {
   it('when users are renamed between pages, then paging still yields each user once', async () => {
     const first = await list({ limit: 30 });
     const onSecondPage = (await list({ email: emails[45] })).data!.data[0]!;
-    const renamed = await acme.api.PATCH('/users/v1/users/{userId}', { params: { path: { userId: onSecondPage.id } }, body: { name: 'Aaron Abreu' } });
+    const renamed = await acme.api.PATCH('/users/v1/users/{userId}', {
+      params: { path: { userId: onSecondPage.id } },
+      body: { name: 'Aaron Abreu' },
+    });
     expect(renamed.response.status).toBe(200);
     const second = await list({ limit: 30, nextPageStartKey: first.data!.nextPageStartKey });
     expect([...first.data!.data, ...second.data!.data].map((u) => u.email)).toEqual(emails);
@@ -91,7 +101,13 @@ describe('listUsers', () => {
   it('when the email filter matches in another case, then exactly that user is listed', async () => {
     const { data } = await list({ email: 'CARLOS.Mendes@ACME.com.br' });
     expect(data?.data).toEqual([
-      { id: expect.any(String), email: 'carlos.mendes@acme.com.br', name: 'Carlos Mendes', role: { id: roles.responsible.id, name: 'Administrator' }, active: true },
+      {
+        id: expect.any(String),
+        email: 'carlos.mendes@acme.com.br',
+        name: 'Carlos Mendes',
+        role: { id: roles.responsible.id, name: 'Administrator' },
+        active: true,
+      },
     ]);
     expect(data).not.toHaveProperty('nextPageStartKey');
   });
@@ -129,7 +145,11 @@ describe('listUsers cursors', () => {
 
   it('when the cursor is sent with another email filter, then 400', async () => {
     const { data } = await list({ limit: 2 });
-    expectFieldError(await list({ email: 'carlos.mendes@acme.com.br', nextPageStartKey: data!.nextPageStartKey! }), 400, 'nextPageStartKey');
+    expectFieldError(
+      await list({ email: 'carlos.mendes@acme.com.br', nextPageStartKey: data!.nextPageStartKey! }),
+      400,
+      'nextPageStartKey',
+    );
   });
 
   it('when the cursor is sent with another page size, then it continues where it left off', async () => {
@@ -141,7 +161,11 @@ describe('listUsers cursors', () => {
   it("when another company sends this company's cursor, then 400", async () => {
     const globex = await server.newCompany();
     const { data } = await list({ limit: 2 });
-    expectFieldError(await list({ limit: 2, nextPageStartKey: data!.nextPageStartKey! }, globex.api), 400, 'nextPageStartKey');
+    expectFieldError(
+      await list({ limit: 2, nextPageStartKey: data!.nextPageStartKey! }, globex.api),
+      400,
+      'nextPageStartKey',
+    );
   });
 });
 
@@ -155,7 +179,9 @@ describe('listUsers isolation and access', () => {
   it('when a user is deleted, then it is no longer listed', async () => {
     const gone = await createUser(server.db, acme.companyId, { role_id: roles.employee.id, email: 'gone@acme.com.br' });
     expect((await list({ email: 'gone@acme.com.br' })).data?.data).toHaveLength(1);
-    expect((await acme.api.DELETE('/users/v1/users/{userId}', { params: { path: { userId: gone.id } } })).response.status).toBe(204);
+    expect(
+      (await acme.api.DELETE('/users/v1/users/{userId}', { params: { path: { userId: gone.id } } })).response.status,
+    ).toBe(204);
     expect((await list({ email: 'gone@acme.com.br' })).data?.data).toEqual([]);
   });
 

@@ -60,10 +60,16 @@ describe('users rules under concurrency', () => {
     const acme = await twoAdministrators();
     const emails = ['joao@acme.com.br', 'JOAO@acme.com.br', 'Joao@Acme.com.br', 'joao@ACME.COM.BR', 'jOaO@acme.com.br'];
     const results = await Promise.allSettled(
-      emails.map((email) => createInvite(server.db, server.clock, acme.companyId, { roleId: acme.roles.employee.id, email })),
+      emails.map((email) =>
+        createInvite(server.db, server.clock, acme.companyId, { roleId: acme.roles.employee.id, email }),
+      ),
     );
     expect(outcomes(results)).toEqual([409, 409, 409, 409, 'ok']);
-    const stored = await server.db.selectFrom('invites').select('status').where('company_id', '=', acme.companyId).execute();
+    const stored = await server.db
+      .selectFrom('invites')
+      .select('status')
+      .where('company_id', '=', acme.companyId)
+      .execute();
     expect(stored).toEqual([{ status: 'PENDING' }]);
   });
 });

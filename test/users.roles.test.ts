@@ -13,7 +13,17 @@ beforeAll(async () => {
   for (const name of ['Auditor', 'Buyer', 'Controller', 'Travel desk', 'Treasury']) {
     await createRole(server.db, acme.companyId, { profile: 'EMPLOYEE', name });
   }
-  names = ['Account owner', 'Administrator', 'Auditor', 'Buyer', 'Controller', 'Employee', 'Finance manager', 'Travel desk', 'Treasury'];
+  names = [
+    'Account owner',
+    'Administrator',
+    'Auditor',
+    'Buyer',
+    'Controller',
+    'Employee',
+    'Finance manager',
+    'Travel desk',
+    'Treasury',
+  ];
 });
 afterAll(async () => server.close());
 
@@ -21,11 +31,15 @@ const list = (query: { limit?: number; nextPageStartKey?: string } = {}, api = a
   api.GET('/users/v1/roles', { params: { query } });
 
 describe('listRoles', () => {
-  it("when called without parameters, then every role of the company with its id and profile, ordered by name, and no cursor", async () => {
+  it('when called without parameters, then every role of the company with its id and profile, ordered by name, and no cursor', async () => {
     const { data, response } = await list();
     expect(response.status).toBe(200);
     expect(data?.items.map((r) => r.name)).toEqual(names);
-    expect(data?.items.find((r) => r.name === 'Account owner')).toEqual({ id: expect.any(String), name: 'Account owner', profile: 'MAIN' });
+    expect(data?.items.find((r) => r.name === 'Account owner')).toEqual({
+      id: expect.any(String),
+      name: 'Account owner',
+      profile: 'MAIN',
+    });
     expect(data?.items.find((r) => r.name === 'Administrator')?.profile).toBe('RESPONSIBLE');
     expect(data).not.toHaveProperty('nextPageStartKey');
   });
@@ -54,10 +68,14 @@ describe('listRoles', () => {
 
   it('when the cursor was altered, then 400 naming nextPageStartKey', async () => {
     const { data } = await list({ limit: 2 });
-    expectFieldError(await list({ limit: 2, nextPageStartKey: `${data!.nextPageStartKey!}x` }), 400, 'nextPageStartKey');
+    expectFieldError(
+      await list({ limit: 2, nextPageStartKey: `${data!.nextPageStartKey!}x` }),
+      400,
+      'nextPageStartKey',
+    );
   });
 
-  it("when another company lists, then it sees only its own roles", async () => {
+  it('when another company lists, then it sees only its own roles', async () => {
     const globex = await server.newCompany();
     expect((await list({}, globex.api)).data?.items).toEqual([]);
     await createRoles(server.db, globex.companyId);
@@ -70,7 +88,11 @@ describe('listRoles', () => {
   it("when another company sends this company's cursor, then 400", async () => {
     const globex = await server.newCompany();
     const { data } = await list({ limit: 2 });
-    expectFieldError(await list({ limit: 2, nextPageStartKey: data!.nextPageStartKey! }, globex.api), 400, 'nextPageStartKey');
+    expectFieldError(
+      await list({ limit: 2, nextPageStartKey: data!.nextPageStartKey! }, globex.api),
+      400,
+      'nextPageStartKey',
+    );
   });
 
   it('when the token lacks users:read, then 403; without a token, 401', async () => {

@@ -12,7 +12,12 @@ afterAll(async () => server.close());
 
 async function seeded(seed: number, name = 'Padaria Pão Quente Ltda'): Promise<TestCompany> {
   const company = await server.newCompany({ name });
-  await seedUsers(server.db, { companyId: company.companyId, rng: createRng(seed), clock: server.clock, transactions: 0 });
+  await seedUsers(server.db, {
+    companyId: company.companyId,
+    rng: createRng(seed),
+    clock: server.clock,
+    transactions: 0,
+  });
   return company;
 }
 
@@ -33,14 +38,20 @@ describe('seedUsers', () => {
     expect(users.filter((u) => !u.active)).toHaveLength(1);
     expect(users.length).toBeGreaterThanOrEqual(8);
     for (const user of users) expect(user.email).toMatch(/^[a-z]+\.[a-z]+@padariapaoquente\.com\.br$/);
-    const invites = await server.db.selectFrom('invites').selectAll().where('company_id', '=', acme.companyId).execute();
+    const invites = await server.db
+      .selectFrom('invites')
+      .selectAll()
+      .where('company_id', '=', acme.companyId)
+      .execute();
     expect(invites).toEqual([expect.objectContaining({ status: 'PENDING' })]);
     expect(users.map((u) => u.email)).not.toContain(invites[0]?.email);
   });
 
   it('when two companies are seeded with the same seed, then they get the same people under distinct ids', async () => {
     const [a, b] = [await people(await seeded(7)), await people(await seeded(7))];
-    expect(a.users.map((u) => [u.name, u.email, u.phone, u.active])).toEqual(b.users.map((u) => [u.name, u.email, u.phone, u.active]));
+    expect(a.users.map((u) => [u.name, u.email, u.phone, u.active])).toEqual(
+      b.users.map((u) => [u.name, u.email, u.phone, u.active]),
+    );
     expect(a.users.some((u) => b.users.some((v) => v.id === u.id))).toBe(false);
   });
 
@@ -58,7 +69,14 @@ describe('seedUsers', () => {
     const employee = roles.find((r) => r.profile === 'EMPLOYEE')!;
     const member = await acme.api.POST('/users/v1/invites', { body: { roleId: employee.id, email: users[0]!.email } });
     expect(member.response.status).toBe(409);
-    const [pending] = await server.db.selectFrom('invites').select('email').where('company_id', '=', acme.companyId).execute();
-    expect((await acme.api.POST('/users/v1/invites', { body: { roleId: employee.id, email: pending!.email } })).response.status).toBe(409);
+    const [pending] = await server.db
+      .selectFrom('invites')
+      .select('email')
+      .where('company_id', '=', acme.companyId)
+      .execute();
+    expect(
+      (await acme.api.POST('/users/v1/invites', { body: { roleId: employee.id, email: pending!.email } })).response
+        .status,
+    ).toBe(409);
   });
 });

@@ -14,13 +14,22 @@ afterAll(async () => server.close());
 async function company() {
   const tenant = await server.newCompany();
   const people = await createPeople(server.db, tenant.companyId);
-  const employee = await createUser(server.db, tenant.companyId, { role_id: people.roles.employee.id, name: 'Beatriz Lima', email: 'beatriz.lima@acme.com.br', phone: '+5511912345678' });
+  const employee = await createUser(server.db, tenant.companyId, {
+    role_id: people.roles.employee.id,
+    name: 'Beatriz Lima',
+    email: 'beatriz.lima@acme.com.br',
+    phone: '+5511912345678',
+  });
   return { ...tenant, ...people, employee };
 }
 
 const patch = (tenant: TestCompany, userId: string, body: Record<string, unknown>) =>
-  tenant.api.PATCH('/users/v1/users/{userId}', { params: { path: { userId } }, body: body as { name?: string; roleId?: string } });
-const get = (tenant: TestCompany, userId: string) => tenant.api.GET('/users/v1/users/{userId}', { params: { path: { userId } } });
+  tenant.api.PATCH('/users/v1/users/{userId}', {
+    params: { path: { userId } },
+    body: body as { name?: string; roleId?: string },
+  });
+const get = (tenant: TestCompany, userId: string) =>
+  tenant.api.GET('/users/v1/users/{userId}', { params: { path: { userId } } });
 
 describe('getUser', () => {
   it('when the user belongs to the company, then 200 with the user and its role', async () => {
@@ -28,8 +37,12 @@ describe('getUser', () => {
     const { data, response } = await get(acme, acme.employee.id);
     expect(response.status).toBe(200);
     expect(data).toEqual({
-      id: acme.employee.id, email: 'beatriz.lima@acme.com.br', name: 'Beatriz Lima', phone: '+5511912345678',
-      role: { id: acme.roles.employee.id, name: 'Employee' }, active: true,
+      id: acme.employee.id,
+      email: 'beatriz.lima@acme.com.br',
+      name: 'Beatriz Lima',
+      phone: '+5511912345678',
+      role: { id: acme.roles.employee.id, name: 'Employee' },
+      active: true,
     });
   });
 
@@ -44,10 +57,13 @@ describe('getUser', () => {
     expectFieldError(await get(acme, randomUUID()), 404);
   });
 
-  it.each(['abc', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'])('when the id %s is not a UUID v4, then 400 naming userId', async (id) => {
-    const acme = await company();
-    expectFieldError(await get(acme, id), 400, 'userId');
-  });
+  it.each(['abc', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'])(
+    'when the id %s is not a UUID v4, then 400 naming userId',
+    async (id) => {
+      const acme = await company();
+      expectFieldError(await get(acme, id), 400, 'userId');
+    },
+  );
 
   it('when the token lacks users:read, then 403', async () => {
     const acme = await company();
@@ -61,7 +77,11 @@ describe('updateUser name', () => {
     const acme = await company();
     const { data, response } = await patch(acme, acme.employee.id, { name: 'Beatriz Lima Rocha' });
     expect(response.status).toBe(200);
-    expect(data).toMatchObject({ name: 'Beatriz Lima Rocha', email: 'beatriz.lima@acme.com.br', role: { id: acme.roles.employee.id } });
+    expect(data).toMatchObject({
+      name: 'Beatriz Lima Rocha',
+      email: 'beatriz.lima@acme.com.br',
+      role: { id: acme.roles.employee.id },
+    });
     expect((await get(acme, acme.employee.id)).data?.name).toBe('Beatriz Lima Rocha');
   });
 
@@ -88,7 +108,10 @@ describe('updateUser body', () => {
     const acme = await company();
     expectFieldError(await patch(acme, acme.employee.id, { email: 'outra@acme.com.br' }), 400, 'email');
     expectFieldError(await patch(acme, acme.employee.id, { name: 'Bia', email: 'outra@acme.com.br' }), 400, 'email');
-    expect((await get(acme, acme.employee.id)).data).toMatchObject({ email: 'beatriz.lima@acme.com.br', name: 'Beatriz Lima' });
+    expect((await get(acme, acme.employee.id)).data).toMatchObject({
+      email: 'beatriz.lima@acme.com.br',
+      name: 'Beatriz Lima',
+    });
   });
 
   it('when the body is empty, then 400', async () => {
@@ -101,9 +124,12 @@ describe('updateUser body', () => {
     expectFieldError(await patch(acme, acme.employee.id, { active: false }), 400, 'active');
   });
 
-  it("when the current values are sent, then 200 and nothing changes", async () => {
+  it('when the current values are sent, then 200 and nothing changes', async () => {
     const acme = await company();
-    const { data, response } = await patch(acme, acme.employee.id, { name: 'Beatriz Lima', roleId: acme.roles.employee.id });
+    const { data, response } = await patch(acme, acme.employee.id, {
+      name: 'Beatriz Lima',
+      roleId: acme.roles.employee.id,
+    });
     expect(response.status).toBe(200);
     expect(data).toEqual((await get(acme, acme.employee.id)).data);
   });
@@ -144,17 +170,31 @@ describe('updateUser rules', () => {
     const acme = await company();
     expectFieldError(await patch(acme, acme.owner.id, { name: 'Helena D.' }), 409, 'userId');
     expectFieldError(await patch(acme, acme.owner.id, { roleId: acme.roles.responsible.id }), 409, 'userId');
-    expect((await get(acme, acme.owner.id)).data).toMatchObject({ name: 'Helena Duarte', role: { id: acme.roles.main.id } });
+    expect((await get(acme, acme.owner.id)).data).toMatchObject({
+      name: 'Helena Duarte',
+      role: { id: acme.roles.main.id },
+    });
   });
 
   it('when the user is inactive, then 409 naming each field sent and nothing changes', async () => {
     const acme = await company();
-    const idle = await createUser(server.db, acme.companyId, { role_id: acme.roles.employee.id, name: 'Otávio Nunes', active: 0 });
+    const idle = await createUser(server.db, acme.companyId, {
+      role_id: acme.roles.employee.id,
+      name: 'Otávio Nunes',
+      active: 0,
+    });
     expectFieldError(await patch(acme, idle.id, { name: 'Otávio' }), 409, 'name');
     expectFieldError(await patch(acme, idle.id, { roleId: acme.roles.manager.id }), 409, 'roleId');
     const both = await patch(acme, idle.id, { name: 'Otávio', roleId: acme.roles.manager.id });
-    expect((both.error as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual(['name', 'roleId']);
-    expect((await get(acme, idle.id)).data).toMatchObject({ name: 'Otávio Nunes', active: false, role: { id: acme.roles.employee.id } });
+    expect((both.error as { details: Array<{ field: string }> }).details.map((d) => d.field)).toEqual([
+      'name',
+      'roleId',
+    ]);
+    expect((await get(acme, idle.id)).data).toMatchObject({
+      name: 'Otávio Nunes',
+      active: false,
+      role: { id: acme.roles.employee.id },
+    });
   });
 
   it('when the last active administrator is demoted, then 409 naming roleId and the role stays', async () => {
@@ -178,7 +218,10 @@ describe('updateUser rules', () => {
 
   it('when the last administrator moves to another RESPONSIBLE role, then 200: it is not a demotion', async () => {
     const acme = await company();
-    const finance = await createRole(server.db, acme.companyId, { profile: 'RESPONSIBLE', name: 'Financial administrator' });
+    const finance = await createRole(server.db, acme.companyId, {
+      profile: 'RESPONSIBLE',
+      name: 'Financial administrator',
+    });
     const { data, response } = await patch(acme, acme.admin.id, { roleId: finance.id });
     expect(response.status).toBe(200);
     expect(data?.role).toEqual({ id: finance.id, name: 'Financial administrator' });
@@ -197,8 +240,9 @@ describe('updateUser rules', () => {
       patch(acme, second.id, { roleId: acme.roles.manager.id }),
     ]);
     expect(results.map((r) => r.response.status).sort()).toEqual([200, 409]);
-    const admins = (await acme.api.GET('/users/v1/users', { params: { query: {} } })).data!.data
-      .filter((u) => u.active && u.role.id === acme.roles.responsible.id);
+    const admins = (await acme.api.GET('/users/v1/users', { params: { query: {} } })).data!.data.filter(
+      (u) => u.active && u.role.id === acme.roles.responsible.id,
+    );
     expect(admins).toHaveLength(1);
   });
 });

@@ -48,7 +48,14 @@ beforeAll(async () => {
     const now = systemClock.now();
     const today = localDate(now, 'America/Sao_Paulo');
     const plan = planIssue(customRequest({ limit: { value: 50, currency: 'BRL' }, maxPurchaseQuantity: 3 }), today);
-    const issued = await issueVcn(db, createSimulatedIssuer(), { companyId, clientId: 'cli_test', plan, today, now, panKey: randomBytes(32) });
+    const issued = await issueVcn(db, createSimulatedIssuer(), {
+      companyId,
+      clientId: 'cli_test',
+      plan,
+      today,
+      now,
+      panKey: randomBytes(32),
+    });
     vcnId = issued.row.id;
   } finally {
     await db.destroy();
@@ -58,13 +65,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('finance vcn', () => {
   it('when a purchase fits, then authorize prints an approved transaction with an authorization code', async () => {
-    expect(await json('authorize', '--vcn', vcnId, '--amount', '12.34', '--merchant', 'PADARIA REAL', '--mcc', '5812')).toMatchObject({
-      vcnId, status: 'APPROVED', amount: 12.34, currency: 'BRL', authorizationCode: expect.stringMatching(/^[0-9A-Z]{6}$/),
+    expect(
+      await json('authorize', '--vcn', vcnId, '--amount', '12.34', '--merchant', 'PADARIA REAL', '--mcc', '5812'),
+    ).toMatchObject({
+      vcnId,
+      status: 'APPROVED',
+      amount: 12.34,
+      currency: 'BRL',
+      authorizationCode: expect.stringMatching(/^[0-9A-Z]{6}$/),
     });
   });
 
   it('when a purchase passes the ceiling, then it is recorded as DECLINED with the reason', async () => {
-    expect(await json('authorize', '--vcn', vcnId, '--amount', '37.67')).toMatchObject({ status: 'DECLINED', declineReason: 'LIMIT_EXCEEDED' });
+    expect(await json('authorize', '--vcn', vcnId, '--amount', '37.67')).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'LIMIT_EXCEEDED',
+    });
   });
 
   it('when the amount has 3 decimals, then the command fails and records nothing', async () => {
@@ -73,27 +89,44 @@ describe('finance vcn', () => {
 
   it('when the card is blocked, then purchases are declined; unblocked, approved; cancelled, declined for good', async () => {
     expect(await json('block', '--vcn', vcnId)).toEqual({ vcnId, status: 'BLOCKED' });
-    expect(await json('authorize', '--vcn', vcnId, '--amount', '1.00')).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_BLOCKED' });
+    expect(await json('authorize', '--vcn', vcnId, '--amount', '1.00')).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'CARD_BLOCKED',
+    });
     expect(await json('unblock', '--vcn', vcnId)).toEqual({ vcnId, status: 'ACTIVE' });
     expect(await json('authorize', '--vcn', vcnId, '--amount', '1.00')).toMatchObject({ status: 'APPROVED' });
     expect(await json('cancel', '--vcn', vcnId)).toEqual({ vcnId, status: 'CANCELLED' });
-    expect(await json('authorize', '--vcn', vcnId, '--amount', '1.00')).toMatchObject({ status: 'DECLINED', declineReason: 'CARD_CANCELLED' });
+    expect(await json('authorize', '--vcn', vcnId, '--amount', '1.00')).toMatchObject({
+      status: 'DECLINED',
+      declineReason: 'CARD_CANCELLED',
+    });
     await expect(finance('block', '--vcn', vcnId)).rejects.toThrow(/CANCELLED/);
   });
 
   it('when the card does not exist, then the command fails naming it', async () => {
-    await expect(finance('authorize', '--vcn', '01JD3R7M5Q2W8E4T6Y1V9K0PZX', '--amount', '1')).rejects.toThrow(/01JD3R7M5Q2W8E4T6Y1V9K0PZX/);
+    await expect(finance('authorize', '--vcn', '01JD3R7M5Q2W8E4T6Y1V9K0PZX', '--amount', '1')).rejects.toThrow(
+      /01JD3R7M5Q2W8E4T6Y1V9K0PZX/,
+    );
   });
 
   it('when run without --json, then it prints one line per field', async () => {
-    expect(await finance('authorize', '--vcn', vcnId, '--amount', '2')).toMatch(/^transactionId: .+\nvcnId: .+\nstatus: DECLINED\n/);
+    expect(await finance('authorize', '--vcn', vcnId, '--amount', '2')).toMatch(
+      /^transactionId: .+\nvcnId: .+\nstatus: DECLINED\n/,
+    );
   });
 
   it('when the purchases are listed from the store, then every attempt above is there, newest first', async () => {
     const db = await openDatabase(dbPath);
     try {
       const rows = await listTransactions(db, { companyId, vcnId, limit: 100 });
-      expect(rows.map((r) => r.status)).toEqual(['DECLINED', 'DECLINED', 'APPROVED', 'DECLINED', 'DECLINED', 'APPROVED']);
+      expect(rows.map((r) => r.status)).toEqual([
+        'DECLINED',
+        'DECLINED',
+        'APPROVED',
+        'DECLINED',
+        'DECLINED',
+        'APPROVED',
+      ]);
     } finally {
       await db.destroy();
     }

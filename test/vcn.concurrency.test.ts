@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ABANDONED_AFTER_MS } from '../server/areas/vcn/store/provider.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  customRequest, expectVcnError, fundedCompany, hotelRequest, issue, issuerWaiting, leftReservation, reauthenticate, setStatus,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  issuerWaiting,
+  leftReservation,
+  reauthenticate,
+  setStatus,
   type VcnCreate,
 } from './support/factories/vcn.js';
 
@@ -26,7 +34,12 @@ afterEach(() => release?.());
 const post = (body: VcnCreate) => acme.api.POST('/credit-cards/v1/vcns', { body });
 const reveal = (vcnId: string) => acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path: { vcnId } } });
 const rowsFor = (key: string) =>
-  server.db.selectFrom('vcns').select(['id', 'status', 'holds_key']).where('company_id', '=', acme.companyId).where('idempotency_key', '=', key).execute();
+  server.db
+    .selectFrom('vcns')
+    .select(['id', 'status', 'holds_key'])
+    .where('company_id', '=', acme.companyId)
+    .where('idempotency_key', '=', key)
+    .execute();
 /** Holds the issuer, starts the request, and resolves once the request waits at the issuer. */
 async function slowIssuer<T>(request: () => Promise<T>): Promise<{ pending: Promise<T>; settled: () => boolean }> {
   release = server.issuer.hold();
@@ -44,7 +57,9 @@ describe('createVcn while the issuer is slow', () => {
     expect((await acme.api.GET('/cost-centers/v1/cost-centers')).response.status).toBe(200);
     expect((await reveal(other.vcnId)).data?.pan).toBe(other.card.pan);
     const path = { vcnId: other.vcnId };
-    expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path } })).response.status).toBe(200);
+    expect(
+      (await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path } })).response.status,
+    ).toBe(200);
     expect(settled()).toBe(false);
 
     release!();
@@ -100,7 +115,12 @@ describe('createVcn: abandoned reservations', () => {
   it('when a reservation is older than the abandonment delay, then it is removed and the key is issued', async () => {
     const body = customRequest();
     const at = new Date(server.clock.now().getTime() - ABANDONED_AFTER_MS - 1);
-    const dead = await leftReservation(server.db, { companyId: acme.companyId, type: 'CUSTOM', key: body.customUse!.id, at });
+    const dead = await leftReservation(server.db, {
+      companyId: acme.companyId,
+      type: 'CUSTOM',
+      key: body.customUse!.id,
+      at,
+    });
     const card = await issue(acme, body);
     expect(await rowsFor(body.customUse!.id)).toEqual([{ id: card.vcnId, status: 'ACTIVE', holds_key: 1 }]);
     expect(card.vcnId).not.toBe(dead);
@@ -112,11 +132,22 @@ describe('createVcn: abandoned reservations', () => {
     await setStatus(server, old.vcnId, 'CANCELLED');
     await server.db.updateTable('vcns').set({ holds_key: 0 }).where('id', '=', old.vcnId).execute();
     const at = new Date(server.clock.now().getTime() - ABANDONED_AFTER_MS - 1);
-    await leftReservation(server.db, { companyId: acme.companyId, type: 'CUSTOM', key: body.customUse!.id, at, replacesId: old.vcnId });
+    await leftReservation(server.db, {
+      companyId: acme.companyId,
+      type: 'CUSTOM',
+      key: body.customUse!.id,
+      at,
+      replacesId: old.vcnId,
+    });
     const card = await issue(acme, body);
     const rows = await rowsFor(body.customUse!.id);
     expect(rows).toHaveLength(2);
-    expect(rows).toEqual(expect.arrayContaining([{ id: old.vcnId, status: 'CANCELLED', holds_key: 0 }, { id: card.vcnId, status: 'ACTIVE', holds_key: 1 }]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { id: old.vcnId, status: 'CANCELLED', holds_key: 0 },
+        { id: card.vcnId, status: 'ACTIVE', holds_key: 1 },
+      ]),
+    );
   });
 
   it('when a request outlives the abandonment delay, then a newer request takes the key, and the late one gets 503', async () => {
@@ -128,6 +159,8 @@ describe('createVcn: abandoned reservations', () => {
     release!();
     expect((await newer).response.status).toBe(201);
     expectVcnError(await late, 503, 'vcn-provider-unavailable');
-    expect(await rowsFor(body.customUse!.id)).toEqual([{ id: (await newer).data!.vcnId, status: 'ACTIVE', holds_key: 1 }]);
+    expect(await rowsFor(body.customUse!.id)).toEqual([
+      { id: (await newer).data!.vcnId, status: 'ACTIVE', holds_key: 1 },
+    ]);
   });
 });

@@ -5,7 +5,15 @@ import { callIssuer } from '../server/areas/vcn/store/provider.js';
 import type { VcnType } from '../server/areas/vcn/tables.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  customRequest, expectVcnError, fundedCompany, hotelRequest, issue, reauthenticate, requestOf, setStatus, simulatedIssuer,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  reauthenticate,
+  requestOf,
+  setStatus,
+  simulatedIssuer,
   type VcnCreate,
 } from './support/factories/vcn.js';
 
@@ -26,7 +34,15 @@ beforeEach(async () => {
 const post = (body: VcnCreate, company = acme) => company.api.POST('/credit-cards/v1/vcns', { body });
 const TYPES: VcnType[] = ['HOTEL', 'AERIAL', 'CUSTOM'];
 const count = async (companyId: string) =>
-  Number((await server.db.selectFrom('vcns').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await server.db
+        .selectFrom('vcns')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe.each(TYPES)('createVcn idempotency: %s', (type) => {
   const request = requestOf[type];
@@ -80,8 +96,13 @@ describe.each(TYPES)('createVcn idempotency: %s', (type) => {
     const replies = await Promise.all(Array.from({ length: 10 }, () => post(body)));
     const statuses = replies.map((r) => r.response.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
-    const live = await server.db.selectFrom('vcns').select('id').where('company_id', '=', acme.companyId).where('holds_key', '=', 1)
-      .where('type', '=', type).execute();
+    const live = await server.db
+      .selectFrom('vcns')
+      .select('id')
+      .where('company_id', '=', acme.companyId)
+      .where('holds_key', '=', 1)
+      .where('type', '=', type)
+      .execute();
     expect(live.map((r) => r.id)).toContain(replies.find((r) => r.response.status === 201)!.data!.vcnId);
   });
 
@@ -118,7 +139,11 @@ describe('createVcn: keys per type', () => {
     await setStatus(server, first.vcnId, 'CANCELLED');
     simulatedIssuer(server).failNext();
     expectVcnError(await post(body), 503, 'vcn-provider-unavailable');
-    const holder = await server.db.selectFrom('vcns').select(['id', 'holds_key']).where('id', '=', first.vcnId).executeTakeFirstOrThrow();
+    const holder = await server.db
+      .selectFrom('vcns')
+      .select(['id', 'holds_key'])
+      .where('id', '=', first.vcnId)
+      .executeTakeFirstOrThrow();
     expect(holder.holds_key).toBe(1);
     await issue(acme, body);
   });
@@ -126,6 +151,9 @@ describe('createVcn: keys per type', () => {
 
 describe('the issuer call', () => {
   it('when the issuer does not answer in time, then it is 503 vcn-provider-unavailable', async () => {
-    await expect(callIssuer(() => new Promise(() => {}), 20)).rejects.toMatchObject({ status: 503, code: 'vcn-provider-unavailable' });
+    await expect(callIssuer(() => new Promise(() => {}), 20)).rejects.toMatchObject({
+      status: 503,
+      code: 'vcn-provider-unavailable',
+    });
   });
 });

@@ -2,7 +2,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isLuhnValid } from '../server/areas/vcn/crypto.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { aerialRequest, customRequest, expectVcnError, fundedCompany, hotelRequest, issue, type VcnCreate } from './support/factories/vcn.js';
+import {
+  aerialRequest,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  type VcnCreate,
+} from './support/factories/vcn.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -25,9 +33,18 @@ describe('createVcn', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`${server.baseUrl}/credit-cards/v1/vcns/${data!.vcnId}`);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(data!).sort()).toEqual(
-      ['amount', 'card', 'endDate', 'hotelBooking', 'limit', 'maxPurchaseQuantity', 'startDate', 'status', 'type', 'vcnId'],
-    );
+    expect(Object.keys(data!).sort()).toEqual([
+      'amount',
+      'card',
+      'endDate',
+      'hotelBooking',
+      'limit',
+      'maxPurchaseQuantity',
+      'startDate',
+      'status',
+      'type',
+      'vcnId',
+    ]);
     expect(data).toMatchObject({
       type: 'HOTEL',
       status: 'ACTIVE',
@@ -68,18 +85,27 @@ describe('createVcn', () => {
 
   it('when allowExtraCharges is true, then the margin is added to the ceiling', async () => {
     const base = hotelRequest();
-    const vcn = await issue(acme, hotelRequest({ hotelBooking: { ...base.hotelBooking!, allowExtraCharges: true, extraChargesMargin: 300 } }));
+    const vcn = await issue(
+      acme,
+      hotelRequest({ hotelBooking: { ...base.hotelBooking!, allowExtraCharges: true, extraChargesMargin: 300 } }),
+    );
     expect(vcn.limit.value).toBe(1773.4);
   });
 
   it('when extraChargesMargin is sent without allowExtraCharges, then 400 invalid-vcn-request', async () => {
     const base = hotelRequest();
-    expectVcnError(await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, extraChargesMargin: 300 } })), 400, 'invalid-vcn-request');
+    expectVcnError(
+      await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, extraChargesMargin: 300 } })),
+      400,
+      'invalid-vcn-request',
+    );
   });
 
   it('when a positive extraChargesMargin is sent with allowExtraCharges false, then 400 invalid-vcn-request', async () => {
     const base = hotelRequest();
-    const body = hotelRequest({ hotelBooking: { ...base.hotelBooking!, allowExtraCharges: false, extraChargesMargin: 0.01 } });
+    const body = hotelRequest({
+      hotelBooking: { ...base.hotelBooking!, allowExtraCharges: false, extraChargesMargin: 0.01 },
+    });
     expectVcnError(await post(body), 400, 'invalid-vcn-request');
   });
 
@@ -100,19 +126,24 @@ describe('createVcn: defaults by type', () => {
     ['HOTEL', hotelRequest, '2027-01-02', 3],
     ['AERIAL', aerialRequest, '2026-11-21', 2],
     ['CUSTOM', customRequest, '2027-01-19', 10000],
-  ] as const)('when a %s card omits endDate and maxPurchaseQuantity, then endDate %s and %i purchases', async (_type, request, endDate, max) => {
-    const vcn = await issue(acme, request());
-    expect(vcn.startDate).toBe('2026-11-20');
-    expect(vcn.endDate).toBe(endDate);
-    expect(vcn.maxPurchaseQuantity).toBe(max);
-  });
+  ] as const)(
+    'when a %s card omits endDate and maxPurchaseQuantity, then endDate %s and %i purchases',
+    async (_type, request, endDate, max) => {
+      const vcn = await issue(acme, request());
+      expect(vcn.startDate).toBe('2026-11-20');
+      expect(vcn.endDate).toBe(endDate);
+      expect(vcn.maxPurchaseQuantity).toBe(max);
+    },
+  );
 
   it.each([1, 100000])('when maxPurchaseQuantity is %i, then it is the effective value', async (max) => {
     expect((await issue(acme, customRequest({ maxPurchaseQuantity: max }))).maxPurchaseQuantity).toBe(max);
   });
 
   it.each([0, 100001])('when maxPurchaseQuantity is %i, then 400 bad-request-exception', async (max) => {
-    expectVcnError(await post(customRequest({ maxPurchaseQuantity: max })), 400, 'bad-request-exception', ['body.maxPurchaseQuantity']);
+    expectVcnError(await post(customRequest({ maxPurchaseQuantity: max })), 400, 'bad-request-exception', [
+      'body.maxPurchaseQuantity',
+    ]);
   });
 });
 
@@ -137,11 +168,15 @@ describe('createVcn: blocks', () => {
   });
 
   it('when a field is unknown, then 400 bad-request-exception naming it with the body. prefix', async () => {
-    expectVcnError(await post(loose({ ...customRequest(), partner: 'obt' })), 400, 'bad-request-exception', ['body.partner']);
+    expectVcnError(await post(loose({ ...customRequest(), partner: 'obt' })), 400, 'bad-request-exception', [
+      'body.partner',
+    ]);
   });
 
   it('when requestor is missing, then 400 bad-request-exception', async () => {
-    expectVcnError(await post(loose({ ...customRequest(), requestor: undefined })), 400, 'bad-request-exception', ['body.requestor']);
+    expectVcnError(await post(loose({ ...customRequest(), requestor: undefined })), 400, 'bad-request-exception', [
+      'body.requestor',
+    ]);
   });
 
   it('when type is AIR (the former name), then 400 bad-request-exception', async () => {
@@ -149,7 +184,9 @@ describe('createVcn: blocks', () => {
   });
 
   it('when customFields is empty, then 400; with one valid item, then 201', async () => {
-    expectVcnError(await post(customRequest({ customFields: [] })), 400, 'bad-request-exception', ['body.customFields']);
+    expectVcnError(await post(customRequest({ customFields: [] })), 400, 'bad-request-exception', [
+      'body.customFields',
+    ]);
     await issue(acme, customRequest({ customFields: [{ name: 'trip', value: '2026-12-10', dataType: 'DATE' }] }));
   });
 
@@ -159,12 +196,20 @@ describe('createVcn: blocks', () => {
     ['DATE', '2026-02-30'],
     ['BOOLEAN', 'yes'],
   ] as const)('when a %s custom field holds %s, then 400 invalid-vcn-request', async (dataType, value) => {
-    expectVcnError(await post(customRequest({ customFields: [{ name: 'x', value, dataType }] })), 400, 'invalid-vcn-request');
+    expectVcnError(
+      await post(customRequest({ customFields: [{ name: 'x', value, dataType }] })),
+      400,
+      'invalid-vcn-request',
+    );
   });
 
   it('when checkOut is not after checkIn, then 400 invalid-vcn-request', async () => {
     const base = hotelRequest();
-    expectVcnError(await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, checkOut: base.hotelBooking!.checkIn } })), 400, 'invalid-vcn-request');
+    expectVcnError(
+      await post(hotelRequest({ hotelBooking: { ...base.hotelBooking!, checkOut: base.hotelBooking!.checkIn } })),
+      400,
+      'invalid-vcn-request',
+    );
   });
 });
 
@@ -173,9 +218,14 @@ describe('createVcn: amounts', () => {
     expect((await issue(acme, customRequest({ limit: { value, currency: 'BRL' } }))).limit.value).toBe(value);
   });
 
-  it.each([0.009, 0, 19.999])('when the CUSTOM limit is %s, then 400 bad-request-exception on body.limit.value', async (value) => {
-    expectVcnError(await post(customRequest({ limit: { value, currency: 'BRL' } })), 400, 'bad-request-exception', ['body.limit.value']);
-  });
+  it.each([0.009, 0, 19.999])(
+    'when the CUSTOM limit is %s, then 400 bad-request-exception on body.limit.value',
+    async (value) => {
+      expectVcnError(await post(customRequest({ limit: { value, currency: 'BRL' } })), 400, 'bad-request-exception', [
+        'body.limit.value',
+      ]);
+    },
+  );
 
   it('when rate is 19.99 and taxes 0.07, then the ceiling is exactly 20.06', async () => {
     const vcn = await issue(acme, hotelRequest({ amount: { rate: 19.99, taxes: 0.07, currency: 'BRL' } }));
@@ -184,30 +234,51 @@ describe('createVcn: amounts', () => {
   });
 
   it('when the amount is 0.01 in total, then 201', async () => {
-    expect((await issue(acme, aerialRequest({ amount: { rate: 0, taxes: 0.01, currency: 'BRL' } }))).limit.value).toBe(0.01);
+    expect((await issue(acme, aerialRequest({ amount: { rate: 0, taxes: 0.01, currency: 'BRL' } }))).limit.value).toBe(
+      0.01,
+    );
   });
 
-  it.each(['rate', 'taxes', 'fees'] as const)('when amount.%s has 3 decimals (0.009), then 400 naming it, never rounded', async (member) => {
-    const amount = { rate: 10, taxes: 1, fees: 1, currency: 'BRL', [member]: 0.009 };
-    expectVcnError(await post(hotelRequest({ amount })), 400, 'bad-request-exception', [`body.amount.${member}`]);
-  });
+  it.each(['rate', 'taxes', 'fees'] as const)(
+    'when amount.%s has 3 decimals (0.009), then 400 naming it, never rounded',
+    async (member) => {
+      const amount = { rate: 10, taxes: 1, fees: 1, currency: 'BRL', [member]: 0.009 };
+      expectVcnError(await post(hotelRequest({ amount })), 400, 'bad-request-exception', [`body.amount.${member}`]);
+    },
+  );
 
   it('when rate + taxes + fees is 0, then 400 invalid-vcn-request', async () => {
-    expectVcnError(await post(hotelRequest({ amount: { rate: 0, taxes: 0, fees: 0, currency: 'BRL' } })), 400, 'invalid-vcn-request');
+    expectVcnError(
+      await post(hotelRequest({ amount: { rate: 0, taxes: 0, fees: 0, currency: 'BRL' } })),
+      400,
+      'invalid-vcn-request',
+    );
   });
 
   it('when a member is negative, then 400 bad-request-exception', async () => {
-    expectVcnError(await post(hotelRequest({ amount: { rate: 100, taxes: -1, currency: 'BRL' } })), 400, 'bad-request-exception', ['body.amount.taxes']);
+    expectVcnError(
+      await post(hotelRequest({ amount: { rate: 100, taxes: -1, currency: 'BRL' } })),
+      400,
+      'bad-request-exception',
+      ['body.amount.taxes'],
+    );
   });
 });
 
 describe('createVcn: funding', () => {
   it('when the company has no funding card for the currency, then 400 active-funding-card-not-found', async () => {
-    expectVcnError(await post(customRequest({ limit: { value: 10, currency: 'EUR' } })), 400, 'active-funding-card-not-found');
+    expectVcnError(
+      await post(customRequest({ limit: { value: 10, currency: 'EUR' } })),
+      400,
+      'active-funding-card-not-found',
+    );
   });
 
   it('when USD is funded, then a USD card is issued', async () => {
-    expect((await issue(acme, hotelRequest({ amount: { rate: 300, taxes: 30, currency: 'USD' } }))).limit).toEqual({ value: 330, currency: 'USD' });
+    expect((await issue(acme, hotelRequest({ amount: { rate: 300, taxes: 30, currency: 'USD' } }))).limit).toEqual({
+      value: 330,
+      currency: 'USD',
+    });
   });
 
   it('when the company has no funding cards at all, then 400 active-funding-card-not-found', async () => {
@@ -216,6 +287,8 @@ describe('createVcn: funding', () => {
   });
 
   it('when the currency is not three capital letters, then 400 bad-request-exception', async () => {
-    expectVcnError(await post(customRequest({ limit: { value: 10, currency: 'brl' } })), 400, 'bad-request-exception', ['body.limit.currency']);
+    expectVcnError(await post(customRequest({ limit: { value: 10, currency: 'brl' } })), 400, 'bad-request-exception', [
+      'body.limit.currency',
+    ]);
   });
 });

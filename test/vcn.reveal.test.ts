@@ -3,7 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../server/areas/auth/store.js';
 import { listReveals } from '../server/areas/vcn/store/reveal.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { customRequest, expectVcnError, fundedCompany, hotelRequest, issue, reauthenticate, setStatus } from './support/factories/vcn.js';
+import {
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  reauthenticate,
+  setStatus,
+} from './support/factories/vcn.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -18,10 +26,11 @@ beforeEach(async () => {
   acme = await reauthenticate(server, acme);
 });
 
-const reveal = (vcnId: string, company = acme) => company.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path: { vcnId } } });
+const reveal = (vcnId: string, company = acme) =>
+  company.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path: { vcnId } } });
 
 describe('revealVcn', () => {
-  it('when the card is the company\'s, then 200 with exactly pan, cvv and expirationDate as issued, not cacheable', async () => {
+  it("when the card is the company's, then 200 with exactly pan, cvv and expirationDate as issued, not cacheable", async () => {
     const vcn = await issue(acme, hotelRequest());
     const { data, response } = await reveal(vcn.vcnId);
     expect(response.status).toBe(200);
@@ -38,7 +47,11 @@ describe('revealVcn', () => {
   it('when revealed, then each reveal is recorded with the client and the time', async () => {
     const vcn = await issue(acme, customRequest());
     const second = await createClient(server.db, server.clock, { companyId: acme.companyId, scopes: ['vcn:reveal'] });
-    const other = await reauthenticate(server, { ...acme, clientId: second.clientId, clientSecret: second.clientSecret });
+    const other = await reauthenticate(server, {
+      ...acme,
+      clientId: second.clientId,
+      clientSecret: second.clientSecret,
+    });
     await reveal(vcn.vcnId);
     server.clock.set('2026-11-20T15:05:00Z');
     const { response } = await reveal(vcn.vcnId, other);
@@ -75,7 +88,10 @@ describe('redirectVcnCard', () => {
   it('when the former /card path is called, then 308 to /reveal, which answers the card when followed', async () => {
     const vcn = await issue(acme, customRequest());
     const headers = { Authorization: `Bearer ${acme.token}` };
-    const res = await fetch(`${server.baseUrl}/credit-cards/v1/vcns/${vcn.vcnId}/card`, { headers, redirect: 'manual' });
+    const res = await fetch(`${server.baseUrl}/credit-cards/v1/vcns/${vcn.vcnId}/card`, {
+      headers,
+      redirect: 'manual',
+    });
     expect(res.status).toBe(308);
     expect(res.headers.get('location')).toBe(`/credit-cards/v1/vcns/${vcn.vcnId}/reveal`);
     const followed = await fetch(`${server.baseUrl}/credit-cards/v1/vcns/${vcn.vcnId}/card`, { headers });
@@ -86,7 +102,9 @@ describe('redirectVcnCard', () => {
   it('when the card belongs to another company, then 404 vcn-not-found', async () => {
     const vcn = await issue(acme, customRequest());
     const globex = await fundedCompany(server);
-    const reply = await globex.api.GET('/credit-cards/v1/vcns/{vcnId}/card', { params: { path: { vcnId: vcn.vcnId } } });
+    const reply = await globex.api.GET('/credit-cards/v1/vcns/{vcnId}/card', {
+      params: { path: { vcnId: vcn.vcnId } },
+    });
     expectVcnError(reply, 404, 'vcn-not-found');
   });
 });

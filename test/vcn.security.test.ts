@@ -16,9 +16,18 @@ const ANY_ID = '01JD3R7M5Q2W8E4T6Y1V9K0PZX';
 
 /** Everything the store holds: the SQLite files' bytes, or every PostgreSQL row as text. */
 async function storedBytes(dir: string, db: Db): Promise<string> {
-  if (!onPostgres) return readdirSync(dir).map((file) => readFileSync(join(dir, file)).toString('latin1')).join('\n');
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
-  const rows = await Promise.all(tables.rows.map(({ table_name }) => sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(db)));
+  if (!onPostgres)
+    return readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+      .join('\n');
+  const tables = await sql<{
+    table_name: string;
+  }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(db);
+  const rows = await Promise.all(
+    tables.rows.map(({ table_name }) =>
+      sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(db),
+    ),
+  );
   return rows.flatMap((r) => r.rows.map((x) => x.row)).join('\n');
 }
 
@@ -33,7 +42,10 @@ describe('VCN scopes and authentication', () => {
     const reader = await server.newCompany({ scopes: ['vcn:read', 'vcn:reveal'] });
     await fund(server.db, reader.companyId);
     expectVcnError(await reader.api.POST('/credit-cards/v1/vcns', { body: customRequest() }), 403, 'forbidden');
-    const patch = await reader.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: ANY_ID } }, body: { limit: { value: 1 } } });
+    const patch = await reader.api.PATCH('/credit-cards/v1/vcns/{vcnId}', {
+      params: { path: { vcnId: ANY_ID } },
+      body: { limit: { value: 1 } },
+    });
     expectVcnError(patch, 403, 'forbidden');
   });
 
@@ -41,21 +53,32 @@ describe('VCN scopes and authentication', () => {
     const writer = await fundedCompany(server, { scopes: ['vcn:write', 'vcn:read'] });
     const vcn = await issue(writer, customRequest());
     const path = { vcnId: vcn.vcnId };
-    expectVcnError(await writer.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } }), 403, 'forbidden');
+    expectVcnError(
+      await writer.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } }),
+      403,
+      'forbidden',
+    );
     expectVcnError(await writer.api.GET('/credit-cards/v1/vcns/{vcnId}/card', { params: { path } }), 403, 'forbidden');
   });
 
   it('when the token lacks vcn:read, then listVcnTransactions is 403', async () => {
     const writer = await fundedCompany(server, { scopes: ['vcn:write'] });
     const vcn = await issue(writer, customRequest());
-    expectVcnError(await writer.api.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path: { vcnId: vcn.vcnId } } }), 403, 'forbidden');
+    expectVcnError(
+      await writer.api.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path: { vcnId: vcn.vcnId } } }),
+      403,
+      'forbidden',
+    );
   });
 
   it('when no token is sent, then every VCN operation is 401 unauthorized with WWW-Authenticate', async () => {
     const path = { vcnId: ANY_ID };
     const replies = [
       await server.anonymous.POST('/credit-cards/v1/vcns', { body: customRequest() }),
-      await server.anonymous.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path }, body: { endDate: '2027-01-01' } }),
+      await server.anonymous.PATCH('/credit-cards/v1/vcns/{vcnId}', {
+        params: { path },
+        body: { endDate: '2027-01-01' },
+      }),
       await server.anonymous.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } }),
       await server.anonymous.GET('/credit-cards/v1/vcns/{vcnId}/card', { params: { path } }),
       await server.anonymous.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path } }),
@@ -111,10 +134,15 @@ describe('card data at rest and in logs', () => {
     const cards = [await issue(acme, customRequest()), await issue(acme, hotelRequest())];
     for (const vcn of cards) {
       const path = { vcnId: vcn.vcnId };
-      expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } })).data?.pan).toBe(vcn.card.pan);
+      expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } })).data?.pan).toBe(
+        vcn.card.pan,
+      );
       await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/card', { params: { path } });
     }
-    await acme.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: cards[0]!.vcnId } }, body: { limit: { value: 9000 } } });
+    await acme.api.PATCH('/credit-cards/v1/vcns/{vcnId}', {
+      params: { path: { vcnId: cards[0]!.vcnId } },
+      body: { limit: { value: 9000 } },
+    });
 
     const raw = await storedBytes(dir, server.db);
     expect(raw.length).toBeGreaterThan(0);

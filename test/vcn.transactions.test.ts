@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  aerialRequest, customRequest, expectVcnError, fundedCompany, issue, purchase, reauthenticate, setStatus,
+  aerialRequest,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  issue,
+  purchase,
+  reauthenticate,
+  setStatus,
 } from './support/factories/vcn.js';
 
 let server: TestServer;
@@ -19,7 +26,13 @@ beforeEach(async () => {
   acme = await reauthenticate(server, acme);
 });
 
-type ListQuery = { limit?: number; startDate?: string; endDate?: string; status?: Array<'APPROVED' | 'DECLINED'>; nextPageStartKey?: string };
+type ListQuery = {
+  limit?: number;
+  startDate?: string;
+  endDate?: string;
+  status?: Array<'APPROVED' | 'DECLINED'>;
+  nextPageStartKey?: string;
+};
 const list = (vcnId: string, query: ListQuery = {}, company = acme) =>
   company.api.GET('/credit-cards/v1/vcns/{vcnId}/transactions', { params: { path: { vcnId }, query } });
 const card = (overrides = {}) => issue(acme, customRequest({ limit: { value: 100, currency: 'BRL' }, ...overrides }));
@@ -30,7 +43,11 @@ describe('sandbox purchases', () => {
     const vcn = await card();
     expect(await purchase(server, vcn.vcnId, 60)).toMatchObject({ status: 'APPROVED', decline_reason: null });
     expect((await purchase(server, vcn.vcnId, 40)).authorization_code).toMatch(/^[0-9A-Z]{6}$/);
-    expect(await purchase(server, vcn.vcnId, 0.01)).toMatchObject({ status: 'DECLINED', decline_reason: 'LIMIT_EXCEEDED', authorization_code: null });
+    expect(await purchase(server, vcn.vcnId, 0.01)).toMatchObject({
+      status: 'DECLINED',
+      decline_reason: 'LIMIT_EXCEEDED',
+      authorization_code: null,
+    });
   });
 
   it('when the purchase count is used up, then the next purchase is declined', async () => {
@@ -82,12 +99,22 @@ describe('listVcnTransactions', () => {
     expect(data).toEqual({
       transactions: [
         {
-          transactionId: second.id, status: 'DECLINED', amount: { value: 30, currency: 'BRL' }, date: '2026-11-20T15:20:00.000Z',
-          merchantName: 'HOTEL PAULISTA PLAZA', merchantCategory: '7011', declineReason: 'LIMIT_EXCEEDED',
+          transactionId: second.id,
+          status: 'DECLINED',
+          amount: { value: 30, currency: 'BRL' },
+          date: '2026-11-20T15:20:00.000Z',
+          merchantName: 'HOTEL PAULISTA PLAZA',
+          merchantCategory: '7011',
+          declineReason: 'LIMIT_EXCEEDED',
         },
         {
-          transactionId: first.id, status: 'APPROVED', amount: { value: 80, currency: 'BRL' }, date: '2026-11-20T15:10:00.000Z',
-          merchantName: 'LIVRARIA CULTURA', merchantCategory: '5942', authorizationCode: first.authorization_code,
+          transactionId: first.id,
+          status: 'APPROVED',
+          amount: { value: 80, currency: 'BRL' },
+          date: '2026-11-20T15:10:00.000Z',
+          merchantName: 'LIVRARIA CULTURA',
+          merchantCategory: '5942',
+          authorizationCode: first.authorization_code,
         },
       ],
     });
@@ -147,7 +174,11 @@ describe('listVcnTransactions', () => {
 
   it('when endDate is before startDate, then 400 invalid-vcn-request', async () => {
     const vcn = await card();
-    expectVcnError(await list(vcn.vcnId, { startDate: '2026-11-21', endDate: '2026-11-20' }), 400, 'invalid-vcn-request');
+    expectVcnError(
+      await list(vcn.vcnId, { startDate: '2026-11-21', endDate: '2026-11-20' }),
+      400,
+      'invalid-vcn-request',
+    );
   });
 
   it('when the cursor is tampered with or reused with other filters, then 400 bad-request-exception', async () => {
@@ -155,8 +186,14 @@ describe('listVcnTransactions', () => {
     await purchase(server, vcn.vcnId, 1);
     await purchase(server, vcn.vcnId, 1);
     const key = (await list(vcn.vcnId, { limit: 1 })).data!.nextPageStartKey!;
-    expectVcnError(await list(vcn.vcnId, { limit: 1, nextPageStartKey: `x${key}` }), 400, 'bad-request-exception', ['query.nextPageStartKey']);
-    expectVcnError(await list(vcn.vcnId, { limit: 1, nextPageStartKey: key, status: ['APPROVED'] }), 400, 'bad-request-exception');
+    expectVcnError(await list(vcn.vcnId, { limit: 1, nextPageStartKey: `x${key}` }), 400, 'bad-request-exception', [
+      'query.nextPageStartKey',
+    ]);
+    expectVcnError(
+      await list(vcn.vcnId, { limit: 1, nextPageStartKey: key, status: ['APPROVED'] }),
+      400,
+      'bad-request-exception',
+    );
     const other = await card();
     expectVcnError(await list(other.vcnId, { limit: 1, nextPageStartKey: key }), 400, 'bad-request-exception');
   });

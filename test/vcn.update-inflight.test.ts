@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { components } from '../generated/openapi.js';
 import { ABANDONED_AFTER_MS } from '../server/areas/vcn/store/provider.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { customRequest, expectVcnError, fundedCompany, issue, issuerWaiting, purchase, reauthenticate } from './support/factories/vcn.js';
+import {
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  issue,
+  issuerWaiting,
+  purchase,
+  reauthenticate,
+} from './support/factories/vcn.js';
 
 type VcnUpdate = components['schemas']['VcnUpdate'];
 
@@ -23,10 +31,15 @@ beforeEach(async () => {
 });
 afterEach(() => release?.());
 
-const patch = (vcnId: string, body: VcnUpdate) => acme.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId } }, body });
+const patch = (vcnId: string, body: VcnUpdate) =>
+  acme.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId } }, body });
 const card = () => issue(acme, customRequest({ limit: { value: 1000, currency: 'BRL' }, endDate: '2027-01-10' }));
 const stored = (vcnId: string) =>
-  server.db.selectFrom('vcns').select(['limit_minor', 'end_date', 'change_id', 'change_limit_minor']).where('id', '=', vcnId).executeTakeFirstOrThrow();
+  server.db
+    .selectFrom('vcns')
+    .select(['limit_minor', 'end_date', 'change_id', 'change_limit_minor'])
+    .where('id', '=', vcnId)
+    .executeTakeFirstOrThrow();
 /** Holds the issuer and starts a top-up that waits there (wrapped: an async function would await it). */
 async function slowTopUp(vcnId: string, body: VcnUpdate) {
   release = server.issuer.hold();
@@ -44,12 +57,19 @@ describe('updateVcn while the issuer is slow', () => {
     const other = expectVcnError(await patch(vcn.vcnId, { endDate: '2027-01-20' }), 409, 'vcn-limit-conflict');
     expect(other.message).toContain('in progress');
     const path = { vcnId: vcn.vcnId };
-    expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } })).response.status).toBe(200);
+    expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } })).response.status).toBe(
+      200,
+    );
     expect(await stored(vcn.vcnId)).toMatchObject({ limit_minor: 100_000, change_limit_minor: 150_000 });
 
     release!();
     expect((await first).data?.limit.value).toBe(1500);
-    expect(await stored(vcn.vcnId)).toEqual({ limit_minor: 150_000, end_date: '2027-01-10', change_id: null, change_limit_minor: null });
+    expect(await stored(vcn.vcnId)).toEqual({
+      limit_minor: 150_000,
+      end_date: '2027-01-10',
+      change_id: null,
+      change_limit_minor: null,
+    });
     expect((await patch(vcn.vcnId, { limit: { value: 1600, expectedValue: 1500 } })).response.status).toBe(200);
   });
 
@@ -59,14 +79,22 @@ describe('updateVcn while the issuer is slow', () => {
     const { pending } = await slowTopUp(vcn.vcnId, body);
     release!({ fail: true });
     expectVcnError(await pending, 503, 'vcn-provider-unavailable');
-    expect(await stored(vcn.vcnId)).toEqual({ limit_minor: 100_000, end_date: '2027-01-10', change_id: null, change_limit_minor: null });
+    expect(await stored(vcn.vcnId)).toEqual({
+      limit_minor: 100_000,
+      end_date: '2027-01-10',
+      change_id: null,
+      change_limit_minor: null,
+    });
     expect((await patch(vcn.vcnId, body)).data).toMatchObject({ limit: { value: 2000 }, endDate: '2027-02-01' });
   });
 
   it('when a lower ceiling is in flight, then purchases are held to it until the issuer answers', async () => {
     const vcn = await card();
     const { pending } = await slowTopUp(vcn.vcnId, { limit: { value: 300 } });
-    expect(await purchase(server, vcn.vcnId, 500)).toMatchObject({ status: 'DECLINED', decline_reason: 'LIMIT_EXCEEDED' });
+    expect(await purchase(server, vcn.vcnId, 500)).toMatchObject({
+      status: 'DECLINED',
+      decline_reason: 'LIMIT_EXCEEDED',
+    });
     release!({ fail: true });
     expectVcnError(await pending, 503, 'vcn-provider-unavailable');
     expect((await purchase(server, vcn.vcnId, 500)).status).toBe('APPROVED');
@@ -96,6 +124,11 @@ describe('updateVcn: abandoned changes', () => {
     const vcn = await card();
     await leaveChange(vcn.vcnId, ABANDONED_AFTER_MS + 1);
     expect((await patch(vcn.vcnId, { limit: { value: 1200, expectedValue: 1000 } })).data?.limit.value).toBe(1200);
-    expect(await stored(vcn.vcnId)).toEqual({ limit_minor: 120_000, end_date: '2027-01-10', change_id: null, change_limit_minor: null });
+    expect(await stored(vcn.vcnId)).toEqual({
+      limit_minor: 120_000,
+      end_date: '2027-01-10',
+      change_id: null,
+      change_limit_minor: null,
+    });
   });
 });

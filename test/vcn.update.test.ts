@@ -3,7 +3,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { components } from '../generated/openapi.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  aerialRequest, customRequest, expectVcnError, fundedCompany, hotelRequest, issue, purchase, reauthenticate, setStatus, simulatedIssuer,
+  aerialRequest,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  purchase,
+  reauthenticate,
+  setStatus,
+  simulatedIssuer,
 } from './support/factories/vcn.js';
 
 type VcnUpdate = components['schemas']['VcnUpdate'];
@@ -23,7 +32,8 @@ beforeEach(async () => {
 
 const patch = (vcnId: string, body: VcnUpdate, company = acme) =>
   company.api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId } }, body });
-const card = async (overrides = {}) => issue(acme, customRequest({ limit: { value: 1000, currency: 'BRL' }, ...overrides }));
+const card = async (overrides = {}) =>
+  issue(acme, customRequest({ limit: { value: 1000, currency: 'BRL' }, ...overrides }));
 const advanceTo = async (at: string) => {
   server.clock.set(at);
   acme = await reauthenticate(server, acme);
@@ -34,7 +44,13 @@ describe('updateVcn', () => {
     const vcn = await card();
     const { data, response } = await patch(vcn.vcnId, { limit: { value: 1500 } });
     expect(response.status).toBe(200);
-    expect(data).toEqual({ vcnId: vcn.vcnId, status: 'ACTIVE', limit: { value: 1500, currency: 'BRL' }, startDate: '2026-11-20', endDate: vcn.endDate });
+    expect(data).toEqual({
+      vcnId: vcn.vcnId,
+      status: 'ACTIVE',
+      limit: { value: 1500, currency: 'BRL' },
+      startDate: '2026-11-20',
+      endDate: vcn.endDate,
+    });
   });
 
   it('when expectedValue equals the current ceiling, then 200; when it differs, then 409 vcn-limit-conflict and nothing changes', async () => {
@@ -47,12 +63,19 @@ describe('updateVcn', () => {
   it('when 20 top-ups with the same expectedValue arrive together, then exactly one succeeds', async () => {
     const vcn = await card();
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => patch(vcn.vcnId, { limit: { value: 1000 + (i + 1) * 10, expectedValue: 1000 } })),
+      Array.from({ length: 20 }, (_, i) =>
+        patch(vcn.vcnId, { limit: { value: 1000 + (i + 1) * 10, expectedValue: 1000 } }),
+      ),
     );
     const won = replies.filter((r) => r.response.status === 200);
     expect(won).toHaveLength(1);
-    for (const lost of replies.filter((r) => r.response.status !== 200)) expectVcnError(lost, 409, 'vcn-limit-conflict');
-    const stored = await server.db.selectFrom('vcns').select('limit_minor').where('id', '=', vcn.vcnId).executeTakeFirstOrThrow();
+    for (const lost of replies.filter((r) => r.response.status !== 200))
+      expectVcnError(lost, 409, 'vcn-limit-conflict');
+    const stored = await server.db
+      .selectFrom('vcns')
+      .select('limit_minor')
+      .where('id', '=', vcn.vcnId)
+      .executeTakeFirstOrThrow();
     expect(stored.limit_minor / 100).toBe(won[0]!.data!.limit.value);
   });
 
@@ -84,7 +107,10 @@ describe('updateVcn', () => {
 });
 
 describe('updateVcn: which cards', () => {
-  it.each([['HOTEL', hotelRequest], ['AERIAL', aerialRequest]] as const)('when the card is %s, then 409 vcn-not-updatable', async (_type, request) => {
+  it.each([
+    ['HOTEL', hotelRequest],
+    ['AERIAL', aerialRequest],
+  ] as const)('when the card is %s, then 409 vcn-not-updatable', async (_type, request) => {
     const vcn = await issue(acme, request());
     expectVcnError(await patch(vcn.vcnId, { limit: { value: 5000 } }), 409, 'vcn-not-updatable');
   });
@@ -126,7 +152,9 @@ describe('updateVcn: endDate and body rules', () => {
     const vcn = await card();
     expect((await patch(vcn.vcnId, { endDate: '2027-06-30' })).data?.endDate).toBe('2027-06-30');
     expect((await patch(vcn.vcnId, { endDate: '2026-11-21' })).data?.endDate).toBe('2026-11-21');
-    const revealed = await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path: { vcnId: vcn.vcnId } } });
+    const revealed = await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', {
+      params: { path: { vcnId: vcn.vcnId } },
+    });
     expect(revealed.data?.expirationDate).toBe('11/2026');
   });
 
@@ -151,20 +179,37 @@ describe('updateVcn: endDate and body rules', () => {
 
   it('when startDate is sent, then 400 bad-request-exception', async () => {
     const vcn = await card();
-    expectVcnError(await patch(vcn.vcnId, { startDate: '2026-12-01' } as unknown as VcnUpdate), 400, 'bad-request-exception', ['body.startDate']);
+    expectVcnError(
+      await patch(vcn.vcnId, { startDate: '2026-12-01' } as unknown as VcnUpdate),
+      400,
+      'bad-request-exception',
+      ['body.startDate'],
+    );
   });
 
   it('when the body is empty, or limit lacks value, then 400 bad-request-exception', async () => {
     const vcn = await card();
     expectVcnError(await patch(vcn.vcnId, {} as VcnUpdate), 400, 'bad-request-exception');
-    expectVcnError(await patch(vcn.vcnId, { limit: { expectedValue: 1000 } } as VcnUpdate), 400, 'bad-request-exception', ['body.limit.value']);
+    expectVcnError(
+      await patch(vcn.vcnId, { limit: { expectedValue: 1000 } } as VcnUpdate),
+      400,
+      'bad-request-exception',
+      ['body.limit.value'],
+    );
   });
 
   it('when create and update both break a rule, then both messages start with the same prefix', async () => {
     const vcn = await card();
     const onUpdate = expectVcnError(await patch(vcn.vcnId, { endDate: '2020-01-01' }), 400, 'invalid-vcn-request');
-    const onCreate = expectVcnError(await acme.api.POST('/credit-cards/v1/vcns', { body: customRequest({ startDate: '2020-01-01' }) }), 400, 'invalid-vcn-request');
+    const onCreate = expectVcnError(
+      await acme.api.POST('/credit-cards/v1/vcns', { body: customRequest({ startDate: '2020-01-01' }) }),
+      400,
+      'invalid-vcn-request',
+    );
     const prefix = 'Invalid VCN request: ';
-    expect([onUpdate.message.slice(0, prefix.length), onCreate.message.slice(0, prefix.length)]).toEqual([prefix, prefix]);
+    expect([onUpdate.message.slice(0, prefix.length), onCreate.message.slice(0, prefix.length)]).toEqual([
+      prefix,
+      prefix,
+    ]);
   });
 });

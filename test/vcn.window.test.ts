@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
-  aerialRequest, customRequest, expectVcnError, fundedCompany, hotelRequest, issue, reauthenticate, type VcnCreate,
+  aerialRequest,
+  customRequest,
+  expectVcnError,
+  fundedCompany,
+  hotelRequest,
+  issue,
+  reauthenticate,
+  type VcnCreate,
 } from './support/factories/vcn.js';
 
 let server: TestServer;
@@ -36,7 +43,7 @@ describe('createVcn: startDate', () => {
 });
 
 describe('createVcn: the issuance day around midnight', () => {
-  it('when it is 23:30 in São Paulo (02:30 UTC of the next day), then the issuance day is still São Paulo\'s', async () => {
+  it("when it is 23:30 in São Paulo (02:30 UTC of the next day), then the issuance day is still São Paulo's", async () => {
     server.clock.set('2026-11-21T02:30:00Z');
     acme = await reauthenticate(server, acme);
     const vcn = await issue(acme, customRequest({ startDate: '2026-11-20' }));
@@ -51,7 +58,7 @@ describe('createVcn: the issuance day around midnight', () => {
     expect((await issue(acme, aerialRequest())).startDate).toBe('2026-11-21');
   });
 
-  it('when it is 20:59 in São Paulo but the company is in Tokyo, then the issuance day is Tokyo\'s next day', async () => {
+  it("when it is 20:59 in São Paulo but the company is in Tokyo, then the issuance day is Tokyo's next day", async () => {
     server.clock.set('2026-11-20T23:59:00Z'); // 08:59 on 2026-11-21 in Tokyo
     const tokyo = await fundedCompany(server, { timeZone: 'Asia/Tokyo' });
     expectVcnError(await post(customRequest({ startDate: '2026-11-20' }), tokyo), 400, 'invalid-vcn-request');
@@ -61,8 +68,14 @@ describe('createVcn: the issuance day around midnight', () => {
 
 describe('createVcn: endDate', () => {
   it('when endDate equals startDate, then 400; one day later, then 201', async () => {
-    expectVcnError(await post(customRequest({ startDate: '2026-12-01', endDate: '2026-12-01' })), 400, 'invalid-vcn-request');
-    expect((await issue(acme, customRequest({ startDate: '2026-12-01', endDate: '2026-12-02' }))).endDate).toBe('2026-12-02');
+    expectVcnError(
+      await post(customRequest({ startDate: '2026-12-01', endDate: '2026-12-01' })),
+      400,
+      'invalid-vcn-request',
+    );
+    expect((await issue(acme, customRequest({ startDate: '2026-12-01', endDate: '2026-12-02' }))).endDate).toBe(
+      '2026-12-02',
+    );
   });
 
   it('when endDate is the issuance day and startDate is omitted, then 400', async () => {
@@ -83,12 +96,20 @@ describe('createVcn: endDate', () => {
   });
 
   it('when startDate is sent, then the 365 days still count from issuance', async () => {
-    expectVcnError(await post(customRequest({ startDate: '2026-12-20', endDate: '2027-11-21' })), 400, 'invalid-vcn-request');
-    expect((await issue(acme, customRequest({ startDate: '2026-12-20', endDate: '2027-11-20' }))).endDate).toBe('2027-11-20');
+    expectVcnError(
+      await post(customRequest({ startDate: '2026-12-20', endDate: '2027-11-21' })),
+      400,
+      'invalid-vcn-request',
+    );
+    expect((await issue(acme, customRequest({ startDate: '2026-12-20', endDate: '2027-11-20' }))).endDate).toBe(
+      '2027-11-20',
+    );
   });
 
   it('when endDate is not a calendar date, then 400 bad-request-exception', async () => {
-    expectVcnError(await post(customRequest({ endDate: '2027-02-30' })), 400, 'bad-request-exception', ['body.endDate']);
+    expectVcnError(await post(customRequest({ endDate: '2027-02-30' })), 400, 'bad-request-exception', [
+      'body.endDate',
+    ]);
   });
 
   it('when an explicit endDate is sent for a HOTEL card, then it overrides checkOut + 20', async () => {

@@ -24,7 +24,10 @@ async function register(tenant: TestCompany, enabledEvents: string[] = ['*']) {
 async function patchNotes(server: TestServer, tenant: TestCompany, notes: string) {
   const account = await createAccount(server.db, tenant.companyId);
   const id = await createBankingTransaction(server.db, tenant.companyId, account, { status: 2 });
-  const { response } = await tenant.api.PATCH('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: id } }, body: { notes } });
+  const { response } = await tenant.api.PATCH('/statements/v1/banking/{transactionId}', {
+    params: { path: { transactionId: id } },
+    body: { notes },
+  });
   expect(response.status).toBe(204);
   return id;
 }
@@ -42,14 +45,17 @@ describe('webhook delivery with a running worker', () => {
   });
   afterAll(async () => server.close());
 
-  it('when a banking transaction\'s notes are patched, then the receiver gets one delivery that verifies with standardwebhooks and names the transaction', async () => {
+  it("when a banking transaction's notes are patched, then the receiver gets one delivery that verifies with standardwebhooks and names the transaction", async () => {
     const acme = await server.newCompany();
     const endpoint = await register(acme);
     const id = await patchNotes(server, acme, 'Reembolso aprovado');
 
     const [delivery] = await receiver.waitFor(1);
     const event = new Webhook(endpoint.secret).verify(delivery!.body, headersOf(delivery!.headers)) as {
-      id: string; type: string; requestId: string; data: { object: { id: number; notes: string }; previousAttributes: { notes: string } };
+      id: string;
+      type: string;
+      requestId: string;
+      data: { object: { id: number; notes: string }; previousAttributes: { notes: string } };
     };
     expect(event.type).toBe('banking_transaction.updated');
     expect(event.data.object).toMatchObject({ id, notes: 'Reembolso aprovado' });
@@ -59,8 +65,12 @@ describe('webhook delivery with a running worker', () => {
     const { data: events } = await acme.api.GET('/events/v1/events');
     expect(events?.items[0]).toMatchObject({ id: event.id, type: 'banking_transaction.updated' });
     await vi.waitFor(async () => {
-      const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', { params: { path: { endpointId: endpoint.id } } });
-      expect(data?.items).toEqual([expect.objectContaining({ eventId: event.id, status: 'succeeded', attempts: 1, responseStatus: 200 })]);
+      const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', {
+        params: { path: { endpointId: endpoint.id } },
+      });
+      expect(data?.items).toEqual([
+        expect.objectContaining({ eventId: event.id, status: 'succeeded', attempts: 1, responseStatus: 200 }),
+      ]);
     });
   });
 
@@ -68,7 +78,10 @@ describe('webhook delivery with a running worker', () => {
     const acme = await server.newCompany();
     await register(acme, ['banking_transaction.reconciled']);
     const id = await patchNotes(server, acme, 'Ignorado');
-    const { response } = await acme.api.PATCH('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: id } }, body: { isConciled: true } });
+    const { response } = await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: id } },
+      body: { isConciled: true },
+    });
     expect(response.status).toBe(204);
     const [only] = await receiver.waitFor(1);
     expect(JSON.parse(only!.body)).toMatchObject({ type: 'banking_transaction.reconciled', data: { object: { id } } });
@@ -95,8 +108,19 @@ describe('webhook retries (manual clock, manual worker)', () => {
     // Not due yet: the backoff holds it.
     expect(await server.worker.tick()).toBe(0);
     const list = async () =>
-      (await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', { params: { path: { endpointId: endpoint.id } } })).data!.items;
-    expect(await list()).toEqual([expect.objectContaining({ status: 'pending', attempts: 1, responseStatus: 500, nextAttemptAt: expect.any(String) })]);
+      (
+        await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', {
+          params: { path: { endpointId: endpoint.id } },
+        })
+      ).data!.items;
+    expect(await list()).toEqual([
+      expect.objectContaining({
+        status: 'pending',
+        attempts: 1,
+        responseStatus: 500,
+        nextAttemptAt: expect.any(String),
+      }),
+    ]);
 
     server.clock.advance(60_000);
     expect(await server.worker.tick()).toBe(1);
@@ -106,9 +130,12 @@ describe('webhook retries (manual clock, manual worker)', () => {
     expect(await server.worker.tick()).toBe(0);
     acme = await reauth(server, acme);
 
-    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(Array(3).fill(receiver.received[0]!.headers['webhook-id']));
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(
+      Array(3).fill(receiver.received[0]!.headers['webhook-id']),
+    );
     expect(await list()).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 3, responseStatus: 200 })]);
-    for (const r of receiver.received) expect(() => new Webhook(endpoint.secret).verify(r.body, headersOf(r.headers))).not.toThrow();
+    for (const r of receiver.received)
+      expect(() => new Webhook(endpoint.secret).verify(r.body, headersOf(r.headers))).not.toThrow();
   });
 
   it('when an endpoint keeps failing for 3 days, then it is disabled, its deliveries given up, and webhook_endpoint.disabled is recorded', async () => {
@@ -118,23 +145,38 @@ describe('webhook retries (manual clock, manual worker)', () => {
     await patchNotes(server, acme, 'Sempre falha');
     for (let i = 0; i < 100; i++) {
       await server.worker.tick();
-      const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', { params: { path: { endpointId: endpoint.id } } });
+      const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', {
+        params: { path: { endpointId: endpoint.id } },
+      });
       if (data?.status === 'disabled') break;
       server.clock.advance(6 * 60 * 60_000 + 60_000);
       acme.api = server.apiWithToken((await reauth(server, acme)).token);
     }
-    const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', { params: { path: { endpointId: endpoint.id } } });
+    const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', {
+      params: { path: { endpointId: endpoint.id } },
+    });
     expect(data?.status).toBe('disabled');
-    const { data: events } = await acme.api.GET('/events/v1/events', { params: { query: { types: ['webhook_endpoint.disabled'] } } });
-    expect(events?.items).toEqual([expect.objectContaining({ type: 'webhook_endpoint.disabled', data: expect.objectContaining({ object: expect.objectContaining({ id: endpoint.id, status: 'disabled' }) }) })]);
-    const { data: deliveries } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', { params: { path: { endpointId: endpoint.id } } });
+    const { data: events } = await acme.api.GET('/events/v1/events', {
+      params: { query: { types: ['webhook_endpoint.disabled'] } },
+    });
+    expect(events?.items).toEqual([
+      expect.objectContaining({
+        type: 'webhook_endpoint.disabled',
+        data: expect.objectContaining({ object: expect.objectContaining({ id: endpoint.id, status: 'disabled' }) }),
+      }),
+    ]);
+    const { data: deliveries } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', {
+      params: { path: { endpointId: endpoint.id } },
+    });
     expect(deliveries?.items.every((d) => d.status === 'failed')).toBe(true);
   });
 
   it('when the secret is rotated, then deliveries carry both signatures for 24 hours, then only the new one', async () => {
     const acme = await server.newCompany();
     const endpoint = await register(acme);
-    const { data: rotated } = await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId: endpoint.id } } });
+    const { data: rotated } = await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/rotate-secret', {
+      params: { path: { endpointId: endpoint.id } },
+    });
     expect(rotated?.secret).toMatch(/^whsec_/);
     expect(rotated?.secret).not.toBe(endpoint.secret);
 
@@ -160,11 +202,16 @@ describe('webhook retries (manual clock, manual worker)', () => {
     const endpoint = await register(acme);
     await patchNotes(server, acme, 'Reenvio');
     await server.worker.tick();
-    const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', { params: { path: { endpointId: endpoint.id } } });
-    const deliveryId = data!.items[0]!.id;
-    const { response, data: queued } = await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry', {
-      params: { path: { endpointId: endpoint.id, deliveryId } },
+    const { data } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', {
+      params: { path: { endpointId: endpoint.id } },
     });
+    const deliveryId = data!.items[0]!.id;
+    const { response, data: queued } = await acme.api.POST(
+      '/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry',
+      {
+        params: { path: { endpointId: endpoint.id, deliveryId } },
+      },
+    );
     expect(response.status).toBe(202);
     expect(queued?.status).toBe('pending');
     await server.worker.tick();
@@ -176,7 +223,11 @@ async function reauth(server: TestServer, tenant: TestCompany): Promise<TestComp
   const res = await fetch(`${server.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: tenant.clientId, client_secret: tenant.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: tenant.clientId,
+      client_secret: tenant.clientSecret,
+    }),
   });
   const { access_token: token } = (await res.json()) as { access_token: string };
   return { ...tenant, token, api: server.apiWithToken(token) };

@@ -17,9 +17,18 @@ const byId = (endpointId: string) => ({ params: { path: { endpointId } } });
 describe('createWebhookEndpoint', () => {
   it('when the URL and types are valid, then 201 with the secret and Location; reads never show the secret', async () => {
     const acme = await server.newCompany();
-    const { data, response } = await create(acme, { url: 'http://localhost:3000/hooks', enabledEvents: ['vcn.issued', 'vcn.issued'], description: 'ERP' });
+    const { data, response } = await create(acme, {
+      url: 'http://localhost:3000/hooks',
+      enabledEvents: ['vcn.issued', 'vcn.issued'],
+      description: 'ERP',
+    });
     expect(response.status).toBe(201);
-    expect(data).toMatchObject({ url: 'http://localhost:3000/hooks', enabledEvents: ['vcn.issued'], description: 'ERP', status: 'enabled' });
+    expect(data).toMatchObject({
+      url: 'http://localhost:3000/hooks',
+      enabledEvents: ['vcn.issued'],
+      description: 'ERP',
+      status: 'enabled',
+    });
     expect(data?.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     expect(response.headers.get('Location')).toBe(`${server.baseUrl}/webhooks/v1/endpoints/${data!.id}`);
     const read = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', byId(data!.id));
@@ -60,9 +69,12 @@ describe('listWebhookEndpoints', () => {
   it('when there are more endpoints than the page, then pages follow in creation order', async () => {
     const acme = await server.newCompany();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await create(acme, { url: `https://example.com/${i}`, enabledEvents: ['*'] })).data!.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await create(acme, { url: `https://example.com/${i}`, enabledEvents: ['*'] })).data!.id);
     const first = await acme.api.GET('/webhooks/v1/endpoints', { params: { query: { limit: 2 } } });
-    const second = await acme.api.GET('/webhooks/v1/endpoints', { params: { query: { limit: 2, nextPageStartKey: first.data!.nextPageStartKey! } } });
+    const second = await acme.api.GET('/webhooks/v1/endpoints', {
+      params: { query: { limit: 2, nextPageStartKey: first.data!.nextPageStartKey! } },
+    });
     expect([...first.data!.items, ...second.data!.items].map((e) => e.id)).toEqual(ids);
     expect(second.data?.nextPageStartKey).toBeUndefined();
   });
@@ -82,7 +94,8 @@ describe('updateWebhookEndpoint', () => {
     const acme = await server.newCompany();
     const { data } = await create(acme, { url: 'https://example.com/x', enabledEvents: ['*'], description: 'old' });
     const { data: updated, response } = await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', {
-      ...byId(data!.id), body: { url: 'https://example.com/y', enabledEvents: ['vcn.issued'], status: 'disabled', description: null },
+      ...byId(data!.id),
+      body: { url: 'https://example.com/y', enabledEvents: ['vcn.issued'], status: 'disabled', description: null },
     });
     expect(response.status).toBe(200);
     expect(updated).toMatchObject({ url: 'https://example.com/y', enabledEvents: ['vcn.issued'], status: 'disabled' });
@@ -92,9 +105,16 @@ describe('updateWebhookEndpoint', () => {
   it('when the body is empty or the URL is not http(s), then 400 and nothing changes', async () => {
     const acme = await server.newCompany();
     const { data } = await create(acme, { url: 'https://example.com/x', enabledEvents: ['*'] });
-    expect((await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', { ...byId(data!.id), body: {} })).response.status).toBe(400);
-    expect((await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', { ...byId(data!.id), body: { url: 'gopher://x' } })).response.status).toBe(400);
-    expect((await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', byId(data!.id))).data?.url).toBe('https://example.com/x');
+    expect(
+      (await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', { ...byId(data!.id), body: {} })).response.status,
+    ).toBe(400);
+    expect(
+      (await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', { ...byId(data!.id), body: { url: 'gopher://x' } }))
+        .response.status,
+    ).toBe(400);
+    expect((await acme.api.GET('/webhooks/v1/endpoints/{endpointId}', byId(data!.id))).data?.url).toBe(
+      'https://example.com/x',
+    );
   });
 });
 
@@ -112,7 +132,10 @@ describe('rotateWebhookEndpointSecret', () => {
   it('when rotated, then 200 with a new secret (signing with both is covered by the delivery tests)', async () => {
     const acme = await server.newCompany();
     const { data } = await create(acme, { url: 'https://example.com/x', enabledEvents: ['*'] });
-    const { data: rotated, response } = await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/rotate-secret', byId(data!.id));
+    const { data: rotated, response } = await acme.api.POST(
+      '/webhooks/v1/endpoints/{endpointId}/rotate-secret',
+      byId(data!.id),
+    );
     expect(response.status).toBe(200);
     expect(rotated?.secret).toMatch(/^whsec_/);
     expect(rotated?.secret).not.toBe(data!.secret);
@@ -124,8 +147,12 @@ describe('listWebhookDeliveries', () => {
     const acme = await server.newCompany();
     const globex = await server.newCompany();
     const { data } = await create(acme, { url: 'https://example.com/x', enabledEvents: ['*'] });
-    expect((await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', byId(data!.id))).data).toEqual({ items: [] });
-    expect((await globex.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', byId(data!.id))).response.status).toBe(404);
+    expect((await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', byId(data!.id))).data).toEqual({
+      items: [],
+    });
+    expect(
+      (await globex.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', byId(data!.id))).response.status,
+    ).toBe(404);
   });
 });
 
@@ -134,8 +161,14 @@ describe('retryWebhookDelivery', () => {
     const acme = await server.newCompany();
     const { data } = await create(acme, { url: 'https://example.com/x', enabledEvents: ['*'] });
     const path = { endpointId: data!.id, deliveryId: 'msg_01JD3S2K8Z9Y7X6V5T4S3R2Q1P' };
-    expect((await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry', { params: { path } })).response.status).toBe(404);
+    expect(
+      (await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry', { params: { path } }))
+        .response.status,
+    ).toBe(404);
     await acme.api.PATCH('/webhooks/v1/endpoints/{endpointId}', { ...byId(data!.id), body: { status: 'disabled' } });
-    expect((await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry', { params: { path } })).response.status).toBe(409);
+    expect(
+      (await acme.api.POST('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}/retry', { params: { path } }))
+        .response.status,
+    ).toBe(409);
   });
 });

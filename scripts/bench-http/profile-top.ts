@@ -3,8 +3,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 export function topSelfTime(files: string[], count = 10): string {
   const self = new Map<string, number>();
@@ -15,7 +23,9 @@ export function topSelfTime(files: string[], count = 10): string {
     profile.samples.forEach((id, i) => {
       const frame = byId.get(id)!.callFrame;
       if (frame.functionName === '(idle)') return; // waiting for I/O is not CPU time
-      const where = frame.url ? `${relative(process.cwd(), frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}` : '';
+      const where = frame.url
+        ? `${relative(process.cwd(), frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}`
+        : '';
       const key = `${frame.functionName || '(anonymous)'} ${where}`.trim();
       const dt = profile.timeDeltas[i] ?? 0;
       self.set(key, (self.get(key) ?? 0) + dt);
@@ -28,7 +38,9 @@ export function topSelfTime(files: string[], count = 10): string {
 
 /** The main-thread profiles in `folder` (`CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, thread 0). */
 export const mainThreadProfiles = (folder: string) =>
-  readdirSync(folder).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0').map((f) => join(folder, f));
+  readdirSync(folder)
+    .filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0')
+    .map((f) => join(folder, f));
 
 const [target, count] = process.argv.slice(2);
 if (target && process.argv[1]?.endsWith('profile-top.ts')) {

@@ -22,9 +22,13 @@ export interface Recording {
 
 const [kind, file, port] = process.argv.slice(2);
 const recordings = JSON.parse(readFileSync(file!, 'utf8')) as Recording[];
-const prepared = new Map(recordings.map((r) => [`${r.method} ${r.url}`, { ...r, bytes: Buffer.from(r.body, 'base64') }]));
+const prepared = new Map(
+  recordings.map((r) => [`${r.method} ${r.url}`, { ...r, bytes: Buffer.from(r.body, 'base64') }]),
+);
 /** POSTs carry unique bodies and PATCHes the same path: replay by method and path, query ignored. */
-const byPath = new Map(recordings.map((r) => [`${r.method} ${r.url.split('?')[0]}`, prepared.get(`${r.method} ${r.url}`)!]));
+const byPath = new Map(
+  recordings.map((r) => [`${r.method} ${r.url.split('?')[0]}`, prepared.get(`${r.method} ${r.url}`)!]),
+);
 
 function reply(req: IncomingMessage, res: ServerResponse) {
   const key = `${req.method} ${req.url}`;

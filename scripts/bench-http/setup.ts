@@ -30,19 +30,35 @@ export async function prepareDatabase(file: string, transactions: number): Promi
       await seedCompany(db, { companyId, transactions, seed: 1, clock: systemClock });
       writesId = await createCompany(db, systemClock, { name: WRITES_COMPANY });
     } else {
-      const idOf = async (name: string) => (await db.selectFrom('companies').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+      const idOf = async (name: string) =>
+        (await db.selectFrom('companies').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
       companyId = await idOf(COMPANY);
       writesId = await idOf(WRITES_COMPANY);
       process.stderr.write(`reusing ${file}\n`);
     }
     const tokenOf = async (id: string) => {
       const client = await createClient(db, systemClock, { companyId: id, scopes: ALL_SCOPES });
-      return issueToken(db, systemClock, { clientId: client.clientId, companyId: id, scopes: [...ALL_SCOPES], ttlSeconds: 86_400 });
+      return issueToken(db, systemClock, {
+        clientId: client.clientId,
+        companyId: id,
+        scopes: [...ALL_SCOPES],
+        ttlSeconds: 86_400,
+      });
     };
     const token = await tokenOf(companyId);
     const writesToken = await tokenOf(writesId);
-    const user = await db.selectFrom('users').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
-    const txn = await db.selectFrom('banking_transactions').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const txn = await db
+      .selectFrom('banking_transactions')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     return { token, writesToken, userId: user.id, transactionId: txn.id };
   } finally {
     await db.destroy();
@@ -71,10 +87,25 @@ export async function endpoints(baseUrl: string, data: BenchData): Promise<Endpo
   const run = `${process.pid.toString(36)}${Date.now().toString(36)}`;
   return [
     { name: 'GET banking page 1', method: 'GET', url: '/statements/v1/banking?limit=20' },
-    { name: 'GET banking filtered, cursor', method: 'GET', url: `${FILTERED}&nextPageStartKey=${encodeURIComponent(key)}` },
+    {
+      name: 'GET banking filtered, cursor',
+      method: 'GET',
+      url: `${FILTERED}&nextPageStartKey=${encodeURIComponent(key)}`,
+    },
     { name: 'GET cost centers', method: 'GET', url: '/cost-centers/v1/cost-centers' },
     { name: 'GET one user', method: 'GET', url: `/users/v1/users/${data.userId}` },
-    { name: 'PATCH banking notes', method: 'PATCH', url: `/statements/v1/banking/${data.transactionId}`, body: () => JSON.stringify({ notes: `bench note ${(n += 1)}` }) },
-    { name: 'POST cost center', method: 'POST', url: '/cost-centers/v1/cost-centers', body: () => JSON.stringify({ name: `Bench ${run} ${(n += 1)}` }), writes: true },
+    {
+      name: 'PATCH banking notes',
+      method: 'PATCH',
+      url: `/statements/v1/banking/${data.transactionId}`,
+      body: () => JSON.stringify({ notes: `bench note ${(n += 1)}` }),
+    },
+    {
+      name: 'POST cost center',
+      method: 'POST',
+      url: '/cost-centers/v1/cost-centers',
+      body: () => JSON.stringify({ name: `Bench ${run} ${(n += 1)}` }),
+      writes: true,
+    },
   ];
 }

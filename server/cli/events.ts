@@ -34,7 +34,13 @@ export async function listenForEvents(options: ListenOptions): Promise<EventRow[
   if (forwardTo) print(`Forwarding events to ${forwardTo}; signing secret ${secret}`);
   let afterId = options.afterId ?? `evt_${'0'.repeat(26)}`;
   if (options.afterId === undefined) {
-    const newest = await db.selectFrom('events').select('id').where('company_id', '=', companyId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const newest = await db
+      .selectFrom('events')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (newest) afterId = newest.id;
   }
   const seen: EventRow[] = [];
@@ -49,7 +55,10 @@ export async function listenForEvents(options: ListenOptions): Promise<EventRow[
         try {
           const res = await fetch(forwardTo, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', ...signatureHeaders(`msg_${row.id.slice(4)}`, new Date(), body, [secret]) },
+            headers: {
+              'content-type': 'application/json',
+              ...signatureHeaders(`msg_${row.id.slice(4)}`, new Date(), body, [secret]),
+            },
             body,
             signal: AbortSignal.timeout(10_000),
           });
@@ -64,7 +73,14 @@ export async function listenForEvents(options: ListenOptions): Promise<EventRow[
     if (rows.length === 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
-        signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
     }
   }
@@ -73,11 +89,19 @@ export async function listenForEvents(options: ListenOptions): Promise<EventRow[
 
 /** The contract's example object of an event type (the `webhooks` section). */
 function exampleObject(type: EventType): Record<string, unknown> {
-  const bundle = loadBundle('internal') as { webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string } }> } } }> ; components: { schemas: Record<string, unknown> } };
+  const bundle = loadBundle('internal') as {
+    webhooks?: Record<
+      string,
+      { post?: { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string } }> } } }
+    >;
+    components: { schemas: Record<string, unknown> };
+  };
   for (const item of Object.values(bundle.webhooks ?? {})) {
     const media = item.post?.requestBody?.content?.['application/json'];
     const name = media?.schema?.$ref?.split('/').pop();
-    const schema = name ? (bundle.components.schemas[name] as { allOf?: Array<{ properties?: { type?: { enum?: string[] } } }> }) : undefined;
+    const schema = name
+      ? (bundle.components.schemas[name] as { allOf?: Array<{ properties?: { type?: { enum?: string[] } } }> })
+      : undefined;
     if (schema?.allOf?.some((part) => part.properties?.type?.enum?.includes(type))) {
       return structuredClone((media?.example as { data: { object: Record<string, unknown> } }).data.object);
     }
@@ -87,8 +111,11 @@ function exampleObject(type: EventType): Record<string, unknown> {
 
 /** Writes a realistic event of `type` for the company (delivered to its endpoints like any other). */
 export async function triggerEvent(db: Db, clock: Clock, companyId: string, type: string): Promise<EventRow> {
-  if (!(EVENT_TYPES as readonly string[]).includes(type)) throw new Error(`unknown event type ${type}: use one of ${EVENT_TYPES.join(', ')}`);
+  if (!(EVENT_TYPES as readonly string[]).includes(type))
+    throw new Error(`unknown event type ${type}: use one of ${EVENT_TYPES.join(', ')}`);
   const object = exampleObject(type as EventType);
   if ('companyId' in object) object.companyId = companyId;
-  return db.transaction().execute((trx) => recordEvent(trx, clock.now(), { companyId, type: type as EventType, requestId: null, object }));
+  return db
+    .transaction()
+    .execute((trx) => recordEvent(trx, clock.now(), { companyId, type: type as EventType, requestId: null, object }));
 }

@@ -11,7 +11,11 @@ export const DEFAULT_DB = './data/finance.sqlite';
 export const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
 
 export const withDb = (command: Command) =>
-  command.option('--db <path-or-url>', 'SQLite database file or postgres:// URL (default: $DATABASE_URL, else ./data/finance.sqlite)', defaultDb());
+  command.option(
+    '--db <path-or-url>',
+    'SQLite database file or postgres:// URL (default: $DATABASE_URL, else ./data/finance.sqlite)',
+    defaultDb(),
+  );
 
 /**
  * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is
@@ -38,14 +42,16 @@ export function output(json: boolean, value: Record<string, unknown>): void {
     process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     return;
   }
-  for (const [key, v] of Object.entries(value)) process.stdout.write(`${key}: ${Array.isArray(v) ? v.join(' ') : String(v)}\n`);
+  for (const [key, v] of Object.entries(value))
+    process.stdout.write(`${key}: ${Array.isArray(v) ? v.join(' ') : String(v)}\n`);
 }
 
 /** Comma- or space-separated scopes, each one of ALL_SCOPES; at least one. */
 export const parseScopes = (value: string) => {
   const scopes = value.split(/[,\s]+/).filter(Boolean);
   const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown scopes: ${unknown.join(', ')}; known scopes: ${ALL_SCOPES.join(', ')}`);
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(`unknown scopes: ${unknown.join(', ')}; known scopes: ${ALL_SCOPES.join(', ')}`);
   if (scopes.length === 0) throw new InvalidArgumentError(`give at least one scope of: ${ALL_SCOPES.join(', ')}`);
   return scopes;
 };
@@ -65,7 +71,8 @@ export const port = (value: string) => {
 /** Marks every mandatory option of the program's commands "(required)" in `--help`. */
 export function markRequiredOptions(command: Command): void {
   for (const option of command.options) {
-    if (option.mandatory && !option.description.endsWith('(required)')) option.description = `${option.description} (required)`;
+    if (option.mandatory && !option.description.endsWith('(required)'))
+      option.description = `${option.description} (required)`;
   }
   command.commands.forEach(markRequiredOptions);
 }
@@ -79,6 +86,7 @@ export const nonEmptyName = (value: string) => {
 };
 
 export const timeZone = (value: string) => {
-  if (!isTimeZone(value)) throw new InvalidArgumentError(`not an IANA time zone: ${value} (e.g. America/Sao_Paulo, UTC)`);
+  if (!isTimeZone(value))
+    throw new InvalidArgumentError(`not an IANA time zone: ${value} (e.g. America/Sao_Paulo, UTC)`);
   return value;
 };

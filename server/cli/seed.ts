@@ -29,7 +29,13 @@ export async function seedCompany(db: Db, options: SeedOptions): Promise<void> {
   const company = await db.selectFrom('companies').select('id').where('id', '=', options.companyId).executeTakeFirst();
   if (!company) throw new Error(`no company ${options.companyId}`);
   const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'seeding {bar} {percentage}% | {value}/{total} transactions | {eta_formatted} left' }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: 'seeding {bar} {percentage}% | {value}/{total} transactions | {eta_formatted} left',
+        },
+        cliProgress.Presets.shades_classic,
+      )
     : undefined;
   const ctx: SeedContext = {
     companyId: options.companyId,

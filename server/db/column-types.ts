@@ -18,6 +18,7 @@ export function columnTypes(db: Kysely<any>) {
     real: pg ? ('double precision' as const) : ('real' as const),
     blob: pg ? ('bytea' as const) : ('blob' as const),
     /** An integer primary key the database assigns. */
-    autoId: (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()),
+    autoId: (c: ColumnDefinitionBuilder) =>
+      pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
   };
 }

@@ -27,7 +27,12 @@ const verify = process.env.VERIFY_COMPILED_QUERIES === 'true';
  */
 export function compiledQueries(maxShapes = 500) {
   const cache = new Map<string, CompiledQuery>();
-  return async <R>(db: Kysely<any>, shape: string, values: Record<string, unknown>, build: (bind: Bind) => Compilable<R>): Promise<QueryResult<R>> => {
+  return async <R>(
+    db: Kysely<any>,
+    shape: string,
+    values: Record<string, unknown>,
+    build: (bind: Bind) => Compilable<R>,
+  ): Promise<QueryResult<R>> => {
     const key = `${storeKind(db)}:${shape}`;
     let compiled = cache.get(key);
     if (!compiled) {
@@ -44,7 +49,9 @@ export function compiledQueries(maxShapes = 500) {
     if (verify) {
       const direct = build(<T>(name: string) => values[name] as T).compile();
       if (direct.sql !== query.sql || JSON.stringify(direct.parameters) !== JSON.stringify(query.parameters)) {
-        throw new Error(`A compiled query of shape ${shape} differs from the query its values build:\n${query.sql}\n${direct.sql}`);
+        throw new Error(
+          `A compiled query of shape ${shape} differs from the query its values build:\n${query.sql}\n${direct.sql}`,
+        );
       }
     }
     return db.executeQuery(query);

@@ -31,21 +31,31 @@ export async function openDatabase(location: string, options: { migrate?: boolea
 
 /** Names and keys sort byte-wise on SQLite; PostgreSQL does too only under a C collation. */
 async function warnUnlessByteOrder(db: Db): Promise<void> {
-  const { rows } = await sql<{ collation: string }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
+  const { rows } = await sql<{
+    collation: string;
+  }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
   const collation = rows[0]?.collation ?? '';
   if (!/^(C|POSIX|C\.UTF-?8)$/i.test(collation)) {
-    process.stderr.write(`warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`);
+    process.stderr.write(
+      `warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`,
+    );
   }
 }
 
 /** Runs every pending migration. Safe to run from several processes at once (the migrator locks). */
 export async function migrate(db: Db): Promise<void> {
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

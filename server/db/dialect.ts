@@ -7,14 +7,17 @@ export type StoreKind = 'sqlite' | 'postgres';
 /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
-export const storeKind = (db: Kysely<any>): StoreKind => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+export const storeKind = (db: Kysely<any>): StoreKind =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 
 /**
  * A time column compared through a no-op expression, so the planner cannot bound an index range
  * with it (the arm's ordered index keeps driving). Times are text on SQLite, timestamptz on PostgreSQL.
  */
 export function unindexedTime(db: Kysely<any>, column: string): RawBuilder<string> {
-  return storeKind(db) === 'postgres' ? sql<string>`(${sql.ref(column)} + interval '0 seconds')` : sql<string>`${sql.ref(column)} || ''`;
+  return storeKind(db) === 'postgres'
+    ? sql<string>`(${sql.ref(column)} + interval '0 seconds')`
+    : sql<string>`${sql.ref(column)} || ''`;
 }
 
 /** An integer column compared through a no-op expression (see `unindexedTime`). */
@@ -27,6 +30,7 @@ export function unindexedInteger(column: string): RawBuilder<number> {
  * LIMIT more cheaply than a bound one. Only ever a small safe integer.
  */
 export function literalLimit(rows: number): RawBuilder<number> {
-  if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`A row limit must be a non-negative integer, not ${rows}`);
+  if (!Number.isSafeInteger(rows) || rows < 0)
+    throw new Error(`A row limit must be a non-negative integer, not ${rows}`);
   return sql.lit(rows) as RawBuilder<number>;
 }

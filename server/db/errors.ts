@@ -35,9 +35,11 @@ export class StoreBusyError extends Error {
 }
 
 /** True for anything that should become 503 + Retry-After rather than 500. */
-export const isStoreBusy = (err: unknown) => err instanceof StoreBusyError || isSqliteBusy(err) || isPostgresRetryable(err);
+export const isStoreBusy = (err: unknown) =>
+  err instanceof StoreBusyError || isSqliteBusy(err) || isPostgresRetryable(err);
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Exponential backoff with full jitter: 0..min(cap, base·2^attempt) ms. */
-export const backoff = (attempt: number, base = 5, cap = 200) => sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
+export const backoff = (attempt: number, base = 5, cap = 200) =>
+  sleep(Math.random() * Math.min(cap, base * 2 ** attempt));

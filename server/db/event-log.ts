@@ -40,7 +40,9 @@ export async function recordEvent(db: Db, now: Date | string, event: NewEvent): 
     request_id: event.requestId ?? null,
     data: JSON.stringify({
       object: event.object,
-      ...(event.previousAttributes && Object.keys(event.previousAttributes).length > 0 ? { previousAttributes: event.previousAttributes } : {}),
+      ...(event.previousAttributes && Object.keys(event.previousAttributes).length > 0
+        ? { previousAttributes: event.previousAttributes }
+        : {}),
     }),
   };
   await db.insertInto('events').values(row).execute();

@@ -7,8 +7,15 @@
 // created with one (LC_COLLATE 'C' or 'C.UTF-8'), as names sort and page by it.
 import pg from 'pg';
 import {
-  DataTypeNode, OperationNodeTransformer, PostgresDialect,
-  type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow,
+  DataTypeNode,
+  OperationNodeTransformer,
+  PostgresDialect,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
 } from 'kysely';
 
 const INT8 = 20;
@@ -21,7 +28,10 @@ function safeNumber(text: string): number {
   return n;
 }
 
-const builtin = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown;
+const builtin = pg.types.getTypeParser.bind(pg.types) as (
+  oid: number,
+  format?: 'text' | 'binary',
+) => (value: string) => unknown;
 const parseTimestamptz = builtin(TIMESTAMPTZ) as (value: string) => Date;
 
 /** Per-pool type parsers (the global `pg.types` stays untouched). */

@@ -11,4 +11,11 @@ export interface PlatformTables {
   rate_limit_windows: { key: string; window_start: number; hits: number };
 }
 
-export interface Database extends AuthTables, DirectoryTables, UsersTables, StatementsTables, VcnTables, PlatformTables, EventsTables {}
+export interface Database
+  extends AuthTables,
+    DirectoryTables,
+    UsersTables,
+    StatementsTables,
+    VcnTables,
+    PlatformTables,
+    EventsTables {}

@@ -12,15 +12,26 @@ const ENV: Record<keyof Config['secrets'], string> = {
   cvvKey: 'CVV_KEY',
 };
 
-export async function resolveSecrets(db: Db, env: NodeJS.ProcessEnv, secrets: Config['secrets']): Promise<Config['secrets']> {
+export async function resolveSecrets(
+  db: Db,
+  env: NodeJS.ProcessEnv,
+  secrets: Config['secrets'],
+): Promise<Config['secrets']> {
   const resolved = { ...secrets };
   for (const [name, variable] of Object.entries(ENV) as Array<[keyof Config['secrets'], string]>) {
     if (env[variable]) continue;
     // Replicas starting together each offer a fresh secret; the first insert wins and everyone
     // reads back the one kept, so every process signs and encrypts with the same key.
-    await db.insertInto('server_secrets').values({ name, value: randomBytes(32).toString('hex') })
-      .onConflict((oc) => oc.column('name').doNothing()).execute();
-    const stored = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    await db
+      .insertInto('server_secrets')
+      .values({ name, value: randomBytes(32).toString('hex') })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const stored = await db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
     resolved[name] = Buffer.from(stored.value, 'hex');
   }
   return resolved;

@@ -18,9 +18,7 @@
 // committed data (WAL), so nobody reads what a group has not made durable yet and reads never wait
 // for the writer's lock. An in-memory database has a single connection: reads take the lock too.
 import type SQLite from 'better-sqlite3';
-import {
-  CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase,
-} from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
 import { backoff, isSqliteBusy, StoreBusyError } from './errors.js';
 import { readRows } from './sqlite-rows.js';
 

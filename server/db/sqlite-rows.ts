@@ -9,7 +9,10 @@ import type SQLite from 'better-sqlite3';
 type Row = Record<string, unknown>;
 type Build = (values: unknown[]) => Row;
 
-interface Shape { columns: number; build: Build }
+interface Shape {
+  columns: number;
+  build: Build;
+}
 
 const shapes = new WeakMap<SQLite.Statement, Shape | null>();
 const builders = new Map<string, Build>();
@@ -22,7 +25,10 @@ function builder(names: string[]): Build | null {
   let build = builders.get(key);
   if (!build) {
     // Keys are JSON string literals: column names cannot change the code around them.
-    build = new Function('v', `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`) as Build;
+    build = new Function(
+      'v',
+      `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`,
+    ) as Build;
     if (builders.size >= MAX_BUILDERS) builders.clear();
     builders.set(key, build);
   }

@@ -45,5 +45,9 @@ export async function sqliteDialect(path: string): Promise<SqliteDialect> {
   handle.pragma('synchronous = FULL');
   handle.pragma('foreign_keys = ON');
   const reader = memory ? undefined : open(path);
-  return new GroupCommitSqliteDialect({ writer: withStatementCache(handle), handle, reader: reader && withStatementCache(reader) });
+  return new GroupCommitSqliteDialect({
+    writer: withStatementCache(handle),
+    handle,
+    reader: reader && withStatementCache(reader),
+  });
 }

@@ -23,26 +23,50 @@ type Credentials = { token: string } | { problem: ReturnType<typeof unauthorized
 /** The bearer token of the Authorization header, or the 401 that explains why there is none. */
 function bearerToken(header: string | undefined): Credentials {
   if (!header || !header.trim()) {
-    return { problem: refuse('An access token is required: send `Authorization: Bearer <token>` (get a token from POST /oauth/token)', undefined, 'no access token was sent') };
+    return {
+      problem: refuse(
+        'An access token is required: send `Authorization: Bearer <token>` (get a token from POST /oauth/token)',
+        undefined,
+        'no access token was sent',
+      ),
+    };
   }
   const [, scheme = '', rest = ''] = SCHEME.exec(header) ?? [];
   if (scheme.toLowerCase() !== 'bearer') {
     const named = scheme ? `the ${scheme} scheme` : 'no scheme';
-    return { problem: refuse(
-      `The Authorization header uses ${named}; API calls take \`Authorization: Bearer <token>\`. Client id and secret (HTTP Basic) are only for POST /oauth/token`,
-      'invalid_request', 'wrong authorization scheme: use Bearer',
-    ) };
+    return {
+      problem: refuse(
+        `The Authorization header uses ${named}; API calls take \`Authorization: Bearer <token>\`. Client id and secret (HTTP Basic) are only for POST /oauth/token`,
+        'invalid_request',
+        'wrong authorization scheme: use Bearer',
+      ),
+    };
   }
   if (!TOKEN68.test(rest)) {
-    return { problem: refuse('The bearer token is malformed: send `Authorization: Bearer <token>` with the access_token from POST /oauth/token as is', 'invalid_token', 'malformed bearer token') };
+    return {
+      problem: refuse(
+        'The bearer token is malformed: send `Authorization: Bearer <token>` with the access_token from POST /oauth/token as is',
+        'invalid_token',
+        'malformed bearer token',
+      ),
+    };
   }
   return { token: rest };
 }
 
 const REFUSALS: Record<TokenRefusal, (expiredAt?: string) => [message: string, description: string]> = {
-  unknown: () => ['The access token is not recognised: it was not issued by this server. Get a token from POST /oauth/token', 'unknown access token'],
-  expired: (at) => [`The access token expired${at ? ` at ${at}` : ''}: get a new one from POST /oauth/token`, 'the access token expired'],
-  revoked: () => ['The access token was revoked (its API client was revoked or its secret rotated): get a new one with current credentials', 'the access token was revoked'],
+  unknown: () => [
+    'The access token is not recognised: it was not issued by this server. Get a token from POST /oauth/token',
+    'unknown access token',
+  ],
+  expired: (at) => [
+    `The access token expired${at ? ` at ${at}` : ''}: get a new one from POST /oauth/token`,
+    'the access token expired',
+  ],
+  revoked: () => [
+    'The access token was revoked (its API client was revoked or its secret rotated): get a new one with current credentials',
+    'the access token was revoked',
+  ],
 };
 
 export function authenticate(services: Services) {
@@ -60,7 +84,8 @@ export function authenticate(services: Services) {
     const needed = operation.scopes;
     if (needed.length > 0 && !needed.some((s) => grant.scopes.has(s))) {
       const error = forbidden(`This operation needs the scope ${needed.join(' or ')}`);
-      error.headers['WWW-Authenticate'] = `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
+      error.headers['WWW-Authenticate'] =
+        `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
       return next(error);
     }
     const auth: AuthContext = grant;

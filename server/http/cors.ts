@@ -6,8 +6,15 @@ import cors from 'cors';
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key'];
 /** Response headers a browser application may read. */
 export const CORS_EXPOSED_HEADERS = [
-  'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
-  'Retry-After', 'Location', 'WWW-Authenticate', 'Content-Disposition',
+  'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Location',
+  'WWW-Authenticate',
+  'Content-Disposition',
 ];
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

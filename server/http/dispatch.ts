@@ -4,13 +4,22 @@ import type { HandlerContext, Services } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
 
-type AnyHandler = (input: unknown, ctx: HandlerContext) => Promise<{
-  status: number; body?: unknown; raw?: Buffer | Uint8Array; contentType?: string; headers?: Record<string, string>;
+type AnyHandler = (
+  input: unknown,
+  ctx: HandlerContext,
+) => Promise<{
+  status: number;
+  body?: unknown;
+  raw?: Buffer | Uint8Array;
+  contentType?: string;
+  headers?: Record<string, string>;
 }>;
 
 export function dispatch(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const meta = (req as Request & { openapi?: { schema: { operationId?: string }; pathParams: Record<string, string> } }).openapi;
+    const meta = (
+      req as Request & { openapi?: { schema: { operationId?: string }; pathParams: Record<string, string> } }
+    ).openapi;
     const operationId = meta?.schema.operationId;
     const handler = operationId ? (operations as unknown as Record<string, AnyHandler>)[operationId] : undefined;
     if (!meta || !handler) return next();

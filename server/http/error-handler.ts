@@ -27,7 +27,9 @@ const readable = (message: string) =>
     .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
     .replace(/^request must have required property 'body'$/, 'The request body is required')
     .replace(/isConciled must be equal to constant$/, 'isConciled must be true (reconciliation cannot be undone)')
-    .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) => path.replace(/\//g, '.'));
+    .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) =>
+      path.replace(/\//g, '.'),
+    );
 
 const MAX_PROBLEMS = 20;
 /** Cuts a field name or message (which may quote a caller's key) to a readable length. */
@@ -38,49 +40,113 @@ const fieldOf = (path: string) => path.replace(/^[./]+/, '').replace(/\//g, '.')
 const withoutPart = (field: string) => field.replace(/^(body|query|params|path|headers)\.?/, '') || field;
 
 const VCN_CODES: Record<number, string> = {
-  400: 'bad-request-exception', 401: 'unauthorized', 403: 'forbidden', 404: 'not-found', 405: 'method-not-allowed',
-  409: 'conflict', 413: 'payload-too-large', 415: 'unsupported-media-type', 422: 'idempotency-key-reused', 429: 'too-many-requests', 500: 'internal-exception',
+  400: 'bad-request-exception',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'idempotency-key-reused',
+  429: 'too-many-requests',
+  500: 'internal-exception',
   503: 'service-unavailable',
 };
 
 /** Turns anything thrown into (status, message, problems, headers); unexpected errors become a bare 500. */
-function normalize(err: unknown): { status: number; message: string; problems: FieldProblem[]; plain: Array<string | FieldProblem>; headers: Record<string, string>; expected: boolean } {
+function normalize(err: unknown): {
+  status: number;
+  message: string;
+  problems: FieldProblem[];
+  plain: Array<string | FieldProblem>;
+  headers: Record<string, string>;
+  expected: boolean;
+} {
   if (err instanceof ApiError) {
     const problems = err.details.map((d) => (typeof d === 'string' ? { field: '', message: d } : d));
-    return { status: err.status, message: err.message, problems, plain: err.details, headers: err.headers, expected: true };
+    return {
+      status: err.status,
+      message: err.message,
+      problems,
+      plain: err.details,
+      headers: err.headers,
+      expected: true,
+    };
   }
   if (isStoreBusy(err)) {
     // Locks or serialization conflicts outlasted the store's own retries: the request changed nothing.
     const message = `The service is busy, retry in ${RETRY_AFTER_SECONDS} second${RETRY_AFTER_SECONDS === 1 ? '' : 's'}`;
-    return { status: 503, message, problems: [{ field: '', message }], plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`], headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, expected: true };
+    return {
+      status: 503,
+      message,
+      problems: [{ field: '', message }],
+      plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`],
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      expected: true,
+    };
   }
   const e = err as Partial<ValidatorError> & { type?: string; expose?: boolean; statusCode?: number };
   if (e?.type === 'entity.parse.failed') {
-    return { status: 400, message: 'The request body is not valid JSON', problems: [{ field: 'body', message: 'malformed JSON' }], plain: ['body: malformed JSON'], headers: {}, expected: true };
+    return {
+      status: 400,
+      message: 'The request body is not valid JSON',
+      problems: [{ field: 'body', message: 'malformed JSON' }],
+      plain: ['body: malformed JSON'],
+      headers: {},
+      expected: true,
+    };
   }
   if (e?.type === 'entity.too.large') {
-    return { status: 413, message: 'The request body is too large', problems: [], plain: [], headers: {}, expected: true };
+    return {
+      status: 413,
+      message: 'The request body is too large',
+      problems: [],
+      plain: [],
+      headers: {},
+      expected: true,
+    };
   }
   if (e?.type && typeof e.statusCode === 'number' && e.statusCode < 500) {
-    return { status: e.statusCode, message: 'The request body could not be read', problems: [], plain: [], headers: {}, expected: true };
+    return {
+      status: e.statusCode,
+      message: 'The request body could not be read',
+      problems: [],
+      plain: [],
+      headers: {},
+      expected: true,
+    };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
     // At most MAX_PROBLEMS problems of bounded size: a body of a million unknown keys must not
     // produce a megabyte answer. 404/405/415 details would name internal routes
     // ("statements.v1.bank not found"), so they carry none.
     const routeLevel = e.status === 404 || e.status === 405 || e.status === 415;
-    const all = routeLevel ? [] : e.errors ?? [];
-    const problems = all.slice(0, MAX_PROBLEMS).map((item) => ({ field: clip(fieldOf(item.path)), message: clip(readable(item.message)) }));
+    const all = routeLevel ? [] : (e.errors ?? []);
+    const problems = all
+      .slice(0, MAX_PROBLEMS)
+      .map((item) => ({ field: clip(fieldOf(item.path)), message: clip(readable(item.message)) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
     if (all.length > MAX_PROBLEMS) plain.push(`… and ${all.length - MAX_PROBLEMS} more problems`);
-    const message = e.status === 404 ? 'No such resource or operation'
-      : e.status === 405 ? 'Method not allowed on this resource'
-      : e.status === 415 ? 'Unsupported media type: see the operation\'s request body in the contract'
-      : clip(readable(e.message.slice(0, 2000)), 1000);
+    const message =
+      e.status === 404
+        ? 'No such resource or operation'
+        : e.status === 405
+          ? 'Method not allowed on this resource'
+          : e.status === 415
+            ? "Unsupported media type: see the operation's request body in the contract"
+            : clip(readable(e.message.slice(0, 2000)), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     return { status: e.status, message, problems, plain, headers, expected: true };
   }
-  return { status: 500, message: 'An unexpected error occurred', problems: [], plain: [], headers: {}, expected: false };
+  return {
+    status: 500,
+    message: 'An unexpected error occurred',
+    problems: [],
+    plain: [],
+    headers: {},
+    expected: false,
+  };
 }
 
 /** Which error body each request gets: its operation's, for the status; the common one without an operation. */
@@ -88,9 +154,12 @@ function bodyChooser(bundle: Record<string, unknown>) {
   const routes = operationRoutes(bundle);
   const bodies = errorBodies(bundle);
   return (req: Request, status: number): ErrorBody => {
-    const operationId = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId
-      ?? (routes.find((r) => r.method === (req.method === 'HEAD' ? 'GET' : req.method) && r.pattern.test(req.path))
-        ?? routes.find((r) => r.pattern.test(req.path)))?.operationId;
+    const operationId =
+      (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
+      (
+        routes.find((r) => r.method === (req.method === 'HEAD' ? 'GET' : req.method) && r.pattern.test(req.path)) ??
+        routes.find((r) => r.pattern.test(req.path))
+      )?.operationId;
     const op = operationId === undefined ? undefined : bodies.get(operationId);
     if (!op) return 'common';
     return op.byStatus.get(status) ?? op.fallback;
@@ -104,17 +173,28 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
 
     if (err instanceof OAuthError || bodyOf(req, normalize(err).status) === 'oauth') {
       const n = normalize(err);
-      const oauth = err instanceof OAuthError ? err : n.status >= 500 ? undefined : new OAuthError(400, 'invalid_request', n.plain.join('; ') || n.message);
+      const oauth =
+        err instanceof OAuthError
+          ? err
+          : n.status >= 500
+            ? undefined
+            : new OAuthError(400, 'invalid_request', n.plain.join('; ') || n.message);
       if (oauth) {
         if (oauth.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="finance"');
-        res.status(oauth.status).setHeader('Cache-Control', 'no-store').json({ error: oauth.code, error_description: oauth.message });
+        res
+          .status(oauth.status)
+          .setHeader('Cache-Control', 'no-store')
+          .json({ error: oauth.code, error_description: oauth.message });
         return;
       }
     }
 
     if (err instanceof VcnError) {
       res.status(err.status).json({
-        error: STATUS_CODES[err.status] ?? 'Error', message: err.message, code: err.code, requestId,
+        error: STATUS_CODES[err.status] ?? 'Error',
+        message: err.message,
+        code: err.code,
+        requestId,
         ...(err.errors ? { errors: err.errors } : {}),
       });
       return;
@@ -129,13 +209,19 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
     const body = bodyOf(req, n.status);
     if (body === 'vcn') {
       const code = VCN_CODES[n.status] ?? 'internal-exception';
-      const errors = n.status === 400 ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message })) : undefined;
-      res.status(n.status).json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
+      const errors =
+        n.status === 400
+          ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message }))
+          : undefined;
+      res
+        .status(n.status)
+        .json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
       return;
     }
-    const details = body === 'field'
-      ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
-      : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
+    const details =
+      body === 'field'
+        ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
+        : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
     res.status(n.status).json({ error, message: n.message, code: n.status, requestId, details });
   };
 }

@@ -27,8 +27,10 @@ export const conflict = (message: string, details: Array<string | FieldProblem> 
   new ApiError(409, message, details);
 export const unprocessable = (message: string, details: Array<string | FieldProblem> = [message]) =>
   new ApiError(422, message, details);
-export const unauthorized = (message = 'The access token is missing, invalid or expired', challenge = 'Bearer realm="finance"') =>
-  new ApiError(401, message, [], { 'WWW-Authenticate': challenge });
+export const unauthorized = (
+  message = 'The access token is missing, invalid or expired',
+  challenge = 'Bearer realm="finance"',
+) => new ApiError(401, message, [], { 'WWW-Authenticate': challenge });
 export const forbidden = (message: string) => new ApiError(403, message);
 
 /**

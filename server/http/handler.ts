@@ -15,12 +15,23 @@ export type OperationId = Exclude<keyof operations, `receive${string}`>;
 /** Operations callable without an access token. */
 export type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';
 
-type Part<K extends OperationId, P extends 'path' | 'query'> =
-  operations[K]['parameters'] extends { [X in P]?: infer T } ? (undefined extends T ? Exclude<T, undefined> | Record<string, never> : T) : never;
-type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B
-  : T extends { content: { 'application/x-www-form-urlencoded': infer F } } ? F
-  : T extends { content: infer C } ? C[keyof C] : undefined;
-type BodyOf<K extends OperationId> = operations[K] extends { requestBody?: infer RB } ? JsonOf<NonNullable<RB>> : undefined;
+type Part<K extends OperationId, P extends 'path' | 'query'> = operations[K]['parameters'] extends {
+  [X in P]?: infer T;
+}
+  ? undefined extends T
+    ? Exclude<T, undefined> | Record<string, never>
+    : T
+  : never;
+type JsonOf<T> = T extends { content: { 'application/json': infer B } }
+  ? B
+  : T extends { content: { 'application/x-www-form-urlencoded': infer F } }
+    ? F
+    : T extends { content: infer C }
+      ? C[keyof C]
+      : undefined;
+type BodyOf<K extends OperationId> = operations[K] extends { requestBody?: infer RB }
+  ? JsonOf<NonNullable<RB>>
+  : undefined;
 
 /** The validated request: path parameters, query (coerced to the contract's types) and body. */
 export interface Input<K extends OperationId> {
@@ -79,4 +90,6 @@ export type Handler<K extends OperationId> = (
 export type Handlers = { [K in OperationId]: Handler<K> };
 
 /** Lets an area declare its handlers with full typing: `export const handlers = defineHandlers({...})`. */
-export const defineHandlers = <T extends Partial<Handlers>>(handlers: T & { [K in Exclude<keyof T, OperationId>]: never }) => handlers;
+export const defineHandlers = <T extends Partial<Handlers>>(
+  handlers: T & { [K in Exclude<keyof T, OperationId>]: never },
+) => handlers;

@@ -40,7 +40,13 @@ async function readKey(db: Db, s: KeyScope): Promise<IdempotencyKeyRow | undefin
     .executeTakeFirst();
 }
 
-function decide(row: IdempotencyKeyRow, fingerprint: string, secret: Buffer, s: KeyScope, now: Date): Claim | undefined {
+function decide(
+  row: IdempotencyKeyRow,
+  fingerprint: string,
+  secret: Buffer,
+  s: KeyScope,
+  now: Date,
+): Claim | undefined {
   if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
   if (row.status === 'done' && row.response_status !== null && row.response_body !== null) {
     return {
@@ -63,17 +69,27 @@ function decide(row: IdempotencyKeyRow, fingerprint: string, secret: Buffer, s: 
 export async function claimKey(db: Db, secret: Buffer, s: KeyScope, fingerprint: string, now: Date): Promise<Claim> {
   const at = now.toISOString();
   // An expired key is forgotten; a crashed request's lock is taken over.
-  await db.deleteFrom('idempotency_keys')
-    .where('company_id', '=', s.companyId).where('client_id', '=', s.clientId).where('key', '=', s.key)
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('company_id', '=', s.companyId)
+    .where('client_id', '=', s.clientId)
+    .where('key', '=', s.key)
     .where('expires_at', '<=', at)
     .execute();
   const inserted = await db
     .insertInto('idempotency_keys')
     .values({
-      company_id: s.companyId, client_id: s.clientId, key: s.key, fingerprint, status: 'running',
+      company_id: s.companyId,
+      client_id: s.clientId,
+      key: s.key,
+      fingerprint,
+      status: 'running',
       locked_until: new Date(now.getTime() + LOCK_TTL_MS).toISOString(),
-      response_status: null, response_headers: null, response_body: null,
-      created_at: at, expires_at: new Date(now.getTime() + KEY_TTL_MS).toISOString(),
+      response_status: null,
+      response_headers: null,
+      response_body: null,
+      created_at: at,
+      expires_at: new Date(now.getTime() + KEY_TTL_MS).toISOString(),
     })
     .onConflict((oc) => oc.columns(['company_id', 'client_id', 'key']).doNothing())
     .executeTakeFirst();
@@ -87,7 +103,9 @@ export async function claimKey(db: Db, secret: Buffer, s: KeyScope, fingerprint:
   const taken = await db
     .updateTable('idempotency_keys')
     .set({ locked_until: new Date(now.getTime() + LOCK_TTL_MS).toISOString() })
-    .where('company_id', '=', s.companyId).where('client_id', '=', s.clientId).where('key', '=', s.key)
+    .where('company_id', '=', s.companyId)
+    .where('client_id', '=', s.clientId)
+    .where('key', '=', s.key)
     .where('status', '=', 'running')
     .where('locked_until', '=', row.locked_until)
     .executeTakeFirst();
@@ -104,21 +122,29 @@ export async function completeKey(db: Db, secret: Buffer, s: KeyScope, response:
       response_headers: JSON.stringify(response.headers),
       response_body: encryptPan(secret, aad(s), response.body.toString('base64')),
     })
-    .where('company_id', '=', s.companyId).where('client_id', '=', s.clientId).where('key', '=', s.key)
+    .where('company_id', '=', s.companyId)
+    .where('client_id', '=', s.clientId)
+    .where('key', '=', s.key)
     .where('status', '=', 'running')
     .execute();
 }
 
 /** Frees a claimed key without storing anything (5xx, an aborted request): a retry runs again. */
 export async function releaseKey(db: Db, s: KeyScope): Promise<void> {
-  await db.deleteFrom('idempotency_keys')
-    .where('company_id', '=', s.companyId).where('client_id', '=', s.clientId).where('key', '=', s.key)
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('company_id', '=', s.companyId)
+    .where('client_id', '=', s.clientId)
+    .where('key', '=', s.key)
     .where('status', '=', 'running')
     .execute();
 }
 
 /** Deletes keys past their 24 hours. */
 export async function purgeKeys(db: Db, now: Date): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<=', now.toISOString())
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -15,7 +15,15 @@ import { claimKey, completeKey, releaseKey, type KeyScope } from './idempotency-
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Headers of the first response that a replay repeats. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'content-location', 'etag', 'last-modified', 'cache-control', 'link'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'location',
+  'content-location',
+  'etag',
+  'last-modified',
+  'cache-control',
+  'link',
+];
 /** Printable ASCII, 1 to 255 characters (the contract's pattern). */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
 /** Operations outside the scheme: the token endpoint. */
@@ -27,19 +35,29 @@ export const keepRawBody = (req: Request, _res: Response, buf: Buffer) => {
 };
 
 function fingerprintOf(req: Request): string {
-  const raw = (req as Request & { rawBody?: Buffer }).rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-  return createHash('sha256').update(req.method).update('\n').update(req.originalUrl).update('\n').update(raw).digest('hex');
+  const raw =
+    (req as Request & { rawBody?: Buffer }).rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  return createHash('sha256')
+    .update(req.method)
+    .update('\n')
+    .update(req.originalUrl)
+    .update('\n')
+    .update(raw)
+    .digest('hex');
 }
 
 const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
-  Buffer.isBuffer(chunk) ? chunk
-    : chunk instanceof Uint8Array ? Buffer.from(chunk)
+  Buffer.isBuffer(chunk)
+    ? chunk
+    : chunk instanceof Uint8Array
+      ? Buffer.from(chunk)
       : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
 
 export function idempotency({ db, clock, config }: Services, logger: Logger) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.get('Idempotency-Key');
-    if (key === undefined || !WRITES.has(req.method) || EXCLUDED.has(req.path) || !IDEMPOTENCY_KEY.test(key)) return next();
+    if (key === undefined || !WRITES.has(req.method) || EXCLUDED.has(req.path) || !IDEMPOTENCY_KEY.test(key))
+      return next();
     const auth = res.locals.auth as AuthContext | undefined;
     // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
@@ -52,16 +70,19 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
       return next(err);
     }
     if (claim.kind === 'mismatch') {
-      return next(unprocessable(
-        'This Idempotency-Key was already used for another request (method, path or body); use a new key',
-        ['Idempotency-Key: already used for another request'],
-      ));
+      return next(
+        unprocessable(
+          'This Idempotency-Key was already used for another request (method, path or body); use a new key',
+          ['Idempotency-Key: already used for another request'],
+        ),
+      );
     }
     if (claim.kind === 'running') {
-      return next(conflict(
-        'A request with this Idempotency-Key is still being processed; retry shortly',
-        ['Idempotency-Key: a request with this key is in progress'],
-      ));
+      return next(
+        conflict('A request with this Idempotency-Key is still being processed; retry shortly', [
+          'Idempotency-Key: a request with this key is in progress',
+        ]),
+      );
     }
     if (claim.kind === 'replay') {
       const { status, headers, body } = claim.response;
@@ -91,11 +112,14 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
-      const store = status >= 500
-        ? releaseKey(db, scope)
-        : completeKey(db, secret, scope, { status, headers, body: Buffer.concat(chunks) });
+      const store =
+        status >= 500
+          ? releaseKey(db, scope)
+          : completeKey(db, secret, scope, { status, headers, body: Buffer.concat(chunks) });
       store
-        .catch((err: unknown) => logger.error({ err, requestId: res.locals.requestId }, 'could not store the idempotent response'))
+        .catch((err: unknown) =>
+          logger.error({ err, requestId: res.locals.requestId }, 'could not store the idempotent response'),
+        )
         .finally(() => end(...args));
       return res;
     }) as typeof res.end;

@@ -8,8 +8,14 @@ import { badRequest } from './errors.js';
 export const MAX_JSON_MEMBERS = 5_000;
 export const MAX_JSON_DEPTH = 32;
 
-const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b, CLOSE_OBJECT = 0x7d, CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  COLON = 0x3a,
+  COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b,
+  OPEN_ARRAY = 0x5b,
+  CLOSE_OBJECT = 0x7d,
+  CLOSE_ARRAY = 0x5d;
 
 /** Throws a 400 when `bytes` (JSON text) holds more members or deeper nesting than allowed. */
 export function assertJsonShape(bytes: Buffer): void {
@@ -25,9 +31,15 @@ export function assertJsonShape(bytes: Buffer): void {
     }
     if (c === QUOTE) inString = true;
     else if (c === COLON || c === COMMA) {
-      if (++members > MAX_JSON_MEMBERS) throw badRequest(`The request body has more than ${MAX_JSON_MEMBERS} members`, [`body: more than ${MAX_JSON_MEMBERS} members`]);
+      if (++members > MAX_JSON_MEMBERS)
+        throw badRequest(`The request body has more than ${MAX_JSON_MEMBERS} members`, [
+          `body: more than ${MAX_JSON_MEMBERS} members`,
+        ]);
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > MAX_JSON_DEPTH) throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [`body: nested deeper than ${MAX_JSON_DEPTH} levels`]);
+      if (++depth > MAX_JSON_DEPTH)
+        throw badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, [
+          `body: nested deeper than ${MAX_JSON_DEPTH} levels`,
+        ]);
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
   }
 }

@@ -6,8 +6,17 @@ import { pino, type Logger } from 'pino';
 import type { NextFunction, Request, Response } from 'express';
 
 export const REDACT = [
-  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]',
-  '*.access_token', '*.client_secret', '*.clientSecret', '*.pan', '*.cvv', '*.card', 'card.pan', 'card.cvv',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.access_token',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.pan',
+  '*.cvv',
+  '*.card',
+  'card.pan',
+  'card.cvv',
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
@@ -50,12 +59,15 @@ export function httpLogger(logger: Logger) {
       if (!lines.isLevelEnabled(level)) return;
       const url = req.originalUrl;
       const q = url.indexOf('?');
-      lines[level]({
-        req: { id: String(res.locals.requestId ?? ''), method: req.method, url: q < 0 ? url : url.slice(0, q) },
-        route: (req as Routed).openapi?.openApiRoute,
-        res: { statusCode: status },
-        responseTime: Math.round(performance.now() - started),
-      }, res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted');
+      lines[level](
+        {
+          req: { id: String(res.locals.requestId ?? ''), method: req.method, url: q < 0 ? url : url.slice(0, q) },
+          route: (req as Routed).openapi?.openApiRoute,
+          res: { statusCode: status },
+          responseTime: Math.round(performance.now() - started),
+        },
+        res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
+      );
     };
     res.once('finish', finished);
     res.once('close', finished);

@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { operationOf } from './operation.js';
 import { ApiError } from './errors.js';
 
-const hasBody = (req: Request) => req.get('Transfer-Encoding') !== undefined || Number(req.get('Content-Length') ?? 0) > 0;
+const hasBody = (req: Request) =>
+  req.get('Transfer-Encoding') !== undefined || Number(req.get('Content-Length') ?? 0) > 0;
 
 export function checkMediaType() {
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -15,4 +15,5 @@ export function resolveOperation(routes: OperationRoute[]) {
 }
 
 /** The request's operation (resolveOperation ran first), or undefined when the contract has none. */
-export const operationOf = (res: Response): OperationRoute | undefined => res.locals.operation as OperationRoute | undefined;
+export const operationOf = (res: Response): OperationRoute | undefined =>
+  res.locals.operation as OperationRoute | undefined;

@@ -43,6 +43,8 @@ export function shedOverload(maxLagMs: number, probe: () => LagProbe) {
   const lag = probe();
   return (_req: Request, _res: Response, next: NextFunction): void => {
     if (lag.lagMs() <= maxLagMs) return next();
-    next(new ApiError(503, 'The server is overloaded, retry shortly', [], { 'Retry-After': String(RETRY_AFTER_SECONDS) }));
+    next(
+      new ApiError(503, 'The server is overloaded, retry shortly', [], { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
+    );
   };
 }

@@ -36,16 +36,27 @@ let limits: Map<string, LimitBounds> | undefined;
 function limitOf(operationId: string): LimitBounds {
   if (!limits) {
     limits = new Map();
-    const bundle = loadBundle('internal') as { paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>; components?: { parameters?: Record<string, unknown> } };
+    const bundle = loadBundle('internal') as {
+      paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>;
+      components?: { parameters?: Record<string, unknown> };
+    };
     for (const item of Object.values(bundle.paths)) {
       for (const op of Object.values(item)) {
         if (!op || typeof op !== 'object' || !op.operationId) continue;
         for (const raw of op.parameters ?? []) {
           const ref = (raw as { $ref?: string }).$ref;
-          const param = (ref ? bundle.components?.parameters?.[ref.split('/').pop() ?? ''] : raw) as { name?: string; in?: string; schema?: Record<string, number> };
+          const param = (ref ? bundle.components?.parameters?.[ref.split('/').pop() ?? ''] : raw) as {
+            name?: string;
+            in?: string;
+            schema?: Record<string, number>;
+          };
           if (param?.name !== 'limit' || param.in !== 'query') continue;
           const s = param.schema ?? {};
-          limits.set(op.operationId, { default: s.default ?? SERVER_DEFAULT_LIMIT, minimum: s.minimum ?? 1, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER });
+          limits.set(op.operationId, {
+            default: s.default ?? SERVER_DEFAULT_LIMIT,
+            minimum: s.minimum ?? 1,
+            maximum: s.maximum ?? Number.MAX_SAFE_INTEGER,
+          });
         }
       }
     }
@@ -85,7 +96,8 @@ export function paging<const S extends KeyShape>(
   if (query.nextPageStartKey !== undefined) {
     const payload = verify(secret, scope, query.nextPageStartKey) as { k?: unknown } | undefined;
     const key = payload?.k;
-    if (!Array.isArray(key) || key.length !== shape.length || !key.every((part, i) => typeof part === shape[i])) throw invalidCursor();
+    if (!Array.isArray(key) || key.length !== shape.length || !key.every((part, i) => typeof part === shape[i]))
+      throw invalidCursor();
     after = key as KeyOf<S>;
   }
   const cursorAfter = (key: KeyOf<S>) => sign(secret, scope, { k: key });

@@ -9,8 +9,12 @@ export function rejectBracketedArrays(req: Request, _res: Response, next: NextFu
   if (bracketed.length === 0) return next();
   const names = [...new Set(bracketed.map((key) => key.slice(0, key.indexOf('['))))];
   const example = `${names[0]}=1,2`;
-  next(badRequest(
-    `Send arrays in the query comma-separated, as \`${example}\`; bracketed parameters (${bracketed.map((k) => `\`${k}\``).join(', ')}) are not understood`,
-    names.map((name) => `query.${name}: send the values comma-separated in one parameter (${name}=a,b), not as ${name}[]`),
-  ));
+  next(
+    badRequest(
+      `Send arrays in the query comma-separated, as \`${example}\`; bracketed parameters (${bracketed.map((k) => `\`${k}\``).join(', ')}) are not understood`,
+      names.map(
+        (name) => `query.${name}: send the values comma-separated in one parameter (${name}=a,b), not as ${name}[]`,
+      ),
+    ),
+  );
 }

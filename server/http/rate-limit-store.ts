@@ -14,7 +14,10 @@ export class DatabaseRateLimitStore implements Store {
   readonly localKeys = false;
   readonly prefix = 'rl:';
 
-  constructor(private readonly db: Db, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   init(options: Options): void {
     this.windowMs = options.windowMs;
@@ -27,7 +30,12 @@ export class DatabaseRateLimitStore implements Store {
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
     const start = this.windowStart();
-    const row = await this.db.selectFrom('rate_limit_windows').select('hits').where('key', '=', key).where('window_start', '=', start).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('rate_limit_windows')
+      .select('hits')
+      .where('key', '=', key)
+      .where('window_start', '=', start)
+      .executeTakeFirst();
     return row ? { totalHits: row.hits, resetTime: new Date(start + this.windowMs) } : undefined;
   }
 
@@ -36,18 +44,29 @@ export class DatabaseRateLimitStore implements Store {
     const row = await this.db
       .insertInto('rate_limit_windows')
       .values({ key, window_start: start, hits: 1 })
-      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limit_windows.hits', '+', 1) })))
+      .onConflict((oc) =>
+        oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ hits: eb('rate_limit_windows.hits', '+', 1) })),
+      )
       .returning('hits')
       .executeTakeFirstOrThrow();
     if (Math.random() < PRUNE_SHARE) {
-      await this.db.deleteFrom('rate_limit_windows').where('window_start', '<', start - this.windowMs).execute().catch(() => undefined);
+      await this.db
+        .deleteFrom('rate_limit_windows')
+        .where('window_start', '<', start - this.windowMs)
+        .execute()
+        .catch(() => undefined);
     }
     return { totalHits: row.hits, resetTime: new Date(start + this.windowMs) };
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db.updateTable('rate_limit_windows').set((eb) => ({ hits: eb('hits', '-', 1) }))
-      .where('key', '=', key).where('window_start', '=', this.windowStart()).where('hits', '>', 0).execute();
+    await this.db
+      .updateTable('rate_limit_windows')
+      .set((eb) => ({ hits: eb('hits', '-', 1) }))
+      .where('key', '=', key)
+      .where('window_start', '=', this.windowStart())
+      .where('hits', '>', 0)
+      .execute();
   }
 
   async resetKey(key: string): Promise<void> {
@@ -62,7 +81,12 @@ export interface RateLimitStoreChoice {
 }
 
 /** Redis when `redisUrl` is given; the database when counters must be shared; else memory. */
-export async function rateLimitStore(options: { db: Db; clock: Clock; shared: boolean; redisUrl?: string }): Promise<RateLimitStoreChoice> {
+export async function rateLimitStore(options: {
+  db: Db;
+  clock: Clock;
+  shared: boolean;
+  redisUrl?: string;
+}): Promise<RateLimitStoreChoice> {
   if (options.redisUrl) {
     const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
     const client = new Redis(options.redisUrl, { maxRetriesPerRequest: 2 });
@@ -72,6 +96,7 @@ export async function rateLimitStore(options: { db: Db; clock: Clock; shared: bo
     });
     return { store, close: async () => void (await client.quit().catch(() => undefined)) };
   }
-  if (options.shared) return { store: new DatabaseRateLimitStore(options.db, options.clock), close: async () => undefined };
+  if (options.shared)
+    return { store: new DatabaseRateLimitStore(options.db, options.clock), close: async () => undefined };
   return { close: async () => undefined };
 }

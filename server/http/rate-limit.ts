@@ -13,7 +13,9 @@ export function rateLimiter(perMinute: number, store?: Store) {
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     keyGenerator: (req: Request, res: Response) =>
-      res.locals.auth ? `client:${(res.locals.auth as { clientId: string }).clientId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`,
+      res.locals.auth
+        ? `client:${(res.locals.auth as { clientId: string }).clientId}`
+        : `ip:${ipKeyGenerator(req.ip ?? '')}`,
     handler: (_req, res, next) => {
       const retryAfter = String(res.getHeader('Retry-After') ?? '60');
       next(new ApiError(429, `Rate limit exceeded, retry in ${retryAfter} seconds`, [], { 'Retry-After': retryAfter }));

@@ -44,15 +44,16 @@ let docsCsp: { file: string; mtimeMs: number; value: string } | undefined;
 
 /** The docs CSP for a page's HTML as served (its inline scripts by hash). */
 export function pageContentSecurityPolicy(html: string): string {
-  const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
-    .map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+  const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`,
+  );
   const value = [
     "default-src 'none'",
     `script-src ${[...new Set(hashes)].join(' ') || "'none'"}`,
     "style-src 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    "worker-src blob:",
+    'worker-src blob:',
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -43,9 +43,18 @@ const MESSAGES: Record<number, string> = {
 };
 
 /** A whole HTTP/1.1 response with the common error body, closing the connection. */
-export function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error'): string {
+export function rawErrorResponse(
+  status: number,
+  message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error',
+): string {
   const requestId = newRequestId();
-  const body = JSON.stringify({ error: STATUS_CODES[status] ?? 'Error', message, code: status, requestId, details: [] });
+  const body = JSON.stringify({
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    code: status,
+    requestId,
+    details: [],
+  });
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
@@ -58,7 +67,8 @@ export function rawErrorResponse(status: number, message = MESSAGES[status] ?? S
 }
 
 /** The responses being written right now (kept by `createHttpServer`). */
-const inFlight = (server: Server): Set<ServerResponse> => ((server as Server & { inFlight?: Set<ServerResponse> }).inFlight ??= new Set());
+const inFlight = (server: Server): Set<ServerResponse> =>
+  ((server as Server & { inFlight?: Set<ServerResponse> }).inFlight ??= new Set());
 
 /** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
 export function createHttpServer(app: RequestListener): Server {

@@ -7,7 +7,11 @@ export const signToken = signExpiring;
 
 /** The claims of a genuine, unexpired token; otherwise a 403 with `messages.invalid` or `messages.expired`. */
 export function verifyToken(
-  secret: Buffer, purpose: string, token: string, now: Date, messages: { invalid: string; expired: string },
+  secret: Buffer,
+  purpose: string,
+  token: string,
+  now: Date,
+  messages: { invalid: string; expired: string },
 ): Record<string, unknown> {
   const result = verifyExpiring(secret, purpose, token, now);
   if ('refused' in result) throw new ApiError(403, messages[result.refused]);

@@ -20,7 +20,8 @@ export interface OperationRoute {
 const bundlePath = (name: 'internal' | 'public') =>
   fileURLToPath(new URL(`../../generated/openapi.${name}.json`, import.meta.url));
 
-export const loadBundle = (name: 'internal' | 'public'): Json => JSON.parse(readFileSync(bundlePath(name), 'utf8')) as Json;
+export const loadBundle = (name: 'internal' | 'public'): Json =>
+  JSON.parse(readFileSync(bundlePath(name), 'utf8')) as Json;
 
 /**
  * A copy of the bundle for express-openapi-validator: amounts marked `x-decimal-places: 2` get the
@@ -85,7 +86,7 @@ function mergeVariants(schema: Json, variants: Json[]): Json {
       order.splice(successor === undefined ? order.length : order.indexOf(successor), 0, key);
     });
   }
-  const tag = (discriminator as { propertyName?: string; mapping?: Record<string, string> } | undefined);
+  const tag = discriminator as { propertyName?: string; mapping?: Record<string, string> } | undefined;
   if (tag?.propertyName && tag.mapping) {
     const { const: _const, examples: _examples, ...property } = properties[tag.propertyName] as Json;
     properties[tag.propertyName] = { ...property, enum: Object.keys(tag.mapping) };
@@ -112,7 +113,12 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
  */
 export type ErrorBody = 'common' | 'field' | 'vcn' | 'oauth';
 
-const BODY_OF_SCHEMA: Record<string, ErrorBody> = { ApiError: 'common', FieldError: 'field', VcnError: 'vcn', OAuthError: 'oauth' };
+const BODY_OF_SCHEMA: Record<string, ErrorBody> = {
+  ApiError: 'common',
+  FieldError: 'field',
+  VcnError: 'vcn',
+  OAuthError: 'oauth',
+};
 
 /**
  * For every operation, the error body of each of its 4xx/5xx responses; statuses the contract does
@@ -122,7 +128,7 @@ export function errorBodies(bundle: Json): Map<string, { byStatus: Map<number, E
   const components = (bundle.components ?? {}) as { responses?: Record<string, Json> };
   const schemaName = (response: Json): string | undefined => {
     const ref = response.$ref as string | undefined;
-    const resolved = ref ? components.responses?.[ref.split('/').pop() ?? ''] ?? {} : response;
+    const resolved = ref ? (components.responses?.[ref.split('/').pop() ?? ''] ?? {}) : response;
     const content = Object.values((resolved.content ?? {}) as Record<string, { schema?: { $ref?: string } }>)[0];
     return content?.schema?.$ref?.split('/').pop();
   };
@@ -160,7 +166,14 @@ export function operationRoutes(bundle: Json): OperationRoute[] {
       const body = op.requestBody as { content?: Json; required?: boolean } | undefined;
       const mediaTypes = Object.keys(body?.content ?? {});
       routes.push({
-        method: method.toUpperCase(), pattern, path, pathNames, operationId: String(op.operationId), scopes, mediaTypes, bodyRequired: body?.required === true,
+        method: method.toUpperCase(),
+        pattern,
+        path,
+        pathNames,
+        operationId: String(op.operationId),
+        scopes,
+        mediaTypes,
+        bodyRequired: body?.required === true,
       });
     }
   }

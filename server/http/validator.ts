@@ -16,7 +16,9 @@ import { compose } from './compose.js';
  * regular expressions it returns are not global, so sharing them is safe.
  */
 function memoizeRouteCompilation(): void {
-  const pathToRegexp = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'))('path-to-regexp') as {
+  const pathToRegexp = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'))(
+    'path-to-regexp',
+  ) as {
     pathToRegexp: ((path: unknown, options?: Record<string, unknown>) => unknown) & { memoized?: boolean };
   };
   if (pathToRegexp.pathToRegexp.memoized) return;

@@ -35,7 +35,8 @@ export function verify(secret: Buffer, context: unknown, token: string): unknown
   // several spellings decode to the same bytes, and only the one we issued is genuine.
   const given = Buffer.from(signature ?? '');
   const expected = Buffer.from(payload ? mac(secret, contextOf(context), payload).toString('base64url') : '');
-  if (!payload || extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (!payload || extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected))
+    return undefined;
   try {
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
   } catch {
@@ -44,13 +45,21 @@ export function verify(secret: Buffer, context: unknown, token: string): unknown
 }
 
 /** A token of `purpose` carrying `claims` that expires at `expiresAt`. */
-export function signExpiring(secret: Buffer, purpose: string, claims: Record<string, string | number>, expiresAt: Date): string {
+export function signExpiring(
+  secret: Buffer,
+  purpose: string,
+  claims: Record<string, string | number>,
+  expiresAt: Date,
+): string {
   return sign(secret, purpose, { ...claims, exp: expiresAt.getTime() });
 }
 
 /** The claims of a genuine, unexpired token of `purpose`, or why it is refused. */
 export function verifyExpiring(
-  secret: Buffer, purpose: string, token: string, now: Date,
+  secret: Buffer,
+  purpose: string,
+  token: string,
+  now: Date,
 ): { claims: Record<string, unknown> } | { refused: 'invalid' | 'expired' } {
   const claims = verify(secret, purpose, token);
   if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return { refused: 'invalid' };

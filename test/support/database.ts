@@ -14,7 +14,8 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://p
 export const TEST_DATABASE_PREFIX = 'finance_test_';
 
 /** `finance_test_<run start, epoch seconds>_<run id>_`: a run drops its own, and leftovers of old runs. */
-export const runPrefix = () => `${TEST_DATABASE_PREFIX}${process.env.FINANCE_TEST_RUN ?? `${Math.floor(Date.now() / 1000)}_solo`}_`;
+export const runPrefix = () =>
+  `${TEST_DATABASE_PREFIX}${process.env.FINANCE_TEST_RUN ?? `${Math.floor(Date.now() / 1000)}_solo`}_`;
 
 const urlOf = (name: string) => {
   const url = new URL(POSTGRES_ADMIN_URL);
@@ -35,7 +36,9 @@ export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Pro
 /** A new, empty PostgreSQL database (C collation, as the store expects); its URL. */
 export async function createPostgresDatabase(): Promise<string> {
   const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`));
+  await withAdmin((c) =>
+    c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`),
+  );
   return urlOf(name);
 }
 

@@ -8,8 +8,11 @@ const STALE_SECONDS = 2 * 3600;
 
 async function dropDatabases(which: (name: string) => boolean): Promise<void> {
   await withAdmin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${TEST_DATABASE_PREFIX}%`]);
-    for (const { datname } of rows) if (which(datname)) await c.query(`drop database if exists "${datname}" with (force)`);
+    const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [
+      `${TEST_DATABASE_PREFIX}%`,
+    ]);
+    for (const { datname } of rows)
+      if (which(datname)) await c.query(`drop database if exists "${datname}" with (force)`);
   });
 }
 
@@ -20,7 +23,9 @@ export async function setup(): Promise<void> {
   try {
     await dropDatabases((name) => now - Number(name.slice(TEST_DATABASE_PREFIX.length).split('_')[0]) > STALE_SECONDS);
   } catch (err) {
-    throw new Error(`PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL): ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

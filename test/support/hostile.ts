@@ -31,7 +31,11 @@ export interface Candidate {
 
 /** Resolves every `$ref` of the bundle (cycles kept as the last resolved node). */
 export function dereference(bundle: Json): Json {
-  const lookup = (ref: string): unknown => ref.replace(/^#\//, '').split('/').reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], bundle);
+  const lookup = (ref: string): unknown =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], bundle);
   const seen = new Map<string, unknown>();
   const walk = (node: unknown, depth: number): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, depth));
@@ -59,14 +63,25 @@ export function operationsOf(bundle: Json): Operation[] {
       if (!op) continue;
       const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
       const [mediaType, media] = Object.entries(content)[0] ?? [];
-      const example = media ? media.example ?? Object.values((media.examples ?? {}) as Record<string, Json>)[0]?.value : undefined;
+      const example = media
+        ? (media.example ?? Object.values((media.examples ?? {}) as Record<string, Json>)[0]?.value)
+        : undefined;
       ops.push({
         method: method.toUpperCase(),
         path,
         operationId: String(op.operationId),
         security: ((op.security ?? globalSecurity) as unknown[]).length > 0,
-        parameters: [...((item.parameters ?? []) as Operation['parameters']), ...((op.parameters ?? []) as Operation['parameters'])],
-        body: mediaType ? { mediaType, schema: (media!.schema ?? {}) as Json, example: example ?? exampleOf((media!.schema ?? {}) as Json) } : undefined,
+        parameters: [
+          ...((item.parameters ?? []) as Operation['parameters']),
+          ...((op.parameters ?? []) as Operation['parameters']),
+        ],
+        body: mediaType
+          ? {
+              mediaType,
+              schema: (media!.schema ?? {}) as Json,
+              example: example ?? exampleOf((media!.schema ?? {}) as Json),
+            }
+          : undefined,
         responses: op.responses as Record<string, Json>,
       });
     }
@@ -87,7 +102,11 @@ export function exampleOf(schema: Json): unknown {
     case 'object': {
       const props = (schema.properties ?? {}) as Record<string, Json>;
       const required = new Set((schema.required ?? []) as string[]);
-      return Object.fromEntries(Object.entries(props).filter(([k]) => required.has(k)).map(([k, v]) => [k, exampleOf(v)]));
+      return Object.fromEntries(
+        Object.entries(props)
+          .filter(([k]) => required.has(k))
+          .map(([k, v]) => [k, exampleOf(v)]),
+      );
     }
     case 'array':
       return Array.from({ length: Number(schema.minItems ?? 1) }, () => exampleOf((schema.items ?? {}) as Json));
@@ -106,10 +125,37 @@ export function exampleOf(schema: Json): unknown {
 }
 
 const FIXED_STRINGS = [
-  '', ' ', '0x31', '1e1', '1e309', '-1', 'NaN', 'Infinity', '-0', '9007199254740993', 'true', 'null', '[]', '{}',
-  "' OR '1'='1' --", '"; DROP TABLE companies; --', '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '../../etc/passwd',
-  '%00', '\u0000', '\ud800', '\u202e\u0645\u0631\u062d\u0628\u0627', '🧾💸'.repeat(50), 'e\u0301'.repeat(100), 'x'.repeat(5_000),
-  'a,b,c', 'constructor', '__proto__', 'toString',
+  '',
+  ' ',
+  '0x31',
+  '1e1',
+  '1e309',
+  '-1',
+  'NaN',
+  'Infinity',
+  '-0',
+  '9007199254740993',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  "' OR '1'='1' --",
+  '"; DROP TABLE companies; --',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '../../etc/passwd',
+  '%00',
+  '\u0000',
+  '\ud800',
+  '\u202e\u0645\u0631\u062d\u0628\u0627',
+  '🧾💸'.repeat(50),
+  'e\u0301'.repeat(100),
+  'x'.repeat(5_000),
+  'a,b,c',
+  'constructor',
+  '__proto__',
+  'toString',
 ];
 
 /** Numbers around and beyond the bounds of `schema`, and numbers no JSON parser should love. */
@@ -129,7 +175,12 @@ function hostileStrings(schema: Json, seed: number): string[] {
     if (typeof n === 'number') out.push('x'.repeat(Math.max(0, n - 1)), 'x'.repeat(n + 1));
   }
   out.push(...fc.sample(fc.string({ unit: 'binary', maxLength: 40 }), { seed, numRuns: 4 }));
-  out.push(...fc.sample(fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 20 }), { seed: seed + 1, numRuns: 2 }));
+  out.push(
+    ...fc.sample(fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 20 }), {
+      seed: seed + 1,
+      numRuns: 2,
+    }),
+  );
   return out;
 }
 
@@ -146,7 +197,12 @@ function boundValues(schema: Json): unknown[] {
   }
   for (const key of ['minItems', 'maxItems']) {
     const n = schema[key];
-    if (typeof n === 'number') out.push(Array.from({ length: Math.max(0, key === 'minItems' ? n - 1 : n + 1) }, () => exampleOf((schema.items ?? {}) as Json)));
+    if (typeof n === 'number')
+      out.push(
+        Array.from({ length: Math.max(0, key === 'minItems' ? n - 1 : n + 1) }, () =>
+          exampleOf((schema.items ?? {}) as Json),
+        ),
+      );
   }
   return out;
 }
@@ -158,7 +214,12 @@ function boundValues(schema: Json): unknown[] {
 export function hostileValues(schema: Json, seed: number, extra = 8): unknown[] {
   const always: unknown[] = [null, [], {}, true, 1e308, '1e309', '\ud800', 'x'.repeat(5_000), ...boundValues(schema)];
   if (schema.format === 'date') always.push('0000-01-01', '9999-12-31', '2026-02-29', '2024-02-29');
-  const pool: unknown[] = [[[[[]]]], ...hostileNumbers(schema), ...hostileStrings(schema, seed), ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: seed + 2, numRuns: 3 })];
+  const pool: unknown[] = [
+    [[[[]]]],
+    ...hostileNumbers(schema),
+    ...hostileStrings(schema, seed),
+    ...fc.sample(fc.jsonValue({ maxDepth: 3 }), { seed: seed + 2, numRuns: 3 }),
+  ];
   const picks = fc.sample(fc.integer({ min: 0, max: pool.length - 1 }), { seed, numRuns: extra }).map((i) => pool[i]);
   return [...always, ...picks];
 }
@@ -168,11 +229,15 @@ const encode = (text: string): string => {
   try {
     return encodeURIComponent(text);
   } catch {
-    return text.split('').map((ch) => (/[\ud800-\udfff]/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch))).join('');
+    return text
+      .split('')
+      .map((ch) => (/[\ud800-\udfff]/.test(ch) ? '%ED%A0%80' : encodeURIComponent(ch)))
+      .join('');
   }
 };
 
-const encodeQuery = (entries: Array<[string, string]>) => entries.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+const encodeQuery = (entries: Array<[string, string]>) =>
+  entries.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
 
 const asQueryValue = (value: unknown, schema: Json): string => {
   if (Array.isArray(value) && schema.type === 'array') return value.map(String).join(',');
@@ -184,7 +249,11 @@ export type PathIds = (path: string, name: string) => string | undefined;
 
 /** The example request of `op`: path ids from `ids`, required query parameters, the body example. */
 function baseline(op: Operation, ids: PathIds) {
-  const pathParams = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ids(op.path, p.name) ?? String(exampleOf(p.schema))]));
+  const pathParams = Object.fromEntries(
+    op.parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => [p.name, ids(op.path, p.name) ?? String(exampleOf(p.schema))]),
+  );
   const query: Array<[string, string]> = op.parameters
     .filter((p) => p.in === 'query' && p.required)
     .map((p) => [p.name, asQueryValue(exampleOf(p.schema), p.schema)]);
@@ -196,7 +265,9 @@ const fillPath = (path: string, params: Record<string, string>) =>
 
 const encodeBody = (mediaType: string, value: unknown): string => {
   if (mediaType === 'application/x-www-form-urlencoded') {
-    return new URLSearchParams(Object.entries((value ?? {}) as Json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+    return new URLSearchParams(
+      Object.entries((value ?? {}) as Json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    ).toString();
   }
   return JSON.stringify(value);
 };
@@ -207,9 +278,20 @@ export function candidatesOf(op: Operation, ids: PathIds, seed: number): Candida
   const out: Candidate[] = [];
   const jsonBody = op.body && op.body.mediaType === 'application/json';
   const baseHeaders: Record<string, string> = op.body ? { 'Content-Type': op.body.mediaType } : {};
-  const baseBody = op.body ? (op.body.mediaType.startsWith('application/') && !op.body.mediaType.includes('pdf') ? encodeBody(op.body.mediaType, op.body.example) : '%PDF-1.4\n') : undefined;
+  const baseBody = op.body
+    ? op.body.mediaType.startsWith('application/') && !op.body.mediaType.includes('pdf')
+      ? encodeBody(op.body.mediaType, op.body.example)
+      : '%PDF-1.4\n'
+    : undefined;
   const make = (label: string, parts: Partial<Omit<Candidate, 'operation' | 'label'>>): Candidate => ({
-    operation: op, label, method: op.method, path: fillPath(op.path, pathParams), query: encodeQuery(query), headers: baseHeaders, body: baseBody, ...parts,
+    operation: op,
+    label,
+    method: op.method,
+    path: fillPath(op.path, pathParams),
+    query: encodeQuery(query),
+    headers: baseHeaders,
+    body: baseBody,
+    ...parts,
   });
 
   // Path parameters.
@@ -217,7 +299,11 @@ export function candidatesOf(op: Operation, ids: PathIds, seed: number): Candida
     for (const v of hostileValues(p.schema, seed, 12)) {
       const value = typeof v === 'string' ? v : JSON.stringify(v);
       if (value === '' || value.length > 2_000) continue;
-      out.push(make(`path ${p.name}=${JSON.stringify(value).slice(0, 40)}`, { path: fillPath(op.path, { ...pathParams, [p.name]: value }) }));
+      out.push(
+        make(`path ${p.name}=${JSON.stringify(value).slice(0, 40)}`, {
+          path: fillPath(op.path, { ...pathParams, [p.name]: value }),
+        }),
+      );
     }
   }
   // Query parameters, one at a time, and unknown ones.
@@ -233,12 +319,22 @@ export function candidatesOf(op: Operation, ids: PathIds, seed: number): Candida
   // Every date filter at once at the ends of the calendar (they may be required together).
   const dates = op.parameters.filter((x) => x.in === 'query' && x.schema.format === 'date');
   if (dates.length > 0) {
-    for (const [label, values] of [['far future', ['9999-12-31', '9999-12-31']], ['far past', ['0000-01-01', '0000-01-01']], ['whole calendar', ['0000-01-01', '9999-12-31']]] as const) {
+    for (const [label, values] of [
+      ['far future', ['9999-12-31', '9999-12-31']],
+      ['far past', ['0000-01-01', '0000-01-01']],
+      ['whole calendar', ['0000-01-01', '9999-12-31']],
+    ] as const) {
       const rest = query.filter(([k]) => !dates.some((d) => d.name === k));
-      out.push(make(`dates ${label}`, { query: encodeQuery([...rest, ...dates.map((d, i): [string, string] => [d.name, values[Math.min(i, 1)]!])]) }));
+      out.push(
+        make(`dates ${label}`, {
+          query: encodeQuery([...rest, ...dates.map((d, i): [string, string] => [d.name, values[Math.min(i, 1)]!])]),
+        }),
+      );
     }
   }
-  out.push(make('unknown query parameter', { query: encodeQuery([...query, ['__proto__[x]', '1'], ['unknown', '1']]) }));
+  out.push(
+    make('unknown query parameter', { query: encodeQuery([...query, ['__proto__[x]', '1'], ['unknown', '1']]) }),
+  );
 
   if (op.body) {
     const example = (op.body.example ?? {}) as Json;
@@ -251,29 +347,55 @@ export function candidatesOf(op: Operation, ids: PathIds, seed: number): Candida
         const inner = (schema.properties ?? {}) as Record<string, Json>;
         const innerExample = (example[key] ?? exampleOf(schema)) as Json;
         for (const [k2, s2] of Object.entries(inner)) {
-          targets.push({ label: `body.${key}.${k2}`, schema: s2, set: (v) => ({ ...example, [key]: { ...(typeof innerExample === 'object' ? innerExample : {}), [k2]: v } }) });
+          targets.push({
+            label: `body.${key}.${k2}`,
+            schema: s2,
+            set: (v) => ({ ...example, [key]: { ...(typeof innerExample === 'object' ? innerExample : {}), [k2]: v } }),
+          });
         }
       }
       for (const target of targets) {
         for (const value of hostileValues(target.schema, seed)) {
-          out.push(make(`${target.label}=${JSON.stringify(value)?.slice(0, 40)}`, { body: JSON.stringify(target.set(value)) }));
+          out.push(
+            make(`${target.label}=${JSON.stringify(value)?.slice(0, 40)}`, { body: JSON.stringify(target.set(value)) }),
+          );
         }
       }
       const raw = JSON.stringify(example);
       const inject = (extra: string) => (raw === '{}' ? `{${extra}}` : `${raw.slice(0, -1)},${extra}}`);
       out.push(make('unknown property', { body: inject('"unknownField":1') }));
       out.push(make('__proto__ property', { body: inject('"__proto__":{"isAdmin":true,"status":"ACTIVE"}') }));
-      out.push(make('constructor.prototype property', { body: inject('"constructor":{"prototype":{"polluted":true}}') }));
+      out.push(
+        make('constructor.prototype property', { body: inject('"constructor":{"prototype":{"polluted":true}}') }),
+      );
       out.push(make('deep JSON', { body: `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}` }));
       out.push(make('deep array', { body: `${'['.repeat(20_000)}${']'.repeat(20_000)}` }));
       out.push(make('many keys', { body: `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}":${i}`).join(',')}}` }));
-      for (const whole of ['[]', '"text"', '42', 'null', 'true', '{', '{"a":1}}', '\u0000', '{"a":1e999}', '{"a":-1e999}']) {
+      for (const whole of [
+        '[]',
+        '"text"',
+        '42',
+        'null',
+        'true',
+        '{',
+        '{"a":1}}',
+        '\u0000',
+        '{"a":1e999}',
+        '{"a":-1e999}',
+      ]) {
         out.push(make(`body ${whole.slice(0, 20)}`, { body: whole }));
       }
     }
     out.push(make('no body', { body: undefined, headers: {} }));
     out.push(make('empty body', { body: '' }));
-    for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'application/json']) {
+    for (const type of [
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/x-www-form-urlencoded',
+      'application/json',
+    ]) {
       if (type === op.body.mediaType) continue;
       out.push(make(`Content-Type ${type}`, { headers: { 'Content-Type': type } }));
     }

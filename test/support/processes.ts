@@ -28,9 +28,20 @@ const freePort = () =>
   });
 
 /** Starts `finance serve` on `location` and resolves once it listens. */
-export async function startServerProcess(location: string, options: { env?: Record<string, string>; workers?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  location: string,
+  options: { env?: Record<string, string>; workers?: number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const args = ['bin/finance.js', 'serve', '--db', location, '--port', String(port), ...(options.workers ? ['--workers', String(options.workers)] : [])];
+  const args = [
+    'bin/finance.js',
+    'serve',
+    '--db',
+    location,
+    '--port',
+    String(port),
+    ...(options.workers ? ['--workers', String(options.workers)] : []),
+  ];
   const child = spawn('node', args, {
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,7 +69,6 @@ export async function startServerProcess(location: string, options: { env?: Reco
   };
 }
 
-
 export interface SharedCompany {
   companyId: string;
   token: string;
@@ -68,7 +78,9 @@ export interface SharedCompany {
 
 /** A company created in the database, with a token obtained from the first process. */
 export async function sharedCompany(db: Db, servers: ServerProcess[]): Promise<SharedCompany> {
-  const companyId = await createCompany(db, systemClock, { name: `Company ${Math.random().toString(36).slice(2, 8)} Ltda` });
+  const companyId = await createCompany(db, systemClock, {
+    name: `Company ${Math.random().toString(36).slice(2, 8)} Ltda`,
+  });
   const { clientId, clientSecret } = await createApiClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
   const res = await fetch(`${servers[0]!.baseUrl}/oauth/token`, {
     method: 'POST',
@@ -84,7 +96,11 @@ export async function sharedCompany(db: Db, servers: ServerProcess[]): Promise<S
  * Migrates `location`, adds a company (so no demo data is seeded), starts one process per entry of
  * `workers` on it (each `finance serve --workers n`).
  */
-export async function startProcesses(location: string, workers: number[], env?: Record<string, string>): Promise<{ db: Db; servers: ServerProcess[] }> {
+export async function startProcesses(
+  location: string,
+  workers: number[],
+  env?: Record<string, string>,
+): Promise<{ db: Db; servers: ServerProcess[] }> {
   const db = await openDatabase(location);
   await createCompany(db, systemClock, { name: 'Bootstrap Ltda' });
   const servers = await Promise.all(workers.map((n) => startServerProcess(location, { env, workers: n })));

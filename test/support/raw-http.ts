@@ -34,7 +34,9 @@ export function readReply(socket: Socket, request: string | Buffer, closeWaitMs 
       const end = text.indexOf('\r\n\r\n');
       if (end < 0) return reject(new Error(`no complete reply: ${JSON.stringify(text.slice(0, 200))}`));
       const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4), closed });
     };
     const timer = setTimeout(() => {

@@ -81,13 +81,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
   const app = createApp({
-    db, clock, config, issuer, logger: options.logger ?? createLogger('silent'), lagProbe: options.lagProbe, rateLimitStore: options.rateLimitStore,
+    db,
+    clock,
+    config,
+    issuer,
+    logger: options.logger ?? createLogger('silent'),
+    lagProbe: options.lagProbe,
+    rateLimitStore: options.rateLimitStore,
   });
   const server: Server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   config.baseUrl = baseUrl;
   const worker = createDeliveryWorker({
-    db, clock, logger: createLogger('silent'), allowPrivate: true, intervalMs: 50, housekeeping: [(now) => recordExpiries(db, now)],
+    db,
+    clock,
+    logger: createLogger('silent'),
+    allowPrivate: true,
+    intervalMs: 50,
+    housekeeping: [(now) => recordExpiries(db, now)],
   });
   if (options.deliveries !== 'manual') worker.start();
 
@@ -110,7 +121,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       const res = await fetch(`${baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
       });
       if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
       const { access_token: token } = (await res.json()) as { access_token: string };

@@ -31,10 +31,16 @@ export const handlers = defineHandlers({
     const granted = client.scopes.split(' ').filter(Boolean);
     const asked = body.scope?.split(' ').filter(Boolean);
     const refused = asked?.filter((s) => !granted.includes(s)) ?? [];
-    if (refused.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`);
+    if (refused.length > 0)
+      throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`);
     const scopes = asked && asked.length > 0 ? [...new Set(asked)] : granted;
 
-    const token = await issueToken(db, clock, { clientId, companyId: client.company_id, scopes, ttlSeconds: config.tokenTtlSeconds });
+    const token = await issueToken(db, clock, {
+      clientId,
+      companyId: client.company_id,
+      scopes,
+      ttlSeconds: config.tokenTtlSeconds,
+    });
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },

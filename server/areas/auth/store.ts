@@ -8,11 +8,18 @@ import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 export const ALL_SCOPES = [
-  'statements:read', 'statements:write',
-  'directory:read', 'directory:write',
-  'users:read', 'users:write',
-  'vcn:read', 'vcn:write', 'vcn:reveal',
-  'events:read', 'webhooks:read', 'webhooks:write',
+  'statements:read',
+  'statements:write',
+  'directory:read',
+  'directory:write',
+  'users:read',
+  'users:write',
+  'vcn:read',
+  'vcn:write',
+  'vcn:reveal',
+  'events:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export interface NewClient {
@@ -25,16 +32,26 @@ export interface NewClient {
 export async function createCompany(db: Db, clock: Clock, input: { name: string; timeZone?: string }): Promise<string> {
   // The CLI checks these too; a company with no name or an unknown zone breaks every date it shows.
   if (input.name.trim().length === 0) throw new Error('the company name must not be empty');
-  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw new Error(`not an IANA time zone: ${input.timeZone}`);
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone))
+    throw new Error(`not an IANA time zone: ${input.timeZone}`);
   const id = randomUUID();
   await db
     .insertInto('companies')
-    .values({ id, name: input.name, time_zone: input.timeZone ?? 'America/Sao_Paulo', created_at: clock.now().toISOString() })
+    .values({
+      id,
+      name: input.name,
+      time_zone: input.timeZone ?? 'America/Sao_Paulo',
+      created_at: clock.now().toISOString(),
+    })
     .execute();
   return id;
 }
 
-export async function createClient(db: Db, clock: Clock, input: { companyId: string; scopes: readonly string[] }): Promise<NewClient> {
+export async function createClient(
+  db: Db,
+  clock: Clock,
+  input: { companyId: string; scopes: readonly string[] },
+): Promise<NewClient> {
   const unknown = input.scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
   const company = await db.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
@@ -60,7 +77,11 @@ export async function createClient(db: Db, clock: Clock, input: { companyId: str
  * kept until they expire, so a call with one is told the token was revoked, not that it is unknown.
  */
 export async function revokeClient(db: Db, clock: Clock, clientId: string): Promise<void> {
-  await db.updateTable('api_clients').set({ revoked_at: clock.now().toISOString() }).where('id', '=', clientId).execute();
+  await db
+    .updateTable('api_clients')
+    .set({ revoked_at: clock.now().toISOString() })
+    .where('id', '=', clientId)
+    .execute();
 }
 
 /** Gives a client a new secret; the old secret and the tokens issued with it stop working. */
@@ -85,7 +106,11 @@ export async function authenticateClient(db: Db, clientId: string, secret: strin
   return (await verifySecret(secret, client.secret_hash)) ? client : undefined;
 }
 
-export async function issueToken(db: Db, clock: Clock, input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number }) {
+export async function issueToken(
+  db: Db,
+  clock: Clock,
+  input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number },
+) {
   const token = newSecret('');
   const now = clock.now();
   await db
@@ -103,12 +128,13 @@ export async function issueToken(db: Db, clock: Clock, input: { clientId: string
 }
 
 /** The token lookup, compiled once per database: it runs on every authenticated request. */
-const tokenLookup = (db: Db, digest: string) => db
-  .selectFrom('access_tokens as t')
-  .innerJoin('api_clients as c', 'c.id', 't.client_id')
-  .innerJoin('companies as co', 'co.id', 't.company_id')
-  .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
-  .where('t.token_hash', '=', digest);
+const tokenLookup = (db: Db, digest: string) =>
+  db
+    .selectFrom('access_tokens as t')
+    .innerJoin('api_clients as c', 'c.id', 't.client_id')
+    .innerJoin('companies as co', 'co.id', 't.company_id')
+    .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
+    .where('t.token_hash', '=', digest);
 type TokenRow = InferResult<ReturnType<typeof tokenLookup>>[number];
 const tokenLookups = new WeakMap<Db, CompiledQuery<TokenRow>>();
 
@@ -122,8 +148,16 @@ export async function lookupToken(db: Db, clock: Clock, token: string) {
   const [row] = (await db.executeQuery<TokenRow>({ ...lookup, parameters: [digestToken(token)] })).rows;
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
-  if (new Date(row.expires_at).getTime() <= clock.now().getTime()) return { refused: 'expired' as TokenRefusal, expiredAt: row.expires_at };
-  return { grant: { clientId: row.client_id, companyId: row.company_id, scopes: new Set(row.scopes.split(' ').filter(Boolean)), timeZone: row.time_zone } };
+  if (new Date(row.expires_at).getTime() <= clock.now().getTime())
+    return { refused: 'expired' as TokenRefusal, expiredAt: row.expires_at };
+  return {
+    grant: {
+      clientId: row.client_id,
+      companyId: row.company_id,
+      scopes: new Set(row.scopes.split(' ').filter(Boolean)),
+      timeZone: row.time_zone,
+    },
+  };
 }
 
 /** Every company with its number of active (not revoked) API clients, oldest first. */
@@ -135,16 +169,28 @@ export async function listCompanies(db: Db) {
     .groupBy(['co.id', 'co.name', 'co.time_zone', 'co.created_at'])
     .orderBy('co.created_at')
     .execute();
-  return rows.map((r) => ({ companyId: r.id, name: r.name, timeZone: r.time_zone, createdAt: r.created_at, activeClients: Number(r.active) }));
+  return rows.map((r) => ({
+    companyId: r.id,
+    name: r.name,
+    timeZone: r.time_zone,
+    createdAt: r.created_at,
+    activeClients: Number(r.active),
+  }));
 }
 
 /** The API clients (of one company when given), oldest first; never their secrets. */
 export async function listClients(db: Db, companyId?: string) {
-  let query = db.selectFrom('api_clients').select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at']).orderBy('created_at');
+  let query = db
+    .selectFrom('api_clients')
+    .select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at'])
+    .orderBy('created_at');
   if (companyId) query = query.where('company_id', '=', companyId);
   const rows = await query.execute();
   return rows.map((r) => ({
-    clientId: r.id, companyId: r.company_id, scopes: r.scopes.split(' ').filter(Boolean), createdAt: r.created_at, revokedAt: r.revoked_at,
+    clientId: r.id,
+    companyId: r.company_id,
+    scopes: r.scopes.split(' ').filter(Boolean),
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
   }));
 }
-

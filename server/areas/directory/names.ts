@@ -22,7 +22,10 @@ export async function uniqueName<T>(entry: string, write: () => Promise<T>): Pro
 }
 
 /** The ids of inserted rows in the order of `rows` (RETURNING order is unspecified), matched by `name_key`. */
-export function idsInOrder(rows: ReadonlyArray<{ name_key: string }>, inserted: ReadonlyArray<{ id: number; name_key: string }>): number[] {
+export function idsInOrder(
+  rows: ReadonlyArray<{ name_key: string }>,
+  inserted: ReadonlyArray<{ id: number; name_key: string }>,
+): number[] {
   const byKey = new Map(inserted.map((row) => [row.name_key, row.id]));
   return rows.map((row) => {
     const id = byKey.get(row.name_key);

@@ -9,7 +9,14 @@ import { TYPE_ID } from './store/types.js';
 import { insertCostCenters, newCostCenter } from './cost-centers/store.js';
 import { insertSuppliers, newSupplier } from './suppliers/store.js';
 import { hasCategories, insertCategories, insertEstablishments, newCategory } from './categories/store/categories.js';
-import { COST_CENTERS, CUSTOM_CATEGORIES, CUSTOM_SUPPLIERS, DEFAULT_CATEGORIES, DEFAULT_SUPPLIERS, LEGACY_RESPONSIBLES } from './seed-data.js';
+import {
+  COST_CENTERS,
+  CUSTOM_CATEGORIES,
+  CUSTOM_SUPPLIERS,
+  DEFAULT_CATEGORIES,
+  DEFAULT_SUPPLIERS,
+  LEGACY_RESPONSIBLES,
+} from './seed-data.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 /** `count` distinct items of `items`, in their original order. */
@@ -19,10 +26,26 @@ function sample<T>(rng: Rng, items: readonly T[], count: number): T[] {
   return items.filter((_, i) => chosen.has(i));
 }
 
-async function seedCategories(db: Db, companyId: string, entries: ReadonlyArray<[string, string[]]>, type: DirectoryType, now: string) {
-  const ids = await insertCategories(db, entries.map(([name]) => newCategory(companyId, name, type, now)));
+async function seedCategories(
+  db: Db,
+  companyId: string,
+  entries: ReadonlyArray<[string, string[]]>,
+  type: DirectoryType,
+  now: string,
+) {
+  const ids = await insertCategories(
+    db,
+    entries.map(([name]) => newCategory(companyId, name, type, now)),
+  );
   const establishments = entries.flatMap(([, names], i) =>
-    names.map((name) => ({ company_id: companyId, category_id: ids[i] as number, name, type_id: TYPE_ID[type], created_at: now, updated_at: now })),
+    names.map((name) => ({
+      company_id: companyId,
+      category_id: ids[i] as number,
+      name,
+      type_id: TYPE_ID[type],
+      created_at: now,
+      updated_at: now,
+    })),
   );
   await insertEstablishments(db, establishments);
 }
@@ -35,7 +58,9 @@ export async function seedDirectory(db: Db, ctx: SeedContext): Promise<void> {
   const customCategories = sample(rng, CUSTOM_CATEGORIES, rng.int(3, CUSTOM_CATEGORIES.length));
   const customSuppliers = sample(rng, CUSTOM_SUPPLIERS, rng.int(4, CUSTOM_SUPPLIERS.length));
   const costCenters = sample(rng, COST_CENTERS, rng.int(6, COST_CENTERS.length)).map((name) => {
-    const responsible = rng.chance(0.5) ? { id: seededUuid(rng, companyId), name: rng.pick(LEGACY_RESPONSIBLES) } : null;
+    const responsible = rng.chance(0.5)
+      ? { id: seededUuid(rng, companyId), name: rng.pick(LEGACY_RESPONSIBLES) }
+      : null;
     return { ...newCostCenter(companyId, name, now, responsible), id: seededUuid(rng, companyId) };
   });
 

@@ -13,7 +13,12 @@ export const handlers = defineHandlers({
     const retained = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_MS).toISOString();
     const after = query.createdAfter ? new Date(query.createdAfter).toISOString() : undefined;
     const createdAfter = after && after > retained ? after : retained;
-    const rows = await listEvents(ctx.db, ctx.auth.companyId, { types, createdAfter, limit: page.limit, beforeId: page.after?.[0] });
+    const rows = await listEvents(ctx.db, ctx.auth.companyId, {
+      types,
+      createdAfter,
+      limit: page.limit,
+      beforeId: page.after?.[0],
+    });
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
     return { status: 200, body: { items: items.map(presentEvent), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
   },

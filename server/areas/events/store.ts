@@ -19,15 +19,29 @@ export async function listEvents(db: Db, companyId: string, q: EventQuery): Prom
   if (q.types && q.types.length > 0) query = query.where('type', 'in', q.types);
   if (q.createdAfter) query = query.where('created_at', '>', q.createdAfter);
   if (q.beforeId) query = query.where('id', '<', q.beforeId);
-  return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+  return query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 export async function findEvent(db: Db, companyId: string, id: string): Promise<EventRow | undefined> {
-  return db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The company's events after `afterId`, oldest first (what a follower has not seen yet). */
-export async function eventsAfter(db: Db, companyId: string, afterId: string, types?: string[], limit = 100): Promise<EventRow[]> {
+export async function eventsAfter(
+  db: Db,
+  companyId: string,
+  afterId: string,
+  types?: string[],
+  limit = 100,
+): Promise<EventRow[]> {
   let query = db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '>', afterId);
   if (types && types.length > 0) query = query.where('type', 'in', types);
   return query.orderBy('id').limit(limit).execute();

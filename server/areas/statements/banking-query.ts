@@ -25,7 +25,8 @@ export function parseSorting(value: string | undefined): { field: BankingSortFie
 const clampDay = (date: string) => (date < '1000-01-01' ? '1000-01-01' : date > '9998-12-31' ? '9998-12-31' : date);
 
 export function dateRange(startDate: string | undefined, endDate: string | undefined, timeZone: string) {
-  if ((startDate === undefined) !== (endDate === undefined)) throw badRequest('startDate and endDate must be sent together');
+  if ((startDate === undefined) !== (endDate === undefined))
+    throw badRequest('startDate and endDate must be sent together');
   if (startDate === undefined || endDate === undefined) return {};
   if (endDate < startDate) throw badRequest('endDate must not be before startDate');
   return { from: startOfDay(clampDay(startDate), timeZone), to: startOfDay(addDays(clampDay(endDate), 1), timeZone) };
@@ -33,7 +34,8 @@ export function dateRange(startDate: string | undefined, endDate: string | undef
 
 function amountFilter(q: Query): BankingFilters['amount'] {
   const given = (['amountEq', 'amountGt', 'amountLt'] as const).filter((k) => q[k] !== undefined);
-  if (given.length > 1) throw badRequest(`amountEq, amountGt and amountLt are mutually exclusive; got ${given.join(', ')}`);
+  if (given.length > 1)
+    throw badRequest(`amountEq, amountGt and amountLt are mutually exclusive; got ${given.join(', ')}`);
   if (q.amountEq !== undefined) return { op: '=', minor: toMinor(q.amountEq) };
   if (q.amountGt !== undefined) return { op: '>', minor: toMinor(q.amountGt) };
   if (q.amountLt !== undefined) return { op: '<', minor: toMinor(q.amountLt) };
@@ -63,7 +65,10 @@ export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'c
   const email = q.responsibleEmail?.trim().toLowerCase();
   const { from: _from, to: _to, ...rest } = filters;
   const scope = { ...rest, startDate: q.startDate, endDate: q.endDate, email, sort };
-  const pages = paging('listBankingTransactions', ctx, q, scope, [sort.field === 'transactionDate' ? 'string' : 'number', 'number']);
+  const pages = paging('listBankingTransactions', ctx, q, scope, [
+    sort.field === 'transactionDate' ? 'string' : 'number',
+    'number',
+  ]);
   const page: BankingPageQuery = { companyId, filters, sort, after: pages.after, take: pages.limit };
   return { page, paging: pages, email };
 }

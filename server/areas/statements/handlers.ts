@@ -31,8 +31,20 @@ export const handlers = defineHandlers({
   listCreditCardTransactions: async ({ query }, { db, auth, config }) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, auth.timeZone);
-    const pages = paging('listCreditCardTransactions', { auth, config }, query, { cardIds, startDate: query.startDate, endDate: query.endDate }, ['string', 'string']);
-    const { items, nextKey } = await loadCreditCardPage(db, { companyId: auth.companyId, cardIds, ...range, after: pages.after, take: pages.limit });
+    const pages = paging(
+      'listCreditCardTransactions',
+      { auth, config },
+      query,
+      { cardIds, startDate: query.startDate, endDate: query.endDate },
+      ['string', 'string'],
+    );
+    const { items, nextKey } = await loadCreditCardPage(db, {
+      companyId: auth.companyId,
+      cardIds,
+      ...range,
+      after: pages.after,
+      take: pages.limit,
+    });
     return {
       status: 200,
       body: {
@@ -43,12 +55,18 @@ export const handlers = defineHandlers({
   },
 
   reconcileBankingTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
-    await annotateTransaction(db, 'banking_transactions', auth.companyId, params.transactionId, body, clock.now(), { timeZone: auth.timeZone, requestId });
+    await annotateTransaction(db, 'banking_transactions', auth.companyId, params.transactionId, body, clock.now(), {
+      timeZone: auth.timeZone,
+      requestId,
+    });
     return { status: 204 };
   },
 
   reconcileCreditCardTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
-    await annotateTransaction(db, 'credit_card_transactions', auth.companyId, params.transactionId, body, clock.now(), { timeZone: auth.timeZone, requestId });
+    await annotateTransaction(db, 'credit_card_transactions', auth.companyId, params.transactionId, body, clock.now(), {
+      timeZone: auth.timeZone,
+      requestId,
+    });
     return { status: 204 };
   },
 });

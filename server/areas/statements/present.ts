@@ -24,7 +24,9 @@ const conciliation = (conciled: number): Schemas['Conciliation'] =>
   conciled === 1 ? { description: 'Reconciled', conciled: true } : { description: 'Not reconciled', conciled: false };
 
 const named = <T>(id: T | null, name: string | null, key: 'description' | 'name') =>
-  id !== null && name !== null ? ({ id, [key]: name } as { id: T; description: string } & { id: T; name: string }) : null;
+  id !== null && name !== null
+    ? ({ id, [key]: name } as { id: T; description: string } & { id: T; name: string })
+    : null;
 
 const person = (id: string | null, email: string | null) => (id !== null && email !== null ? { id, email } : null);
 

@@ -24,7 +24,10 @@ export const receiptHandlers = defineHandlers({
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store' },
-      body: { url: `${config.baseUrl}/statements/v1/receipts/${token}`, expiresAt: formatInstant(expiresAt, auth.timeZone) },
+      body: {
+        url: `${config.baseUrl}/statements/v1/receipts/${token}`,
+        expiresAt: formatInstant(expiresAt, auth.timeZone),
+      },
     };
   },
 
@@ -33,14 +36,20 @@ export const receiptHandlers = defineHandlers({
       invalid: 'The receipt link is not valid; request a new one',
       expired: 'The receipt link expired; request a new one',
     });
-    const data = typeof claims.c === 'string' && typeof claims.t === 'number' ? await findReceiptData(db, claims.c, claims.t) : undefined;
+    const data =
+      typeof claims.c === 'string' && typeof claims.t === 'number'
+        ? await findReceiptData(db, claims.c, claims.t)
+        : undefined;
     if (!data || data.status !== 2) throw notFound('Receipt not found');
     const pdf = await renderReceipt(data, authenticationCode(config.secrets.urls, data), clock.now());
     return {
       status: 200,
       raw: pdf,
       contentType: 'application/pdf',
-      headers: { 'Content-Disposition': `inline; filename="receipt-${data.id}.pdf"`, 'Cache-Control': 'private, no-store' },
+      headers: {
+        'Content-Disposition': `inline; filename="receipt-${data.id}.pdf"`,
+        'Cache-Control': 'private, no-store',
+      },
     };
   },
 });

@@ -29,8 +29,14 @@ function humanDate(instant: string | Date, timeZone: string): string {
 
 export function renderReceipt(t: ReceiptData, code: string, issuedAt: Date): Promise<Buffer> {
   const doc = new PDFDocument({
-    size: 'A4', margin: 56,
-    info: { Title: `Comprovante ${t.id}`, Author: t.company_name, Subject: 'Comprovante de transação', CreationDate: issuedAt },
+    size: 'A4',
+    margin: 56,
+    info: {
+      Title: `Comprovante ${t.id}`,
+      Author: t.company_name,
+      Subject: 'Comprovante de transação',
+      CreationDate: issuedAt,
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,7 +73,10 @@ export function renderReceipt(t: ReceiptData, code: string, issuedAt: Date): Pro
   doc.font('Helvetica').fontSize(10).fillColor('#555').text('Autenticação');
   doc.font('Courier-Bold').fontSize(12).fillColor('#000').text(code);
   doc.moveDown(2);
-  doc.font('Helvetica').fontSize(8).fillColor('#777')
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor('#777')
     .text(`Emitido em ${humanDate(issuedAt, t.time_zone)}. A autenticação confirma os dados acima junto ao emissor.`);
   doc.end();
   return done;

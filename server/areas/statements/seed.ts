@@ -29,9 +29,11 @@ function invoicePdf(n: number): Buffer {
   const text = `(Nota fiscal de servicos eletronica no ${1000 + n}) Tj`;
   const stream = `BT /F1 14 Tf 72 760 Td ${text} ET`;
   const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
   let body = '%PDF-1.4\n';
   const offsets = objects.map((o, i) => {
@@ -52,25 +54,54 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
   if (timeZone === undefined) throw new Error(`no company ${companyId}`);
   const pools = await seedPools(db, companyId);
   if (pools.accounts.length === 0) {
-    pools.accounts = await insertAccounts(db, ACCOUNTS.map((a) => ({
-      company_id: companyId, name: a.name, bank_code: a.bank_code, bank_name: a.bank_name, branch: a.branch,
-      number: `${rng.int(10_000, 99_999)}-${rng.int(0, 9)}`, currency: 'BRL', opening_balance_minor: 0, balance_minor: 0,
-      blocked_minor: 0, created_at: now.toISOString(), updated_at: now.toISOString(),
-    })));
+    pools.accounts = await insertAccounts(
+      db,
+      ACCOUNTS.map((a) => ({
+        company_id: companyId,
+        name: a.name,
+        bank_code: a.bank_code,
+        bank_name: a.bank_name,
+        branch: a.branch,
+        number: `${rng.int(10_000, 99_999)}-${rng.int(0, 9)}`,
+        currency: 'BRL',
+        opening_balance_minor: 0,
+        balance_minor: 0,
+        blocked_minor: 0,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })),
+    );
   }
   const holders = pools.users.slice(0, 8);
   const cards: Card[] = (holders.length > 0 ? holders : [null]).map((holder) => ({
-    id: seededUuid(rng), last4: String(rng.int(0, 9_999)).padStart(4, '0'), holder,
-    bearer: holder ? holder.name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() : 'CARTAO EMPRESA',
+    id: seededUuid(rng),
+    last4: String(rng.int(0, 9_999)).padStart(4, '0'),
+    holder,
+    bearer: holder
+      ? holder.name
+          .normalize('NFD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toUpperCase()
+      : 'CARTAO EMPRESA',
   }));
   const g: Generator = { rng, companyId, pools, cards, now };
-  const [operations, payments, cardAccount] = [pools.accounts[0]!, pools.accounts[1] ?? pools.accounts[0]!, pools.accounts[2] ?? pools.accounts[0]!];
+  const [operations, payments, cardAccount] = [
+    pools.accounts[0]!,
+    pools.accounts[1] ?? pools.accounts[0]!,
+    pools.accounts[2] ?? pools.accounts[0]!,
+  ];
   const accountFor = (type: TransactionType) =>
-    type.icon === 'credit-card' || type === TRANSACTION_TYPES.internationalPurchase || type === TRANSACTION_TYPES.refund ? cardAccount.id
-      : type === TRANSACTION_TYPES.billPayment || type === TRANSACTION_TYPES.tedReceived ? payments.id : operations.id;
+    type.icon === 'credit-card' || type === TRANSACTION_TYPES.internationalPurchase || type === TRANSACTION_TYPES.refund
+      ? cardAccount.id
+      : type === TRANSACTION_TYPES.billPayment || type === TRANSACTION_TYPES.tedReceived
+        ? payments.id
+        : operations.id;
 
   const total = ctx.transactions;
-  const files = Array.from({ length: 24 }, (_, i) => invoicePdf(i)).map((content) => ({ content, sha256: createHash('sha256').update(content).digest('hex') }));
+  const files = Array.from({ length: 24 }, (_, i) => invoicePdf(i)).map((content) => ({
+    content,
+    sha256: createHash('sha256').update(content).digest('hex'),
+  }));
   const purchases = Math.ceil(total / 4);
   ctx.onProgress?.(0, total);
   await writeTransaction(db, async (trx) => {
@@ -87,15 +118,30 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
         running.set(r.account_id, b);
       }
       const ids = await insertBankingTransactions(trx, rows, now);
-      const links = ids.flatMap((id, k) => (rng.chance(0.08) && rows[k]!.sub_type === 'DEBIT'
-        ? [{ id: seededUuid(rng), bankingId: id, name: `nota-fiscal-${id}.pdf`, file: rng.int(0, files.length - 1), at: new Date(at[i + k]! + 86_400_000).toISOString() }]
-        : []));
+      const links = ids.flatMap((id, k) =>
+        rng.chance(0.08) && rows[k]!.sub_type === 'DEBIT'
+          ? [
+              {
+                id: seededUuid(rng),
+                bankingId: id,
+                name: `nota-fiscal-${id}.pdf`,
+                file: rng.int(0, files.length - 1),
+                at: new Date(at[i + k]! + 86_400_000).toISOString(),
+              },
+            ]
+          : [],
+      );
       await attachSeedFiles(trx, companyId, files, links);
       ctx.onProgress?.(Math.min(total, i + BATCH), total);
     }
     const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, timeZone));
-    for (let i = 0; i < cardRows.length; i += BATCH) await insertCreditCardTransactions(trx, cardRows.slice(i, i + BATCH), now);
+    for (let i = 0; i < cardRows.length; i += BATCH)
+      await insertCreditCardTransactions(trx, cardRows.slice(i, i + BATCH), now);
     await payPastBills(trx, companyId, localDate(now, timeZone));
-    await fundAccounts(trx, companyId, [...running].map(([id, b]) => ({ id, net: b.now, lowest: b.min, cushion: rng.int(2_000_000, 25_000_000) })));
+    await fundAccounts(
+      trx,
+      companyId,
+      [...running].map(([id, b]) => ({ id, net: b.now, lowest: b.min, cushion: rng.int(2_000_000, 25_000_000) })),
+    );
   });
 }

@@ -14,7 +14,10 @@ export const handlers = defineHandlers({
     const page = paging('listUsers', ctx, query, { email }, ['string']);
     const rows = await listUsers(ctx.db, ctx.auth.companyId, { limit: page.limit, email, afterEmail: page.after?.[0] });
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.email_normalized]);
-    return { status: 200, body: { data: items.map(presentUser), ...(nextPageStartKey ? { nextPageStartKey } : {}), limit: page.limit } };
+    return {
+      status: 200,
+      body: { data: items.map(presentUser), ...(nextPageStartKey ? { nextPageStartKey } : {}), limit: page.limit },
+    };
   },
 
   getUser: async ({ params }, ctx) => {

@@ -21,7 +21,9 @@ const MAX_NAME_LENGTH = 120;
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const alreadyMember = (email: string) =>
-  conflict('This address already belongs to a user of the company', [{ field: 'email', message: `${email} is already a member of the company` }]);
+  conflict('This address already belongs to a user of the company', [
+    { field: 'email', message: `${email} is already a member of the company` },
+  ]);
 const alreadyInvited = (email: string) =>
   conflict('This address already has a pending invite', [{ field: 'email', message: `${email} has a pending invite` }]);
 
@@ -39,7 +41,11 @@ const presentInvite = (invite: InviteRow) => ({
 });
 
 export async function createInvite(
-  db: Db, clock: Clock, companyId: string, body: { roleId: string; email: string }, requestId: string | null = null,
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  body: { roleId: string; email: string },
+  requestId: string | null = null,
 ): Promise<string> {
   const email = body.email.trim();
   const normalized = normalizeEmail(email);
@@ -89,18 +95,36 @@ export async function acceptInvite(
   return writeTransaction(db, async (trx) => {
     await expireInvites(trx, companyId, normalized, now);
     const invite = await findPendingInvite(trx, companyId, normalized);
-    if (!invite) throw new InviteNotAcceptable(`no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`);
-    if (await findUserByEmail(trx, companyId, normalized)) throw new InviteNotAcceptable(`${input.email} is already a member of the company`);
+    if (!invite)
+      throw new InviteNotAcceptable(
+        `no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`,
+      );
+    if (await findUserByEmail(trx, companyId, normalized))
+      throw new InviteNotAcceptable(`${input.email} is already a member of the company`);
     const name = input.name?.trim() || nameFromEmail(invite.email);
-    if (name.length > MAX_NAME_LENGTH) throw new InviteNotAcceptable(`the name must have at most ${MAX_NAME_LENGTH} characters`);
+    if (name.length > MAX_NAME_LENGTH)
+      throw new InviteNotAcceptable(`the name must have at most ${MAX_NAME_LENGTH} characters`);
     const id = randomUUID();
-    await insertUsers(trx, [{
-      id, company_id: companyId, email: invite.email, email_normalized: normalized, name, phone: null,
-      role_id: invite.role_id, active: 1, created_at: now, updated_at: now, deleted_at: null,
-    }]);
+    await insertUsers(trx, [
+      {
+        id,
+        company_id: companyId,
+        email: invite.email,
+        email_normalized: normalized,
+        name,
+        phone: null,
+        role_id: invite.role_id,
+        active: 1,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      },
+    ]);
     await markInviteAccepted(trx, companyId, invite.id, id, now);
     await recordEvent(trx, now, {
-      companyId, type: 'invite.accepted', requestId: null,
+      companyId,
+      type: 'invite.accepted',
+      requestId: null,
       object: presentInvite({ ...invite, status: 'ACCEPTED', accepted_at: now, user_id: id }),
       previousAttributes: { status: invite.status },
     });

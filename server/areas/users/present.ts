@@ -14,4 +14,8 @@ export const presentUser = (user: UserView): Schemas['User'] => ({
   active: user.active === 1,
 });
 
-export const presentRole = (role: RoleRow): Schemas['Role'] => ({ id: role.id, name: role.name, profile: role.profile });
+export const presentRole = (role: RoleRow): Schemas['Role'] => ({
+  id: role.id,
+  name: role.name,
+  profile: role.profile,
+});

@@ -21,13 +21,61 @@ const ROLES: Array<[string, RoleProfile]> = [
   ['Employee', 'EMPLOYEE'],
 ];
 
-const FIRST = ['Ana', 'Beatriz', 'Bruno', 'Camila', 'Carlos', 'Daniela', 'Eduardo', 'Fernanda', 'Gabriel', 'Helena', 'Igor', 'Juliana',
-  'Lucas', 'Larissa', 'Marcelo', 'Mariana', 'Otávio', 'Patrícia', 'Rafael', 'Renata', 'Thiago', 'Vanessa'];
-const LAST = ['Almeida', 'Barbosa', 'Cardoso', 'Costa', 'Ferreira', 'Gomes', 'Lima', 'Martins', 'Mendes', 'Oliveira', 'Pereira',
-  'Ribeiro', 'Rocha', 'Santos', 'Silva', 'Souza'];
+const FIRST = [
+  'Ana',
+  'Beatriz',
+  'Bruno',
+  'Camila',
+  'Carlos',
+  'Daniela',
+  'Eduardo',
+  'Fernanda',
+  'Gabriel',
+  'Helena',
+  'Igor',
+  'Juliana',
+  'Lucas',
+  'Larissa',
+  'Marcelo',
+  'Mariana',
+  'Otávio',
+  'Patrícia',
+  'Rafael',
+  'Renata',
+  'Thiago',
+  'Vanessa',
+];
+const LAST = [
+  'Almeida',
+  'Barbosa',
+  'Cardoso',
+  'Costa',
+  'Ferreira',
+  'Gomes',
+  'Lima',
+  'Martins',
+  'Mendes',
+  'Oliveira',
+  'Pereira',
+  'Ribeiro',
+  'Rocha',
+  'Santos',
+  'Silva',
+  'Souza',
+];
 
 /** Profiles of the seeded users after the owner and the administrator. */
-const OTHERS: RoleProfile[] = ['MANAGER', 'MANAGER', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE'];
+const OTHERS: RoleProfile[] = [
+  'MANAGER',
+  'MANAGER',
+  'EMPLOYEE',
+  'EMPLOYEE',
+  'EMPLOYEE',
+  'EMPLOYEE',
+  'EMPLOYEE',
+  'EMPLOYEE',
+  'EMPLOYEE',
+];
 
 /** "Padaria Pão Quente Ltda" → "padariapaoquente.com.br" */
 export function companyDomain(companyName: string): string {
@@ -40,7 +88,11 @@ export function companyDomain(companyName: string): string {
   return `${words.join('').slice(0, 40) || 'empresa'}.com.br`;
 }
 
-const ascii = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const ascii = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 export async function seedUsers(db: Db, ctx: SeedContext): Promise<void> {
   const { companyName, seeded } = await seedState(db, ctx.companyId);
@@ -48,7 +100,13 @@ export async function seedUsers(db: Db, ctx: SeedContext): Promise<void> {
   const domain = companyDomain(companyName);
   const now = ctx.clock.now().toISOString();
 
-  const roles: RoleRow[] = ROLES.map(([name, profile]) => ({ id: seededUuid(ctx.rng, ctx.companyId), company_id: ctx.companyId, name, profile, created_at: now }));
+  const roles: RoleRow[] = ROLES.map(([name, profile]) => ({
+    id: seededUuid(ctx.rng, ctx.companyId),
+    company_id: ctx.companyId,
+    name,
+    profile,
+    created_at: now,
+  }));
   const roleOf = (profile: RoleProfile) => roles.filter((r) => r.profile === profile);
 
   const taken = new Set<string>();
@@ -63,7 +121,8 @@ export async function seedUsers(db: Db, ctx: SeedContext): Promise<void> {
       }
     }
   };
-  const phone = () => `+55${ctx.rng.pick(['11', '21', '31', '41', '51', '61'])}9${String(ctx.rng.int(0, 99_999_999)).padStart(8, '0')}`;
+  const phone = () =>
+    `+55${ctx.rng.pick(['11', '21', '31', '41', '51', '61'])}9${String(ctx.rng.int(0, 99_999_999)).padStart(8, '0')}`;
 
   const profiles: RoleProfile[] = ['MAIN', 'RESPONSIBLE', ...OTHERS];
   const inactiveAt = profiles.length - 1;

@@ -6,7 +6,13 @@ import { badRequest, conflict, notFound, type FieldProblem } from '../../http/er
 import { findRole } from './store/roles.js';
 import { changedAttributes, recordEvent } from '../../db/event-log.js';
 import { presentUser } from './present.js';
-import { countActiveAdministrators, findUser, softDeleteUser, updateUser as writeUser, type UserView } from './store/users.js';
+import {
+  countActiveAdministrators,
+  findUser,
+  softDeleteUser,
+  updateUser as writeUser,
+  type UserView,
+} from './store/users.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 export const userNotFound = () => notFound('User not found');
@@ -16,9 +22,14 @@ const KEEP_ADMIN = 'the company must keep at least one active RESPONSIBLE user';
 /** The role `roleId` names, when it is a role of the company that can be given to a user. */
 export async function assignableRole(db: Db, companyId: string, roleId: string) {
   const role = await findRole(db, companyId, roleId);
-  if (!role) throw badRequest('roleId is not a role of the company', [{ field: 'roleId', message: 'no role with this id in the company' }]);
+  if (!role)
+    throw badRequest('roleId is not a role of the company', [
+      { field: 'roleId', message: 'no role with this id in the company' },
+    ]);
   if (role.profile === 'MAIN') {
-    throw badRequest('The MAIN role cannot be assigned', [{ field: 'roleId', message: 'the MAIN role belongs to the account owner and cannot be assigned' }]);
+    throw badRequest('The MAIN role cannot be assigned', [
+      { field: 'roleId', message: 'the MAIN role belongs to the account owner and cannot be assigned' },
+    ]);
   }
   return role;
 }
@@ -42,7 +53,9 @@ export async function updateUser(
     if (!user) throw userNotFound();
     const role = body.roleId === undefined ? undefined : await assignableRole(trx, companyId, body.roleId);
     if (user.role_profile === 'MAIN') {
-      throw conflict('The account owner cannot be updated', [{ field: 'userId', message: 'users with the MAIN profile cannot be updated' }]);
+      throw conflict('The account owner cannot be updated', [
+        { field: 'userId', message: 'users with the MAIN profile cannot be updated' },
+      ]);
     }
     if (user.active !== 1) {
       const fields = (['name', 'roleId'] as const).filter((f) => body[f] !== undefined);
@@ -62,18 +75,30 @@ export async function updateUser(
     const before = presentUser(user);
     const after = presentUser(updated);
     await recordEvent(trx, clock.now(), {
-      companyId, type: 'user.updated', requestId, object: after, previousAttributes: changedAttributes(before, after),
+      companyId,
+      type: 'user.updated',
+      requestId,
+      object: after,
+      previousAttributes: changedAttributes(before, after),
     });
     return updated;
   });
 }
 
-export async function deleteUser(db: Db, clock: Clock, companyId: string, userId: string, requestId: string | null = null): Promise<void> {
+export async function deleteUser(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  userId: string,
+  requestId: string | null = null,
+): Promise<void> {
   await writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
     if (!user) throw userNotFound();
     if (user.role_profile === 'MAIN') {
-      throw conflict('The account owner cannot be deleted', [{ field: 'userId', message: 'users with the MAIN profile cannot be deleted' }]);
+      throw conflict('The account owner cannot be deleted', [
+        { field: 'userId', message: 'users with the MAIN profile cannot be deleted' },
+      ]);
     }
     if (await isLastAdministrator(trx, companyId, user)) {
       throw conflict('The last administrator cannot be deleted', [{ field: 'userId', message: KEEP_ADMIN }]);

@@ -25,9 +25,19 @@ export const handlers = defineHandlers({
     const { today } = clockOf(ctx);
     const { companyId } = ctx.auth;
     const page = paging('listVcns', ctx, query, { status: query.status, type: query.type }, ['string']);
-    const rows = await listCards(ctx.db, companyId, { status: query.status, type: query.type, today, limit: page.limit, beforeId: page.after?.[0] });
+    const rows = await listCards(ctx.db, companyId, {
+      status: query.status,
+      type: query.type,
+      today,
+      limit: page.limit,
+      beforeId: page.after?.[0],
+    });
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
-    const spending = await spendingOf(ctx.db, companyId, items.map((row) => row.id));
+    const spending = await spendingOf(
+      ctx.db,
+      companyId,
+      items.map((row) => row.id),
+    );
     return {
       status: 200,
       body: {
@@ -94,10 +104,17 @@ export const handlers = defineHandlers({
 
   listVcnTransactions: async ({ params, query }, ctx) => {
     const { startDate, endDate } = query;
-    if (startDate && endDate && endDate < startDate) throw invalidVcnRequest(`endDate ${endDate} is before startDate ${startDate}`);
+    if (startDate && endDate && endDate < startDate)
+      throw invalidVcnRequest(`endDate ${endDate} is before startDate ${startDate}`);
     await getVcn(ctx.db, ctx.auth.companyId, params.vcnId);
     const statuses = query.status ? [...query.status].sort() : undefined;
-    const page = paging('listVcnTransactions', ctx, query, { vcnId: params.vcnId, startDate, endDate, status: statuses }, ['string', 'string']);
+    const page = paging(
+      'listVcnTransactions',
+      ctx,
+      query,
+      { vcnId: params.vcnId, startDate, endDate, status: statuses },
+      ['string', 'string'],
+    );
     const rows = await listTransactions(ctx.db, {
       companyId: ctx.auth.companyId,
       vcnId: params.vcnId,
@@ -108,6 +125,9 @@ export const handlers = defineHandlers({
       limit: page.limit + 1,
     });
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.occurred_at, last.id]);
-    return { status: 200, body: { transactions: items.map(presentTransaction), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+    return {
+      status: 200,
+      body: { transactions: items.map(presentTransaction), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
+    };
   },
 });

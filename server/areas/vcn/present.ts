@@ -12,7 +12,11 @@ type Schemas = components['schemas'];
 const BOOKING_FIELD = { HOTEL: 'hotelBooking', AERIAL: 'flightBooking', CUSTOM: 'customUse' } as const;
 
 /** The card data: PAN decrypted, CVV derived (never stored), expiration from the window. */
-export function cardData(row: VcnRow, secrets: Config['secrets'], pan = decryptPan(secrets.panKey, row.id, row.pan_ciphertext)): Schemas['VcnCard'] {
+export function cardData(
+  row: VcnRow,
+  secrets: Config['secrets'],
+  pan = decryptPan(secrets.panKey, row.id, row.pan_ciphertext),
+): Schemas['VcnCard'] {
   const expirationDate = expirationOf(row.end_date);
   return { pan, cvv: deriveCvv(secrets.cvvKey, pan, expirationDate), expirationDate };
 }
@@ -68,7 +72,11 @@ export function presentTransaction(row: VcnTransactionRow): Schemas['VcnTransact
 }
 
 /** The card without card data, with what it has spent (the read operations and events). */
-export function presentDetails(row: VcnRow, spending: { spentMinor: number; purchases: number }, today: string): Schemas['VcnDetails'] {
+export function presentDetails(
+  row: VcnRow,
+  spending: { spentMinor: number; purchases: number },
+  today: string,
+): Schemas['VcnDetails'] {
   const { card: _card, ...rest } = presentVcn(row, { pan: '', cvv: '', expirationDate: '' }, today);
   return {
     ...rest,

@@ -60,7 +60,9 @@ function checkBlocks(body: VcnCreate): void {
 }
 
 const isCalendarDay = (value: string) =>
-  /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value) &&
+  !Number.isNaN(Date.parse(value)) &&
+  new Date(value).toISOString().startsWith(value);
 const VALUE_CHECKS: Record<Schemas['CustomField']['dataType'], (value: string) => boolean> = {
   STRING: () => true,
   NUMBER: (value) => /^-?[0-9]+(\.[0-9]+)?$/.test(value),
@@ -79,12 +81,20 @@ function checkCustomFields(fields: Schemas['CustomField'][] | undefined): void {
 /** The ceiling and price of a HOTEL or AERIAL card. */
 function priceOf(body: VcnCreate) {
   const amount = body.amount!;
-  const price = { rateMinor: toMinor(amount.rate), taxesMinor: toMinor(amount.taxes), feesMinor: toMinor(amount.fees ?? 0) };
+  const price = {
+    rateMinor: toMinor(amount.rate),
+    taxesMinor: toMinor(amount.taxes),
+    feesMinor: toMinor(amount.fees ?? 0),
+  };
   const total = price.rateMinor + price.taxesMinor + price.feesMinor;
   if (total <= 0) throw invalidVcnRequest('amount.rate + amount.taxes + amount.fees must be greater than 0');
   const hotel = body.hotelBooking;
   // A zero (or absent) margin is consistent with any allowExtraCharges; only a positive one needs true.
-  if (hotel?.extraChargesMargin !== undefined && toMinor(hotel.extraChargesMargin) > 0 && hotel.allowExtraCharges !== true) {
+  if (
+    hotel?.extraChargesMargin !== undefined &&
+    toMinor(hotel.extraChargesMargin) > 0 &&
+    hotel.allowExtraCharges !== true
+  ) {
     throw invalidVcnRequest('a positive hotelBooking.extraChargesMargin needs hotelBooking.allowExtraCharges true');
   }
   const margin = hotel?.allowExtraCharges ? toMinor(hotel.extraChargesMargin ?? 0) : 0;
@@ -98,7 +108,8 @@ function windowOf(body: VcnCreate, today: string): { startDate: string; endDate:
   let endDate = body.endDate;
   let origin = 'endDate';
   if (endDate === undefined) {
-    if (body.type === 'HOTEL') [endDate, origin] = [addDays(body.hotelBooking!.checkOut, 20), 'the default endDate (checkOut + 20 days)'];
+    if (body.type === 'HOTEL')
+      [endDate, origin] = [addDays(body.hotelBooking!.checkOut, 20), 'the default endDate (checkOut + 20 days)'];
     else if (body.type === 'AERIAL') [endDate, origin] = [addDays(today, 1), 'the default endDate (issuance + 1 day)'];
     else [endDate, origin] = [addDays(today, 60), 'the default endDate (issuance + 60 days)'];
   }
@@ -108,7 +119,9 @@ function windowOf(body: VcnCreate, today: string): { startDate: string; endDate:
   }
   if (daysBetween(today, endDate) > MAX_VALIDITY_DAYS) {
     const latest = addDays(today, MAX_VALIDITY_DAYS);
-    throw invalidVcnRequest(`${origin} ${endDate} must be at most ${MAX_VALIDITY_DAYS} days after the issuance day (${latest} at the latest)`);
+    throw invalidVcnRequest(
+      `${origin} ${endDate} must be at most ${MAX_VALIDITY_DAYS} days after the issuance day (${latest} at the latest)`,
+    );
   }
   return { startDate, endDate };
 }
@@ -118,7 +131,8 @@ export function planIssue(body: VcnCreate, today: string): IssuePlan {
   checkBlocks(body);
   checkCustomFields(body.customFields);
   const hotel = body.hotelBooking;
-  if (hotel && hotel.checkOut <= hotel.checkIn) throw invalidVcnRequest('hotelBooking.checkOut must be after hotelBooking.checkIn');
+  if (hotel && hotel.checkOut <= hotel.checkIn)
+    throw invalidVcnRequest('hotelBooking.checkOut must be after hotelBooking.checkIn');
   const money =
     body.type === 'CUSTOM'
       ? { price: null, limitMinor: toMinor(body.limit!.value), currency: body.limit!.currency }
@@ -145,9 +159,12 @@ export function planIssue(body: VcnCreate, today: string): IssuePlan {
 /** A new endDate of an update: not in the past, after startDate, within 365 days of issuance. */
 export function checkNewEndDate(endDate: string, card: { issuedOn: string; startDate: string }, today: string): void {
   if (endDate < today) throw invalidVcnRequest(`endDate ${endDate} is in the past (today is ${today})`);
-  if (endDate <= card.startDate) throw invalidVcnRequest(`endDate ${endDate} must be after startDate (${card.startDate})`);
+  if (endDate <= card.startDate)
+    throw invalidVcnRequest(`endDate ${endDate} must be after startDate (${card.startDate})`);
   if (daysBetween(card.issuedOn, endDate) > MAX_VALIDITY_DAYS) {
     const latest = addDays(card.issuedOn, MAX_VALIDITY_DAYS);
-    throw invalidVcnRequest(`endDate ${endDate} must be at most ${MAX_VALIDITY_DAYS} days after the issuance day (${latest} at the latest)`);
+    throw invalidVcnRequest(
+      `endDate ${endDate} must be at most ${MAX_VALIDITY_DAYS} days after the issuance day (${latest} at the latest)`,
+    );
   }
 }

@@ -6,14 +6,25 @@ import type { VcnType } from './tables.js';
 
 const TYPES: readonly VcnType[] = ['HOTEL', 'AERIAL', 'CUSTOM'];
 const CURRENCIES = ['BRL', 'USD'] as const;
-const LABELS: Record<VcnType, string> = { HOTEL: 'Corporate travel — hotels', AERIAL: 'Corporate travel — air', CUSTOM: 'Corporate purchasing' };
+const LABELS: Record<VcnType, string> = {
+  HOTEL: 'Corporate travel — hotels',
+  AERIAL: 'Corporate travel — air',
+  CUSTOM: 'Corporate purchasing',
+};
 
 export async function seedVcn(db: Db, ctx: SeedContext): Promise<void> {
   const now = ctx.clock.now();
   for (const cardType of TYPES) {
     for (const currency of CURRENCIES) {
       const last4 = String(ctx.rng.int(0, 9999)).padStart(4, '0');
-      await addFundingCard(db, { companyId: ctx.companyId, cardType, currency, label: `${LABELS[cardType]} (${currency})`, last4, now });
+      await addFundingCard(db, {
+        companyId: ctx.companyId,
+        cardType,
+        currency,
+        label: `${LABELS[cardType]} (${currency})`,
+        last4,
+        now,
+      });
     }
   }
 }

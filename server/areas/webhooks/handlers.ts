@@ -15,7 +15,10 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
 }
 
 function checkEvents(events: string[]): void {
-  if (events.includes('*') && events.length > 1) throw badRequest('enabledEvents is either ["*"] or a list of event types', ['enabledEvents: "*" cannot be combined with types']);
+  if (events.includes('*') && events.length > 1)
+    throw badRequest('enabledEvents is either ["*"] or a list of event types', [
+      'enabledEvents: "*" cannot be combined with types',
+    ]);
 }
 
 export const handlers = defineHandlers({
@@ -23,14 +26,21 @@ export const handlers = defineHandlers({
     const page = paging('listWebhookEndpoints', ctx, query, {}, ['string']);
     const rows = await listEndpoints(ctx.db, ctx.auth.companyId, page.limit, page.after?.[0]);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
-    return { status: 200, body: { items: items.map(presentEndpoint), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+    return {
+      status: 200,
+      body: { items: items.map(presentEndpoint), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
+    };
   },
 
   createWebhookEndpoint: async ({ body }, ctx) => {
     await checkUrl(body.url, ctx.config.webhooksAllowPrivate);
     checkEvents(body.enabledEvents);
     const row = await createEndpoint(ctx.db, ctx.auth.companyId, body, ctx.clock.now());
-    return { status: 201, body: withSecret(row), headers: { Location: `${ctx.config.baseUrl}/webhooks/v1/endpoints/${row.id}` } };
+    return {
+      status: 201,
+      body: withSecret(row),
+      headers: { Location: `${ctx.config.baseUrl}/webhooks/v1/endpoints/${row.id}` },
+    };
   },
 
   getWebhookEndpoint: async ({ params }, ctx) => {
@@ -64,15 +74,20 @@ export const handlers = defineHandlers({
     const page = paging('listWebhookDeliveries', ctx, query, { endpointId: params.endpointId }, ['string']);
     const rows = await listDeliveries(ctx.db, companyId, params.endpointId, page.limit, page.after?.[0]);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
-    return { status: 200, body: { items: items.map(presentDelivery), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+    return {
+      status: 200,
+      body: { items: items.map(presentDelivery), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
+    };
   },
 
   retryWebhookDelivery: async ({ params }, ctx) => {
     const { companyId } = ctx.auth;
     const endpoint = await findEndpoint(ctx.db, companyId, params.endpointId);
     if (!endpoint) throw endpointNotFound();
-    if (endpoint.status !== 'enabled') throw conflict('The webhook endpoint is disabled; enable it before resending', ['status: disabled']);
-    if (!(await retryDelivery(ctx.db, companyId, params.endpointId, params.deliveryId, ctx.clock.now()))) throw notFound('Delivery not found');
+    if (endpoint.status !== 'enabled')
+      throw conflict('The webhook endpoint is disabled; enable it before resending', ['status: disabled']);
+    if (!(await retryDelivery(ctx.db, companyId, params.endpointId, params.deliveryId, ctx.clock.now())))
+      throw notFound('Delivery not found');
     const row = await findDelivery(ctx.db, companyId, params.endpointId, params.deliveryId);
     if (!row) throw notFound('Delivery not found');
     return { status: 202, body: presentDelivery(row) };

@@ -52,7 +52,9 @@ export interface AttemptOutcome {
 
 /** Records an attempt: done when it succeeded, else retried at `retryAt`, or failed for good when null. */
 export async function recordAttempt(
-  db: Db, delivery: WebhookDeliveryRow, outcome: AttemptOutcome & { succeeded: boolean; retryAt: Date | null },
+  db: Db,
+  delivery: WebhookDeliveryRow,
+  outcome: AttemptOutcome & { succeeded: boolean; retryAt: Date | null },
 ): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
@@ -71,7 +73,13 @@ export async function recordAttempt(
 }
 
 /** Makes a delivery due now again (a manual retry); false when the endpoint has no such delivery. */
-export async function retryDelivery(db: Db, companyId: string, endpointId: string, id: string, now: Date): Promise<WebhookDeliveryRow | undefined> {
+export async function retryDelivery(
+  db: Db,
+  companyId: string,
+  endpointId: string,
+  id: string,
+  now: Date,
+): Promise<WebhookDeliveryRow | undefined> {
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', next_attempt_at: now.toISOString(), claimed_until: UNCLAIMED })
@@ -85,8 +93,12 @@ export async function retryDelivery(db: Db, companyId: string, endpointId: strin
 
 /** Gives up every pending delivery of an endpoint (it was disabled). */
 export async function failPending(db: Db, endpointId: string): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null })
-    .where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** A page of an endpoint's deliveries, newest first (`limit + 1` rows). */
@@ -99,7 +111,10 @@ export async function listDeliveries(db: Db, companyId: string, endpointId: stri
     .where('webhook_deliveries.company_id', '=', companyId)
     .where('webhook_deliveries.endpoint_id', '=', endpointId);
   if (beforeId) query = query.where('webhook_deliveries.id', '<', beforeId);
-  return query.orderBy('webhook_deliveries.id', 'desc').limit(limit + 1).execute();
+  return query
+    .orderBy('webhook_deliveries.id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function findDelivery(db: Db, companyId: string, endpointId: string, id: string) {

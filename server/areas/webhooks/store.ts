@@ -29,7 +29,12 @@ export interface EndpointInput {
   status?: WebhookEndpointStatus;
 }
 
-export async function createEndpoint(db: Db, companyId: string, input: EndpointInput, now: Date): Promise<WebhookEndpointRow> {
+export async function createEndpoint(
+  db: Db,
+  companyId: string,
+  input: EndpointInput,
+  now: Date,
+): Promise<WebhookEndpointRow> {
   const at = now.toISOString();
   const row: WebhookEndpointRow = {
     id: `we_${nextUlid(now.getTime())}`,
@@ -50,22 +55,43 @@ export async function createEndpoint(db: Db, companyId: string, input: EndpointI
 }
 
 export async function findEndpoint(db: Db, companyId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A page of the company's endpoints by id (`limit + 1` rows). */
-export async function listEndpoints(db: Db, companyId: string, limit: number, afterId?: string): Promise<WebhookEndpointRow[]> {
+export async function listEndpoints(
+  db: Db,
+  companyId: string,
+  limit: number,
+  afterId?: string,
+): Promise<WebhookEndpointRow[]> {
   let query = db.selectFrom('webhook_endpoints').selectAll().where('company_id', '=', companyId);
   if (afterId) query = query.where('id', '>', afterId);
-  return query.orderBy('id').limit(limit + 1).execute();
+  return query
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
 }
 
-export async function updateEndpoint(db: Db, companyId: string, id: string, input: Partial<EndpointInput>, now: Date): Promise<WebhookEndpointRow | undefined> {
+export async function updateEndpoint(
+  db: Db,
+  companyId: string,
+  id: string,
+  input: Partial<EndpointInput>,
+  now: Date,
+): Promise<WebhookEndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
     .set({
       ...(input.url !== undefined ? { url: input.url } : {}),
-      ...(input.enabledEvents !== undefined ? { enabled_events: JSON.stringify([...new Set(input.enabledEvents)]) } : {}),
+      ...(input.enabledEvents !== undefined
+        ? { enabled_events: JSON.stringify([...new Set(input.enabledEvents)]) }
+        : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       // Enabling again starts a fresh failure window.
       ...(input.status !== undefined ? { status: input.status, failing_since: null } : {}),
@@ -79,14 +105,27 @@ export async function updateEndpoint(db: Db, companyId: string, id: string, inpu
 
 export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
-    await trx.deleteFrom('webhook_deliveries').where('company_id', '=', companyId).where('endpoint_id', '=', id).execute();
-    const result = await trx.deleteFrom('webhook_endpoints').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    await trx
+      .deleteFrom('webhook_deliveries')
+      .where('company_id', '=', companyId)
+      .where('endpoint_id', '=', id)
+      .execute();
+    const result = await trx
+      .deleteFrom('webhook_endpoints')
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   });
 }
 
 /** A new secret; the current one keeps signing (alongside) for 24 hours. */
-export async function rotateSecret(db: Db, companyId: string, id: string, now: Date): Promise<WebhookEndpointRow | undefined> {
+export async function rotateSecret(
+  db: Db,
+  companyId: string,
+  id: string,
+  now: Date,
+): Promise<WebhookEndpointRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const current = await findEndpoint(trx, companyId, id);
     if (!current) return undefined;
@@ -106,13 +145,20 @@ export async function rotateSecret(db: Db, companyId: string, id: string, now: D
 
 /** The secrets that sign a delivery now: the current one, and the previous one within its 24 hours. */
 export const signingSecrets = (endpoint: WebhookEndpointRow, now: Date): string[] =>
-  endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now.toISOString()
+  endpoint.previous_secret &&
+  endpoint.previous_secret_expires_at &&
+  endpoint.previous_secret_expires_at > now.toISOString()
     ? [endpoint.secret, endpoint.previous_secret]
     : [endpoint.secret];
 
 /** A success clears the endpoint's failure window. */
 export async function markEndpointHealthy(db: Db, endpointId: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpointId).where('failing_since', 'is not', null).execute();
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', endpointId)
+    .where('failing_since', 'is not', null)
+    .execute();
 }
 
 /**
@@ -121,10 +167,18 @@ export async function markEndpointHealthy(db: Db, endpointId: string): Promise<v
  */
 export async function markEndpointFailing(db: Db, endpointId: string, now: Date): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
-    const endpoint = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+    const endpoint = await trx
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', endpointId)
+      .executeTakeFirst();
     if (!endpoint || endpoint.status !== 'enabled') return false;
     if (!endpoint.failing_since) {
-      await trx.updateTable('webhook_endpoints').set({ failing_since: now.toISOString() }).where('id', '=', endpointId).execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: now.toISOString() })
+        .where('id', '=', endpointId)
+        .execute();
       return false;
     }
     if (now.getTime() - new Date(endpoint.failing_since).getTime() < DISABLE_AFTER_MS) return false;
@@ -136,8 +190,11 @@ export async function markEndpointFailing(db: Db, endpointId: string, now: Date)
       .executeTakeFirstOrThrow();
     await failPending(trx, endpointId);
     await recordEvent(trx, now, {
-      companyId: endpoint.company_id, type: 'webhook_endpoint.disabled', requestId: null,
-      object: presentEndpoint(disabled), previousAttributes: { status: 'enabled' },
+      companyId: endpoint.company_id,
+      type: 'webhook_endpoint.disabled',
+      requestId: null,
+      object: presentEndpoint(disabled),
+      previousAttributes: { status: 'enabled' },
     });
     return true;
   });

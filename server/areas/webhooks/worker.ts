@@ -57,7 +57,14 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirst();
     if (!endpoint || !event) return;
     if (endpoint.status !== 'enabled') {
-      await recordAttempt(db, delivery, { at: clock.now(), statusCode: null, error: 'the endpoint is disabled', durationMs: 0, succeeded: false, retryAt: null });
+      await recordAttempt(db, delivery, {
+        at: clock.now(),
+        statusCode: null,
+        error: 'the endpoint is disabled',
+        durationMs: 0,
+        succeeded: false,
+        retryAt: null,
+      });
       return;
     }
     const startedAt = clock.now();
@@ -85,7 +92,10 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         await res.body?.cancel().catch(() => undefined);
         if (res.status < 200 || res.status > 299) error = `the endpoint answered ${res.status}`;
       } catch (err) {
-        error = err instanceof Error && err.name === 'TimeoutError' ? 'no answer within 10 s' : `could not connect: ${(err as Error).message}`;
+        error =
+          err instanceof Error && err.name === 'TimeoutError'
+            ? 'no answer within 10 s'
+            : `could not connect: ${(err as Error).message}`;
       }
     }
     const durationMs = Math.round(performance.now() - began);
@@ -94,7 +104,8 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     const retryAt = succeeded ? null : nextAttemptAt(delivery.created_at, delivery.attempts + 1, now, random);
     await recordAttempt(db, delivery, { at: startedAt, statusCode, error, durationMs, succeeded, retryAt });
     if (succeeded) await markEndpointHealthy(db, endpoint.id);
-    else if (await markEndpointFailing(db, endpoint.id, now)) logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 3 days of failures');
+    else if (await markEndpointFailing(db, endpoint.id, now))
+      logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 3 days of failures');
   }
 
   async function purge(): Promise<void> {
@@ -115,7 +126,11 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   async function tick(): Promise<number> {
     await chores();
     const due = await claimDue(db, clock.now(), BATCH);
-    await Promise.all(due.map((d) => deliver(d).catch((err: unknown) => logger.error({ err, deliveryId: d.id }, 'webhook delivery failed'))));
+    await Promise.all(
+      due.map((d) =>
+        deliver(d).catch((err: unknown) => logger.error({ err, deliveryId: d.id }, 'webhook delivery failed')),
+      ),
+    );
     await purge();
     return due.length;
   }

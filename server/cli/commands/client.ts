@@ -11,7 +11,9 @@ export function register(program: Command): void {
     .requiredOption('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, parseScopes)
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; scopes: string[]; json?: boolean }) => {
-      const result = await usingDb(opts.db, (db) => createClient(db, systemClock, { companyId: opts.company, scopes: opts.scopes }));
+      const result = await usingDb(opts.db, (db) =>
+        createClient(db, systemClock, { companyId: opts.company, scopes: opts.scopes }),
+      );
       output(Boolean(opts.json), { ...result });
     });
   withDb(client.command('revoke'))
@@ -31,7 +33,9 @@ export function register(program: Command): void {
       if (opts.json) return output(true, { clients });
       if (clients.length === 0) process.stdout.write('no clients\n');
       for (const c of clients) {
-        process.stdout.write(`${c.clientId}  company ${c.companyId}  ${c.revokedAt ? `revoked ${c.revokedAt}` : 'active'}  scopes ${c.scopes.join(',')}\n`);
+        process.stdout.write(
+          `${c.clientId}  company ${c.companyId}  ${c.revokedAt ? `revoked ${c.revokedAt}` : 'active'}  scopes ${c.scopes.join(',')}\n`,
+        );
       }
     });
   withDb(client.command('rotate'))
@@ -42,10 +46,10 @@ export function register(program: Command): void {
       const clientSecret = await usingDb(opts.db, async (db) => {
         const found = (await listClients(db)).find((c) => c.clientId === opts.client);
         if (!found) throw new Error(`no client ${opts.client} (see \`finance client list\`)`);
-        if (found.revokedAt) throw new Error(`client ${opts.client} is revoked; create a new one with \`finance client create\``);
+        if (found.revokedAt)
+          throw new Error(`client ${opts.client} is revoked; create a new one with \`finance client create\``);
         return rotateClientSecret(db, opts.client);
       });
       output(Boolean(opts.json), { clientId: opts.client, clientSecret });
     });
 }
-

@@ -8,14 +8,20 @@ export function register(program: Command): void {
   withDb(company.command('create'))
     .description('Create a company and its first API client')
     .requiredOption('--name <name>', 'company name', nonEmptyName)
-    .option('--scopes <scopes>', `comma-separated scopes of the first client (${ALL_SCOPES.join(', ')})`, parseScopes, [...ALL_SCOPES])
+    .option('--scopes <scopes>', `comma-separated scopes of the first client (${ALL_SCOPES.join(', ')})`, parseScopes, [
+      ...ALL_SCOPES,
+    ])
     .option('--time-zone <zone>', 'IANA time zone of the company', timeZone, 'America/Sao_Paulo')
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; name: string; scopes: string[]; timeZone: string; json?: boolean }) => {
-      const result = await usingDb(opts.db, async (db) => {
-        const companyId = await createCompany(db, systemClock, { name: opts.name, timeZone: opts.timeZone });
-        return createClient(db, systemClock, { companyId, scopes: opts.scopes });
-      }, { create: true });
+      const result = await usingDb(
+        opts.db,
+        async (db) => {
+          const companyId = await createCompany(db, systemClock, { name: opts.name, timeZone: opts.timeZone });
+          return createClient(db, systemClock, { companyId, scopes: opts.scopes });
+        },
+        { create: true },
+      );
       output(Boolean(opts.json), { ...result });
     });
   withDb(company.command('list'))
@@ -25,6 +31,7 @@ export function register(program: Command): void {
       const companies = await usingDb(opts.db, (db) => listCompanies(db));
       if (opts.json) return output(true, { companies });
       if (companies.length === 0) process.stdout.write('no companies\n');
-      for (const c of companies) process.stdout.write(`${c.companyId}  ${c.name}  (${c.timeZone}, ${c.activeClients} active client(s))\n`);
+      for (const c of companies)
+        process.stdout.write(`${c.companyId}  ${c.name}  (${c.timeZone}, ${c.activeClients} active client(s))\n`);
     });
 }

@@ -10,7 +10,9 @@ export function register(program: Command): void {
   const events = program.command('events').description('Follow and trigger events (sandbox)');
 
   withDb(events.command('listen'))
-    .description('Print the company\'s events as they happen; with --forward-to, POST each one signed (Standard Webhooks) to a local URL')
+    .description(
+      "Print the company's events as they happen; with --forward-to, POST each one signed (Standard Webhooks) to a local URL",
+    )
     .requiredOption('--company <id>', 'company id')
     .option('--forward-to <url>', 'receiver URL, e.g. http://localhost:3000/hooks')
     .option('--secret <whsec>', 'signing secret (default: a new one, printed at start)')
@@ -23,9 +25,16 @@ export function register(program: Command): void {
       try {
         process.stdout.write('Listening for events (Ctrl-C to stop)\n');
         await listenForEvents({
-          db, companyId: opts.company, forwardTo: opts.forwardTo, secret: opts.secret,
-          types: opts.types?.split(',').map((t) => t.trim()).filter(Boolean),
-          signal: stop.signal, print: (line) => process.stdout.write(`${line}\n`),
+          db,
+          companyId: opts.company,
+          forwardTo: opts.forwardTo,
+          secret: opts.secret,
+          types: opts.types
+            ?.split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+          signal: stop.signal,
+          print: (line) => process.stdout.write(`${line}\n`),
         });
       } finally {
         await db.destroy();
@@ -33,7 +42,9 @@ export function register(program: Command): void {
     });
 
   withDb(events.command('trigger'))
-    .description(`Write a realistic event of a type for the company; its webhook endpoints receive it (${EVENT_TYPES.join(', ')})`)
+    .description(
+      `Write a realistic event of a type for the company; its webhook endpoints receive it (${EVENT_TYPES.join(', ')})`,
+    )
     .argument('<type>', 'event type, e.g. banking_transaction.updated')
     .requiredOption('--company <id>', 'company id')
     .option('--json', 'print one JSON document')

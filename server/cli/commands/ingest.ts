@@ -23,7 +23,10 @@ export function register(program: Command): void {
     .addHelpText('after', `\n${FORMAT}`)
     .action(async (opts: { db: string; company: string; file: string; json?: boolean }) => {
       const bar = process.stderr.isTTY
-        ? new cliProgress.SingleBar({ stream: process.stderr, format: 'ingest {phase} {value} lines' }, cliProgress.Presets.shades_classic)
+        ? new cliProgress.SingleBar(
+            { stream: process.stderr, format: 'ingest {phase} {value} lines' },
+            cliProgress.Presets.shades_classic,
+          )
         : undefined;
       bar?.start(0, 0, { phase: 'checking' });
       try {
@@ -32,17 +35,25 @@ export function register(program: Command): void {
         );
         bar?.stop();
         output(Boolean(opts.json), {
-          companyId: opts.company, file: opts.file, banking: counts.banking, creditCard: counts.creditCard, alreadyIngested: counts.alreadyIngested,
+          companyId: opts.company,
+          file: opts.file,
+          banking: counts.banking,
+          creditCard: counts.creditCard,
+          alreadyIngested: counts.alreadyIngested,
         });
         if (!opts.json && counts.alreadyIngested > 0) {
           const stored = counts.banking + counts.creditCard;
-          process.stderr.write(`${counts.alreadyIngested} line(s) were already ingested and were skipped; ${stored === 0 ? 'nothing new was added' : `${stored} new line(s) added`}\n`);
+          process.stderr.write(
+            `${counts.alreadyIngested} line(s) were already ingested and were skipped; ${stored === 0 ? 'nothing new was added' : `${stored} new line(s) added`}\n`,
+          );
         }
       } catch (err) {
         bar?.stop();
         if (!(err instanceof IngestRejected)) throw err;
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify({ error: err.message, problems: err.problems, more: err.more }, null, 2)}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ error: err.message, problems: err.problems, more: err.more }, null, 2)}\n`,
+          );
         } else {
           for (const p of err.problems) process.stderr.write(`${opts.file}:${p.line}: ${p.message}\n`);
           if (err.more > 0) process.stderr.write(`… and ${err.more} more\n`);

@@ -19,11 +19,19 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; email: string; name?: string; json?: boolean }) => {
       const user = await usingDb(opts.db, (db) =>
-        acceptInvite(db, systemClock, opts.company, { email: opts.email, ...(opts.name !== undefined ? { name: opts.name } : {}) }),
+        acceptInvite(db, systemClock, opts.company, {
+          email: opts.email,
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+        }),
       );
       output(Boolean(opts.json), {
-        userId: user.id, companyId: opts.company, email: user.email, name: user.name,
-        roleId: user.role_id, roleName: user.role_name, active: user.active === 1,
+        userId: user.id,
+        companyId: opts.company,
+        email: user.email,
+        name: user.name,
+        roleId: user.role_id,
+        roleName: user.role_name,
+        active: user.active === 1,
       });
     });
 
@@ -41,16 +49,23 @@ export function register(program: Command): void {
       const rows = await usingDb(opts.db, (db) => listInvites(db, opts.company));
       const invites = rows
         .map((r) => ({
-          id: r.id, email: r.email, roleId: r.role_id, roleName: r.role_name,
+          id: r.id,
+          email: r.email,
+          roleId: r.role_id,
+          roleName: r.role_name,
           // A pending invite past its expiry is expired even before a write stores it so.
           status: r.status === 'PENDING' && r.expires_at <= now ? 'EXPIRED' : r.status,
-          createdAt: r.created_at, expiresAt: r.expires_at, acceptedAt: r.accepted_at, userId: r.user_id,
+          createdAt: r.created_at,
+          expiresAt: r.expires_at,
+          acceptedAt: r.accepted_at,
+          userId: r.user_id,
         }))
         .filter((i) => status === undefined || i.status === status);
       if (opts.json) {
         output(true, { companyId: opts.company, invites });
         return;
       }
-      for (const i of invites) process.stdout.write(`${i.status.padEnd(8)} ${i.email} (${i.roleName}) expires ${i.expiresAt}\n`);
+      for (const i of invites)
+        process.stdout.write(`${i.status.padEnd(8)} ${i.email} (${i.roleName}) expires ${i.expiresAt}\n`);
     });
 }

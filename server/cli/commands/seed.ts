@@ -13,7 +13,12 @@ export function register(program: Command): void {
     .action(async (opts: { db: string; company: string; transactions: number; seed: number; json?: boolean }) => {
       const started = performance.now();
       await usingDb(opts.db, (db) =>
-        seedCompany(db, { companyId: opts.company, transactions: opts.transactions, seed: opts.seed, clock: systemClock }),
+        seedCompany(db, {
+          companyId: opts.company,
+          transactions: opts.transactions,
+          seed: opts.seed,
+          clock: systemClock,
+        }),
       );
       output(Boolean(opts.json), {
         companyId: opts.company,

@@ -39,26 +39,28 @@ export function register(program: Command): void {
     .option('--merchant <name>', 'merchant name', 'SANDBOX MERCHANT')
     .option('--mcc <code>', 'merchant category code (4 digits)', parseMcc, '5999')
     .option('--json', 'print one JSON document')
-    .action(async (opts: { db: string; vcn: string; amount: number; merchant: string; mcc: string; json?: boolean }) => {
-      const tx = await usingDb(opts.db, (db) =>
-        authorizePurchase(db, {
-          vcnId: opts.vcn,
-          amountMinor: toMinor(opts.amount),
-          merchantName: opts.merchant,
-          merchantCategory: opts.mcc,
-          now: systemClock.now(),
-        }),
-      );
-      output(Boolean(opts.json), {
-        transactionId: tx.id,
-        vcnId: tx.vcn_id,
-        status: tx.status,
-        amount: fromMinor(tx.amount_minor),
-        currency: tx.currency,
-        ...(tx.authorization_code ? { authorizationCode: tx.authorization_code } : {}),
-        ...(tx.decline_reason ? { declineReason: tx.decline_reason } : {}),
-      });
-    });
+    .action(
+      async (opts: { db: string; vcn: string; amount: number; merchant: string; mcc: string; json?: boolean }) => {
+        const tx = await usingDb(opts.db, (db) =>
+          authorizePurchase(db, {
+            vcnId: opts.vcn,
+            amountMinor: toMinor(opts.amount),
+            merchantName: opts.merchant,
+            merchantCategory: opts.mcc,
+            now: systemClock.now(),
+          }),
+        );
+        output(Boolean(opts.json), {
+          transactionId: tx.id,
+          vcnId: tx.vcn_id,
+          status: tx.status,
+          amount: fromMinor(tx.amount_minor),
+          currency: tx.currency,
+          ...(tx.authorization_code ? { authorizationCode: tx.authorization_code } : {}),
+          ...(tx.decline_reason ? { declineReason: tx.decline_reason } : {}),
+        });
+      },
+    );
   statusCommand(vcn, 'block', 'BLOCKED', 'Block a card: its purchases are declined until unblocked');
   statusCommand(vcn, 'unblock', 'ACTIVE', 'Unblock a blocked card');
   statusCommand(vcn, 'cancel', 'CANCELLED', 'Cancel a card for good: its booking key can be issued again');

@@ -36,7 +36,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('cost_centers_company_name').unique().on('cost_centers').columns(['company_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('cost_centers_company_name')
+    .unique()
+    .on('cost_centers')
+    .columns(['company_id', 'name_key'])
+    .execute();
 
   for (const table of ['suppliers', 'categories'] as const) {
     await db.schema
@@ -49,7 +54,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('created_at', t.time, (c) => c.notNull())
       .addColumn('updated_at', t.time, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex(`${table}_company_name`).unique().on(table).columns(['company_id', 'name_key']).execute();
+    await db.schema
+      .createIndex(`${table}_company_name`)
+      .unique()
+      .on(table)
+      .columns(['company_id', 'name_key'])
+      .execute();
     await db.schema.createIndex(`${table}_company_id`).on(table).columns(['company_id', 'id']).execute();
   }
 

@@ -14,7 +14,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // Serves the listing order (name, id) and keeps names unique within a company.
   await db.schema.createIndex('roles_company_name').on('roles').columns(['company_id', 'name', 'id']).execute();
-  await db.schema.createIndex('roles_company_name_unique').on('roles').columns(['company_id', 'name']).unique().execute();
+  await db.schema
+    .createIndex('roles_company_name_unique')
+    .on('roles')
+    .columns(['company_id', 'name'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('users')
@@ -63,5 +68,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('status'), '=', 'PENDING')
     .execute();
-  await db.schema.createIndex('invites_company_created').on('invites').columns(['company_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('invites_company_created')
+    .on('invites')
+    .columns(['company_id', 'created_at', 'id'])
+    .execute();
 }

@@ -75,28 +75,72 @@ export async function up(db: Db): Promise<void> {
   // carries the other two keys: an amount-ordered page with a date range (or a BRL amount filter
   // under the total order) either walks an amount index checking the range inside it, or reads the
   // range from the date (BRL) index with the sort key in it — never the table (store/banking-plan.ts).
-  await index(db, 'bt_company_date', bt, ['company_id', 'transaction_date', 'id', 'brl_amount_minor', 'total_amount_minor']);
-  await index(db, 'bt_company_brl', bt, ['company_id', 'brl_amount_minor', 'id', 'transaction_date', 'total_amount_minor']);
-  await index(db, 'bt_company_total', bt, ['company_id', 'total_amount_minor', 'id', 'transaction_date', 'brl_amount_minor']);
+  await index(db, 'bt_company_date', bt, [
+    'company_id',
+    'transaction_date',
+    'id',
+    'brl_amount_minor',
+    'total_amount_minor',
+  ]);
+  await index(db, 'bt_company_brl', bt, [
+    'company_id',
+    'brl_amount_minor',
+    'id',
+    'transaction_date',
+    'total_amount_minor',
+  ]);
+  await index(db, 'bt_company_total', bt, [
+    'company_id',
+    'total_amount_minor',
+    'id',
+    'transaction_date',
+    'brl_amount_minor',
+  ]);
   // The rows whose total is below the BRL amount (none unless a negative fee is ingested): the total
   // order under a BRL-amount-above filter walks them apart from the others (store/banking-arms.ts).
-  await db.schema.createIndex('bt_company_total_below_brl').on(bt).columns(['company_id', 'total_amount_minor', 'id', 'brl_amount_minor', 'transaction_date'])
-    .where(sql.ref('total_amount_minor'), '<', sql.ref('brl_amount_minor')).execute();
+  await db.schema
+    .createIndex('bt_company_total_below_brl')
+    .on(bt)
+    .columns(['company_id', 'total_amount_minor', 'id', 'brl_amount_minor', 'transaction_date'])
+    .where(sql.ref('total_amount_minor'), '<', sql.ref('brl_amount_minor'))
+    .execute();
   // Amount orders under a filter (store/banking-arms.ts): a filter and an amount order share a B-tree
   // only when the filter leads it. One index per classification filter and amount; the flag filters
   // (has_attachments, conciled, status: 12 combinations) share one per amount, read as one arm per
   // combination. Classification ones are partial (column set), like the pair indexes below.
-  for (const [suffix, amount] of [['brl', 'brl_amount_minor'], ['total', 'total_amount_minor']] as const) {
+  for (const [suffix, amount] of [
+    ['brl', 'brl_amount_minor'],
+    ['total', 'total_amount_minor'],
+  ] as const) {
     await index(db, `bt_flags_${suffix}`, bt, ['company_id', 'has_attachments', 'conciled', 'status', amount, 'id']);
     await index(db, `bt_account_${suffix}`, bt, ['account_id', amount, 'id']);
-    for (const [name, column] of [['user', 'user_id'], ['cost_center', 'cost_center_id'], ['category', 'custom_category_id']] as const) {
-      await db.schema.createIndex(`bt_${name}_${suffix}`).on(bt).columns([column, amount, 'id']).where(column, 'is not', null).execute();
+    for (const [name, column] of [
+      ['user', 'user_id'],
+      ['cost_center', 'cost_center_id'],
+      ['category', 'custom_category_id'],
+    ] as const) {
+      await db.schema
+        .createIndex(`bt_${name}_${suffix}`)
+        .on(bt)
+        .columns([column, amount, 'id'])
+        .where(column, 'is not', null)
+        .execute();
     }
   }
   // Filters: ids that are unique across companies lead on their own (they also serve foreign-key
   // checks). These indexes also carry every other filtered column, so when several filters combine,
   // the rows of the leading one are checked inside the index, without reading the table.
-  const filtered = ['company_id', 'account_id', 'status', 'conciled', 'has_attachments', 'brl_amount_minor', 'custom_category_id', 'cost_center_id', 'user_id'];
+  const filtered = [
+    'company_id',
+    'account_id',
+    'status',
+    'conciled',
+    'has_attachments',
+    'brl_amount_minor',
+    'custom_category_id',
+    'cost_center_id',
+    'user_id',
+  ];
   const covering = (lead: string) => [lead, 'transaction_date', 'id', ...filtered.filter((c) => c !== lead)];
   await index(db, 'bt_account_date', bt, covering('account_id'));
   await index(db, 'bt_category_date', bt, covering('custom_category_id'));
@@ -106,13 +150,24 @@ export async function up(db: Db): Promise<void> {
   // on a 1M-row statement), so a sparse combination (few rows match) would walk a whole range. An
   // index per pair of classification filters cuts that to the pair's intersection (~0.1-0.3 %).
   // Partial (both columns set): unclassified rows, most of the table, are left out.
-  const pair = (first: string, second: string) => [first, second, 'transaction_date', 'id', ...filtered.filter((c) => c !== first && c !== second)];
+  const pair = (first: string, second: string) => [
+    first,
+    second,
+    'transaction_date',
+    'id',
+    ...filtered.filter((c) => c !== first && c !== second),
+  ];
   for (const [name, first, second] of [
     ['bt_user_category_date', 'user_id', 'custom_category_id'],
     ['bt_user_cost_center_date', 'user_id', 'cost_center_id'],
     ['bt_cost_center_category_date', 'cost_center_id', 'custom_category_id'],
   ] as const) {
-    await db.schema.createIndex(name).on(bt).columns(pair(first, second)).where((eb) => eb.and([eb(first, 'is not', null), eb(second, 'is not', null)])).execute();
+    await db.schema
+      .createIndex(name)
+      .on(bt)
+      .columns(pair(first, second))
+      .where((eb) => eb.and([eb(first, 'is not', null), eb(second, 'is not', null)]))
+      .execute();
   }
   await index(db, 'bt_requester', bt, ['requester_user_id']);
   await index(db, 'bt_company_status_date', bt, ['company_id', 'status', 'transaction_date', 'id']);

@@ -104,5 +104,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('request_id', 'text', (c) => c.notNull())
     .addColumn('revealed_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('vcn_reveals_by_card').on('vcn_reveals').columns(['company_id', 'vcn_id', 'revealed_at']).execute();
+  await db.schema
+    .createIndex('vcn_reveals_by_card')
+    .on('vcn_reveals')
+    .columns(['company_id', 'vcn_id', 'revealed_at'])
+    .execute();
 }

@@ -33,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_endpoints_by_company').on('webhook_endpoints').columns(['company_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_by_company')
+    .on('webhook_endpoints')
+    .columns(['company_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -52,8 +56,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_duration_ms', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_by_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_by_endpoint')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('idempotency_keys')

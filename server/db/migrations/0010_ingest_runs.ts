@@ -14,9 +14,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('started_at', t.time, (c) => c.notNull())
     .addColumn('heartbeat_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ingest_runs_loading').on('ingest_runs').column('heartbeat_at').where(sql.ref('status'), '=', 'LOADING').execute();
+  await db.schema
+    .createIndex('ingest_runs_loading')
+    .on('ingest_runs')
+    .column('heartbeat_at')
+    .where(sql.ref('status'), '=', 'LOADING')
+    .execute();
   for (const table of ['banking_transactions', 'credit_card_transactions']) {
     await db.schema.alterTable(table).addColumn('ingest_run_id', 'text').execute();
-    await db.schema.createIndex(`${table}_ingest_run`).on(table).column('ingest_run_id').where('ingest_run_id', 'is not', null).execute();
+    await db.schema
+      .createIndex(`${table}_ingest_run`)
+      .on(table)
+      .column('ingest_run_id')
+      .where('ingest_run_id', 'is not', null)
+      .execute();
   }
 }

@@ -8,10 +8,17 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   const bt = 'banking_transactions';
   const feeRows = [sql.ref('brl_amount_minor'), '<', sql.ref('total_amount_minor')] as const;
-  await db.schema.createIndex('bt_company_brl_below_total').on(bt)
+  await db.schema
+    .createIndex('bt_company_brl_below_total')
+    .on(bt)
     .columns(['company_id', 'brl_amount_minor', 'id', 'total_amount_minor', 'transaction_date'])
-    .where(...feeRows).execute();
-  await db.schema.createIndex('bt_company_total_over_brl').on(bt)
-    .column('company_id').expression(sql`(${sql.ref('total_amount_minor')} - ${sql.ref('brl_amount_minor')})`)
-    .where(...feeRows).execute();
+    .where(...feeRows)
+    .execute();
+  await db.schema
+    .createIndex('bt_company_total_over_brl')
+    .on(bt)
+    .column('company_id')
+    .expression(sql`(${sql.ref('total_amount_minor')} - ${sql.ref('brl_amount_minor')})`)
+    .where(...feeRows)
+    .execute();
 }

@@ -4,7 +4,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Db } from '../../../server/db/database.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../../../server/areas/statements/tables.js';
-import { insertBankingTransactions, insertCreditCardTransactions } from '../../../server/areas/statements/store/insert.js';
+import {
+  insertBankingTransactions,
+  insertCreditCardTransactions,
+} from '../../../server/areas/statements/store/insert.js';
 import { billDueDate } from '../../../server/areas/statements/bills/cycle.js';
 import { localDate } from '../../../server/lib/time.js';
 
@@ -12,15 +15,28 @@ const NOW = new Date('2026-11-01T12:00:00.000Z');
 let sequence = 0;
 const next = () => (sequence += 1);
 
-export async function createAccount(db: Db, companyId: string, overrides: { name?: string; openingMinor?: number } = {}): Promise<number> {
+export async function createAccount(
+  db: Db,
+  companyId: string,
+  overrides: { name?: string; openingMinor?: number } = {},
+): Promise<number> {
   const n = next();
   const opening = overrides.openingMinor ?? 1_000_000;
   const row = await db
     .insertInto('accounts')
     .values({
-      company_id: companyId, name: overrides.name ?? `Conta ${n}`, bank_code: '341', bank_name: 'Itaú Unibanco',
-      branch: '0912', number: `${40000 + n}-${n % 10}`, currency: 'BRL', opening_balance_minor: opening, balance_minor: opening,
-      blocked_minor: 0, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+      company_id: companyId,
+      name: overrides.name ?? `Conta ${n}`,
+      bank_code: '341',
+      bank_name: 'Itaú Unibanco',
+      branch: '0912',
+      number: `${40000 + n}-${n % 10}`,
+      currency: 'BRL',
+      opening_balance_minor: opening,
+      balance_minor: opening,
+      blocked_minor: 0,
+      created_at: NOW.toISOString(),
+      updated_at: NOW.toISOString(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -29,31 +45,75 @@ export async function createAccount(db: Db, companyId: string, overrides: { name
 
 export type BankingOverrides = Partial<Omit<NewBankingTransaction, 'company_id' | 'account_id'>>;
 
-export function bankingRow(companyId: string, accountId: number, overrides: BankingOverrides = {}): NewBankingTransaction {
+export function bankingRow(
+  companyId: string,
+  accountId: number,
+  overrides: BankingOverrides = {},
+): NewBankingTransaction {
   const n = next();
   const brl = overrides.brl_amount_minor ?? 1000 + n;
   return {
-    company_id: companyId, account_id: accountId,
-    transaction_type_id: 1, transaction_type_description: 'Compra no cartão', transaction_type_icon: 'credit-card', sub_type: 'DEBIT',
-    status: 2, final_card_number: '4021', bearer_name: 'MARIANA COSTA',
+    company_id: companyId,
+    account_id: accountId,
+    transaction_type_id: 1,
+    transaction_type_description: 'Compra no cartão',
+    transaction_type_icon: 'credit-card',
+    sub_type: 'DEBIT',
+    status: 2,
+    final_card_number: '4021',
+    bearer_name: 'MARIANA COSTA',
     transaction_date: new Date(Date.UTC(2026, 9, 1) + n * 60_000).toISOString(),
-    brl_amount_minor: brl, usd_amount_minor: null, usd_exchange_rate: null, usd_exchange_rate_date: null,
-    total_amount_minor: brl, iof_amount_minor: 0, fee_service_amount_minor: 0,
-    mcc_code: 5812, mcc_group: 1, mcc_description: 'Restaurantes', id_purchase_event: 90000000 + n,
-    source_destination_name: `RESTAURANTE ${n}`, place_establishment: 'SAO PAULO - BR', description: `RESTAURANTE ${n}`,
-    notes: '', conciled: 0, conciled_at: null, category_code: 'FOOD', category_description: 'Alimentação',
-    custom_category_id: null, cost_center_id: null, user_id: null, requester_user_id: null, has_attachments: 0,
+    brl_amount_minor: brl,
+    usd_amount_minor: null,
+    usd_exchange_rate: null,
+    usd_exchange_rate_date: null,
+    total_amount_minor: brl,
+    iof_amount_minor: 0,
+    fee_service_amount_minor: 0,
+    mcc_code: 5812,
+    mcc_group: 1,
+    mcc_description: 'Restaurantes',
+    id_purchase_event: 90000000 + n,
+    source_destination_name: `RESTAURANTE ${n}`,
+    place_establishment: 'SAO PAULO - BR',
+    description: `RESTAURANTE ${n}`,
+    notes: '',
+    conciled: 0,
+    conciled_at: null,
+    category_code: 'FOOD',
+    category_description: 'Alimentação',
+    custom_category_id: null,
+    cost_center_id: null,
+    user_id: null,
+    requester_user_id: null,
+    has_attachments: 0,
     created_at: NOW.toISOString(),
     ...overrides,
   };
 }
 
 /** Inserts banking transactions (one per overrides object) and answers their ids in order. */
-export async function createBankingTransactions(db: Db, companyId: string, accountId: number, list: BankingOverrides[]): Promise<number[]> {
-  return db.transaction().execute((trx) => insertBankingTransactions(trx, list.map((o) => bankingRow(companyId, accountId, o)), NOW));
+export async function createBankingTransactions(
+  db: Db,
+  companyId: string,
+  accountId: number,
+  list: BankingOverrides[],
+): Promise<number[]> {
+  return db.transaction().execute((trx) =>
+    insertBankingTransactions(
+      trx,
+      list.map((o) => bankingRow(companyId, accountId, o)),
+      NOW,
+    ),
+  );
 }
 
-export async function createBankingTransaction(db: Db, companyId: string, accountId: number, overrides: BankingOverrides = {}): Promise<number> {
+export async function createBankingTransaction(
+  db: Db,
+  companyId: string,
+  accountId: number,
+  overrides: BankingOverrides = {},
+): Promise<number> {
   const [id] = await createBankingTransactions(db, companyId, accountId, [overrides]);
   return id!;
 }
@@ -65,46 +125,102 @@ export function creditCardRow(companyId: string, overrides: CreditCardOverrides 
   const date = overrides.transaction_date ?? new Date(Date.UTC(2026, 9, 1) + n * 60_000).toISOString();
   const brl = overrides.brl_amount_minor ?? 2000 + n;
   return {
-    id: ulid(Date.parse(date)), company_id: companyId, card_id: 'c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e', final_card_number: '4021',
-    bearer_name: 'MARIANA COSTA', transaction_date: date, description: `LOJA ${n}`, merchant_name: `LOJA ${n}`, mcc_code: 5311,
-    category_code: 'SHOPPING', category_description: 'Compras', amount_minor: brl, currency: 'BRL', brl_amount_minor: brl,
-    exchange_rate: null, iof_amount_minor: 0, installment_number: null, installment_total: null, status: 2,
+    id: ulid(Date.parse(date)),
+    company_id: companyId,
+    card_id: 'c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e',
+    final_card_number: '4021',
+    bearer_name: 'MARIANA COSTA',
+    transaction_date: date,
+    description: `LOJA ${n}`,
+    merchant_name: `LOJA ${n}`,
+    mcc_code: 5311,
+    category_code: 'SHOPPING',
+    category_description: 'Compras',
+    amount_minor: brl,
+    currency: 'BRL',
+    brl_amount_minor: brl,
+    exchange_rate: null,
+    iof_amount_minor: 0,
+    installment_number: null,
+    installment_total: null,
+    status: 2,
     bill_due_date: billDueDate(localDate(date, 'America/Sao_Paulo'), overrides.installment_number ?? 1),
-    notes: '', conciled: 0, conciled_at: null, custom_category_id: null, cost_center_id: null, user_id: null, has_attachments: 0,
+    notes: '',
+    conciled: 0,
+    conciled_at: null,
+    custom_category_id: null,
+    cost_center_id: null,
+    user_id: null,
+    has_attachments: 0,
     created_at: NOW.toISOString(),
     ...overrides,
   };
 }
 
-export async function createCreditCardTransactions(db: Db, companyId: string, list: CreditCardOverrides[]): Promise<string[]> {
+export async function createCreditCardTransactions(
+  db: Db,
+  companyId: string,
+  list: CreditCardOverrides[],
+): Promise<string[]> {
   const rows = list.map((o) => creditCardRow(companyId, o));
   await db.transaction().execute((trx) => insertCreditCardTransactions(trx, rows, NOW));
   return rows.map((r) => r.id);
 }
 
-export async function createCreditCardTransaction(db: Db, companyId: string, overrides: CreditCardOverrides = {}): Promise<string> {
+export async function createCreditCardTransaction(
+  db: Db,
+  companyId: string,
+  overrides: CreditCardOverrides = {},
+): Promise<string> {
   const [id] = await createCreditCardTransactions(db, companyId, [overrides]);
   return id!;
 }
 
 /** Attaches an already uploaded file (stored in the database) to a banking or credit-card transaction. */
 export async function attachUploadedFile(
-  db: Db, companyId: string, target: { bankingId: number } | { creditCardId: string }, name = 'nota-fiscal.pdf',
+  db: Db,
+  companyId: string,
+  target: { bankingId: number } | { creditCardId: string },
+  name = 'nota-fiscal.pdf',
 ): Promise<string> {
   const content = Buffer.from(`%PDF-1.4\n% ${name} ${next()}\n%%EOF\n`);
   const sha = createHash('sha256').update(content).digest('hex');
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('attachment_blobs').values({ sha256: sha, content, size_bytes: content.length, created_at: NOW.toISOString() })
-      .onConflict((oc) => oc.column('sha256').doNothing()).execute();
-    await trx.insertInto('attachments').values({
-      id, company_id: companyId, name, content_type: 'application/pdf', status: 'UPLOADED', size_bytes: content.length, sha256: sha,
-      banking_transaction_id: 'bankingId' in target ? target.bankingId : null,
-      credit_card_transaction_id: 'creditCardId' in target ? target.creditCardId : null,
-      created_at: NOW.toISOString(), upload_expires_at: NOW.toISOString(), uploaded_at: NOW.toISOString(),
-    }).execute();
-    if ('bankingId' in target) await trx.updateTable('banking_transactions').set({ has_attachments: 1 }).where('id', '=', target.bankingId).execute();
-    else await trx.updateTable('credit_card_transactions').set({ has_attachments: 1 }).where('id', '=', target.creditCardId).execute();
+    await trx
+      .insertInto('attachment_blobs')
+      .values({ sha256: sha, content, size_bytes: content.length, created_at: NOW.toISOString() })
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .execute();
+    await trx
+      .insertInto('attachments')
+      .values({
+        id,
+        company_id: companyId,
+        name,
+        content_type: 'application/pdf',
+        status: 'UPLOADED',
+        size_bytes: content.length,
+        sha256: sha,
+        banking_transaction_id: 'bankingId' in target ? target.bankingId : null,
+        credit_card_transaction_id: 'creditCardId' in target ? target.creditCardId : null,
+        created_at: NOW.toISOString(),
+        upload_expires_at: NOW.toISOString(),
+        uploaded_at: NOW.toISOString(),
+      })
+      .execute();
+    if ('bankingId' in target)
+      await trx
+        .updateTable('banking_transactions')
+        .set({ has_attachments: 1 })
+        .where('id', '=', target.bankingId)
+        .execute();
+    else
+      await trx
+        .updateTable('credit_card_transactions')
+        .set({ has_attachments: 1 })
+        .where('id', '=', target.creditCardId)
+        .execute();
   });
   return id;
 }

@@ -12,9 +12,19 @@ import { normalizeEmail } from '../../../server/areas/users/email.js';
 const NOW = '2026-11-01T12:00:00.000Z';
 let sequence = 0;
 
-export async function createRole(db: Db, companyId: string, overrides: Partial<RoleRow> & { profile: RoleProfile }): Promise<RoleRow> {
+export async function createRole(
+  db: Db,
+  companyId: string,
+  overrides: Partial<RoleRow> & { profile: RoleProfile },
+): Promise<RoleRow> {
   sequence += 1;
-  const role: RoleRow = { id: randomUUID(), company_id: companyId, name: `${overrides.profile} role ${sequence}`, created_at: NOW, ...overrides };
+  const role: RoleRow = {
+    id: randomUUID(),
+    company_id: companyId,
+    name: `${overrides.profile} role ${sequence}`,
+    created_at: NOW,
+    ...overrides,
+  };
   await insertRoles(db, [role]);
   return role;
 }
@@ -36,7 +46,11 @@ export async function createRoles(db: Db, companyId: string): Promise<Roles> {
   };
 }
 
-export async function createUser(db: Db, companyId: string, overrides: Partial<UserRow> & { role_id: string }): Promise<UserRow> {
+export async function createUser(
+  db: Db,
+  companyId: string,
+  overrides: Partial<UserRow> & { role_id: string },
+): Promise<UserRow> {
   sequence += 1;
   const email = overrides.email ?? `user${sequence}@acme.com.br`;
   const user: UserRow = {
@@ -56,7 +70,11 @@ export async function createUser(db: Db, companyId: string, overrides: Partial<U
   return user;
 }
 
-export async function createInvite(db: Db, companyId: string, overrides: Partial<InviteRow> & { role_id: string; email: string }): Promise<InviteRow> {
+export async function createInvite(
+  db: Db,
+  companyId: string,
+  overrides: Partial<InviteRow> & { role_id: string; email: string },
+): Promise<InviteRow> {
   const invite: InviteRow = {
     id: randomUUID(),
     company_id: companyId,
@@ -75,8 +93,16 @@ export async function createInvite(db: Db, companyId: string, overrides: Partial
 /** A company's people as every users test starts: the roles, the account owner and one administrator. */
 export async function createPeople(db: Db, companyId: string) {
   const roles = await createRoles(db, companyId);
-  const owner = await createUser(db, companyId, { role_id: roles.main.id, name: 'Helena Duarte', email: 'helena.duarte@acme.com.br' });
-  const admin = await createUser(db, companyId, { role_id: roles.responsible.id, name: 'Carlos Mendes', email: 'carlos.mendes@acme.com.br' });
+  const owner = await createUser(db, companyId, {
+    role_id: roles.main.id,
+    name: 'Helena Duarte',
+    email: 'helena.duarte@acme.com.br',
+  });
+  const admin = await createUser(db, companyId, {
+    role_id: roles.responsible.id,
+    name: 'Carlos Mendes',
+    email: 'carlos.mendes@acme.com.br',
+  });
   return { roles, owner, admin };
 }
 

@@ -18,7 +18,9 @@ export type VcnCreate = Schemas['VcnCreate'];
  * blocks or drop required ones, which the contract's types do not let a caller write.
  */
 export type VcnOverrides = Partial<
-  Omit<Schemas['VcnCreateHotel'], 'type'> & Omit<Schemas['VcnCreateAerial'], 'type'> & Omit<Schemas['VcnCreateCustom'], 'type'>
+  Omit<Schemas['VcnCreateHotel'], 'type'> &
+    Omit<Schemas['VcnCreateAerial'], 'type'> &
+    Omit<Schemas['VcnCreateCustom'], 'type'>
 > & { type?: VcnCreate['type'] };
 export type Vcn = Schemas['Vcn'];
 
@@ -27,7 +29,11 @@ const next = () => String(++sequence).padStart(6, '0');
 /** A fresh 6-character record locator. */
 export const locator = () => `PN${next().slice(-4)}`;
 
-const requestor: Schemas['Requestor'] = { name: 'Mariana Souza', email: 'mariana.souza@acme.com.br', phone: '+5511987654321' };
+const requestor: Schemas['Requestor'] = {
+  name: 'Mariana Souza',
+  email: 'mariana.souza@acme.com.br',
+  phone: '+5511987654321',
+};
 
 export function hotelRequest(overrides: VcnOverrides = {}): Schemas['VcnCreateHotel'] {
   const base: Schemas['VcnCreateHotel'] = {
@@ -78,12 +84,16 @@ export const requestOf: Record<VcnType, (overrides?: VcnOverrides) => VcnCreate>
 /** Funds a company for every card type in the given currencies (BRL and USD by default). */
 export async function fund(db: Db, companyId: string, currencies: readonly string[] = ['BRL', 'USD']): Promise<void> {
   for (const cardType of ['HOTEL', 'AERIAL', 'CUSTOM'] as const) {
-    for (const currency of currencies) await addFundingCard(db, { companyId, cardType, currency, now: new Date('2026-01-01T00:00:00Z') });
+    for (const currency of currencies)
+      await addFundingCard(db, { companyId, cardType, currency, now: new Date('2026-01-01T00:00:00Z') });
   }
 }
 
 /** A new company whose funding cards are set up. */
-export async function fundedCompany(server: TestServer, options?: Parameters<TestServer['newCompany']>[0]): Promise<TestCompany> {
+export async function fundedCompany(
+  server: TestServer,
+  options?: Parameters<TestServer['newCompany']>[0],
+): Promise<TestCompany> {
   const company = await server.newCompany(options);
   await fund(server.db, company.companyId);
   return company;
@@ -94,7 +104,11 @@ export async function reauthenticate(server: TestServer, company: TestCompany): 
   const res = await fetch(`${server.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: company.clientId, client_secret: company.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: company.clientId,
+      client_secret: company.clientSecret,
+    }),
   });
   expect(res.status).toBe(200);
   const { access_token: token } = (await res.json()) as { access_token: string };
@@ -113,35 +127,82 @@ export async function issue(company: TestCompany, body: VcnCreate): Promise<Vcn>
 export const simulatedIssuer = (server: TestServer): SimulatedIssuer => server.issuer;
 
 /** A sandbox purchase at the server's current time. */
-export function purchase(server: TestServer, vcnId: string, amount: number, merchant = 'HOTEL PAULISTA PLAZA', mcc = '7011'): Promise<VcnTransactionRow> {
-  return authorizePurchase(server.db, { vcnId, amountMinor: toMinor(amount), merchantName: merchant, merchantCategory: mcc, now: server.clock.now() });
+export function purchase(
+  server: TestServer,
+  vcnId: string,
+  amount: number,
+  merchant = 'HOTEL PAULISTA PLAZA',
+  mcc = '7011',
+): Promise<VcnTransactionRow> {
+  return authorizePurchase(server.db, {
+    vcnId,
+    amountMinor: toMinor(amount),
+    merchantName: merchant,
+    merchantCategory: mcc,
+    now: server.clock.now(),
+  });
 }
 
 /** Resolves once `count` issuer calls are waiting at the simulated issuer's hold. */
 export async function issuerWaiting(server: TestServer, count = 1): Promise<void> {
-  for (let i = 0; i < 500 && server.issuer.waiting < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 500 && server.issuer.waiting < count; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   expect(server.issuer.waiting).toBe(count);
 }
 
 /** A key reservation (PENDING) as a process that died between reserving and confirming leaves it. */
 export async function leftReservation(
   db: Db,
-  { companyId, type, key, at, replacesId = null }: { companyId: string; type: VcnType; key: string; at: Date; replacesId?: string | null },
+  {
+    companyId,
+    type,
+    key,
+    at,
+    replacesId = null,
+  }: { companyId: string; type: VcnType; key: string; at: Date; replacesId?: string | null },
 ): Promise<string> {
   const funding = await findActiveFundingCard(db, companyId, type, 'BRL');
   const id = ulid(at.getTime());
-  await db.insertInto('vcns').values({
-    id, company_id: companyId, client_id: 'crashed', type, status: 'PENDING', idempotency_key: key, holds_key: 1, currency: 'BRL',
-    limit_minor: 10_000, rate_minor: null, taxes_minor: null, fees_minor: null, issued_on: at.toISOString().slice(0, 10),
-    start_date: at.toISOString().slice(0, 10), end_date: '2027-01-31', max_purchase_quantity: 1, booking: '{}', custom_fields: null,
-    requestor: '{}', funding_card_id: funding!.id, provider_ref: null, pan_ciphertext: null, pan_last4: null,
-    created_at: at.toISOString(), updated_at: at.toISOString(), change_id: null, change_started_at: null, change_limit_minor: null,
-    change_end_date: null, replaces_id: replacesId,
-  }).execute();
+  await db
+    .insertInto('vcns')
+    .values({
+      id,
+      company_id: companyId,
+      client_id: 'crashed',
+      type,
+      status: 'PENDING',
+      idempotency_key: key,
+      holds_key: 1,
+      currency: 'BRL',
+      limit_minor: 10_000,
+      rate_minor: null,
+      taxes_minor: null,
+      fees_minor: null,
+      issued_on: at.toISOString().slice(0, 10),
+      start_date: at.toISOString().slice(0, 10),
+      end_date: '2027-01-31',
+      max_purchase_quantity: 1,
+      booking: '{}',
+      custom_fields: null,
+      requestor: '{}',
+      funding_card_id: funding!.id,
+      provider_ref: null,
+      pan_ciphertext: null,
+      pan_last4: null,
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+      change_id: null,
+      change_started_at: null,
+      change_limit_minor: null,
+      change_end_date: null,
+      replaces_id: replacesId,
+    })
+    .execute();
   return id;
 }
 
-export const setStatus = (server: TestServer, vcnId: string, status: StoredVcnStatus) => setCardStatus(server.db, vcnId, status, server.clock.now());
+export const setStatus = (server: TestServer, vcnId: string, status: StoredVcnStatus) =>
+  setCardStatus(server.db, vcnId, status, server.clock.now());
 
 interface ErrorReply {
   error?: unknown;
@@ -149,7 +210,12 @@ interface ErrorReply {
 }
 
 /** Asserts a VCN error body: status, code, the request id header, and (optionally) the fields of errors[]. */
-export function expectVcnError(reply: ErrorReply, status: number, code: string, fields?: string[]): Schemas['VcnError'] {
+export function expectVcnError(
+  reply: ErrorReply,
+  status: number,
+  code: string,
+  fields?: string[],
+): Schemas['VcnError'] {
   const body = reply.error as Schemas['VcnError'];
   expect(reply.response.status, JSON.stringify(body)).toBe(status);
   expect(body.code).toBe(code);

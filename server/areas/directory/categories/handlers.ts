@@ -25,13 +25,24 @@ export const handlers = defineHandlers({
     const page = paging('listCategories', ctx, query, {}, ['number']);
     const rows = await listCategories(ctx.db, companyId, page);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.id]);
-    return { status: 200, body: { items: await withDetails(ctx.db, companyId, items), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+    return {
+      status: 200,
+      body: { items: await withDetails(ctx.db, companyId, items), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
+    };
   },
 
   createCategory: async ({ body }, ctx) => {
     const { companyId } = ctx.auth;
-    const category = await createCategory(ctx.db, newCategory(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()), ctx.requestId);
-    return { status: 201, body: category, headers: { Location: `${ctx.config.baseUrl}/categories/v1/categories/${category.id}` } };
+    const category = await createCategory(
+      ctx.db,
+      newCategory(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()),
+      ctx.requestId,
+    );
+    return {
+      status: 201,
+      body: category,
+      headers: { Location: `${ctx.config.baseUrl}/categories/v1/categories/${category.id}` },
+    };
   },
 
   getCategory: async ({ params }, ctx) => {
@@ -41,12 +52,26 @@ export const handlers = defineHandlers({
 
   updateCategory: async ({ params, body }, ctx) => {
     const { companyId } = ctx.auth;
-    const row = await renameCategory(ctx.db, companyId, params.id, body.name, ctx.clock.now().toISOString(), ctx.requestId);
+    const row = await renameCategory(
+      ctx.db,
+      companyId,
+      params.id,
+      body.name,
+      ctx.clock.now().toISOString(),
+      ctx.requestId,
+    );
     return { status: 200, body: await one(ctx.db, companyId, row) };
   },
 
   deleteCategories: async ({ query }, ctx) => {
-    await deleteCategories(ctx.db, ctx.auth.companyId, query.ids, query.moveTo, ctx.clock.now().toISOString(), ctx.requestId);
+    await deleteCategories(
+      ctx.db,
+      ctx.auth.companyId,
+      query.ids,
+      query.moveTo,
+      ctx.clock.now().toISOString(),
+      ctx.requestId,
+    );
     return { status: 204 };
   },
 });

@@ -14,7 +14,11 @@ export function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue
 }
 
 /** Presents categories with their establishments (given for all of them, in any grouping). */
-export function presentCategories(rows: readonly CategoryRow[], establishments: readonly EstablishmentRow[], types: TypeCatalogue) {
+export function presentCategories(
+  rows: readonly CategoryRow[],
+  establishments: readonly EstablishmentRow[],
+  types: TypeCatalogue,
+) {
   const linked = new Map<number, EstablishmentRow[]>();
   for (const e of establishments) linked.set(e.category_id, [...(linked.get(e.category_id) ?? []), e]);
   return rows.map((row) => ({

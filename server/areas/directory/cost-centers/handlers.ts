@@ -3,7 +3,12 @@ import { defineHandlers } from '../../../http/handler.js';
 import { notFound } from '../../../http/errors.js';
 import type { CostCenterRow } from '../tables.js';
 import {
-  createCostCenter, deleteCostCenter, findCostCenter, listCostCenters, newCostCenter, renameCostCenter,
+  createCostCenter,
+  deleteCostCenter,
+  findCostCenter,
+  listCostCenters,
+  newCostCenter,
+  renameCostCenter,
 } from './store.js';
 import { presentCostCenter as present } from './present.js';
 
@@ -41,13 +46,23 @@ export const handlers = defineHandlers({
   },
 
   updateCostCenter: async ({ params, body }, ctx) => {
-    const row = await renameCostCenter(ctx.db, ctx.auth.companyId, idOf(params), body.name, ctx.clock.now().toISOString(), ctx.requestId);
+    const row = await renameCostCenter(
+      ctx.db,
+      ctx.auth.companyId,
+      idOf(params),
+      body.name,
+      ctx.clock.now().toISOString(),
+      ctx.requestId,
+    );
     if (!row) throw costCenterNotFound();
     return { status: 200, body: present(row) };
   },
 
   deleteCostCenter: async ({ params }, ctx) => {
-    if (!(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params), ctx.clock.now().toISOString(), ctx.requestId))) throw costCenterNotFound();
+    if (
+      !(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params), ctx.clock.now().toISOString(), ctx.requestId))
+    )
+      throw costCenterNotFound();
     return { status: 204 };
   },
 });

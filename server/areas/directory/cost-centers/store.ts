@@ -9,19 +9,29 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
 
-
 /** Every cost center of the company, by name (case-insensitive), then id. */
 /** Compiled once (server/db/compiled.ts). */
 const listQuery = compiledQueries();
 
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
   const { rows } = await listQuery(db, 'all', { companyId }, (bind) =>
-    db.selectFrom('cost_centers').selectAll().where('company_id', '=', bind<string>('companyId')).orderBy('name_key').orderBy('id'));
+    db
+      .selectFrom('cost_centers')
+      .selectAll()
+      .where('company_id', '=', bind<string>('companyId'))
+      .orderBy('name_key')
+      .orderBy('id'),
+  );
   return rows;
 }
 
 export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {
-  return db.selectFrom('cost_centers').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('cost_centers')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A cost center row ready to insert; `responsible` is only ever set by seeding. */
@@ -53,13 +63,23 @@ export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<
 export async function createCostCenter(db: Db, row: CostCenterRow, requestId: string | null): Promise<void> {
   await writeTransaction(db, async (trx) => {
     await insertCostCenters(trx, [row]);
-    await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'cost_center.created', requestId, object: presentCostCenter(row) });
+    await recordEvent(trx, row.created_at, {
+      companyId: row.company_id,
+      type: 'cost_center.created',
+      requestId,
+      object: presentCostCenter(row),
+    });
   });
 }
 
 /** Renames a cost center; undefined when the company has no such cost center, 409 on a taken name. */
 export async function renameCostCenter(
-  db: Db, companyId: string, id: string, name: string, now: string, requestId: string | null = null,
+  db: Db,
+  companyId: string,
+  id: string,
+  name: string,
+  now: string,
+  requestId: string | null = null,
 ): Promise<CostCenterRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const before = await findCostCenter(trx, companyId, id);
@@ -74,7 +94,10 @@ export async function renameCostCenter(
         .executeTakeFirstOrThrow(),
     );
     await recordEvent(trx, now, {
-      companyId, type: 'cost_center.updated', requestId, object: presentCostCenter(after),
+      companyId,
+      type: 'cost_center.updated',
+      requestId,
+      object: presentCostCenter(after),
       previousAttributes: changedAttributes(presentCostCenter(before), presentCostCenter(after)),
     });
     return after;
@@ -82,7 +105,13 @@ export async function renameCostCenter(
 }
 
 /** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
-export async function deleteCostCenter(db: Db, companyId: string, id: string, now: string, requestId: string | null = null): Promise<boolean> {
+export async function deleteCostCenter(
+  db: Db,
+  companyId: string,
+  id: string,
+  now: string,
+  requestId: string | null = null,
+): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const row = await findCostCenter(trx, companyId, id);
     if (!row) return false;

@@ -5,7 +5,12 @@ import type { Database } from '../../../db/schema.js';
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
 
 /** Reclassifies the company's transactions of categories `from` to `to`, or clears them when `to` is null. */
-export async function reassignCategory(trx: Transaction<Database>, companyId: string, from: readonly number[], to: number | null): Promise<void> {
+export async function reassignCategory(
+  trx: Transaction<Database>,
+  companyId: string,
+  from: readonly number[],
+  to: number | null,
+): Promise<void> {
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)
@@ -17,7 +22,11 @@ export async function reassignCategory(trx: Transaction<Database>, companyId: st
 }
 
 /** Clears the cost center from the company's transactions classified with it. */
-export async function clearCostCenter(trx: Transaction<Database>, companyId: string, costCenterId: string): Promise<void> {
+export async function clearCostCenter(
+  trx: Transaction<Database>,
+  companyId: string,
+  costCenterId: string,
+): Promise<void> {
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)

@@ -15,7 +15,12 @@ export interface TypeInfo {
 
 export type TypeCatalogue = ReadonlyMap<number, TypeInfo>;
 
-const present = (row: DirectoryTypeRow): TypeInfo => ({ id: row.id, createdAt: row.created_at, updatedAt: row.updated_at, type: row.type });
+const present = (row: DirectoryTypeRow): TypeInfo => ({
+  id: row.id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  type: row.type,
+});
 
 export async function loadTypes(db: Kysely<Database>): Promise<TypeCatalogue> {
   const rows = await db.selectFrom('directory_types').selectAll().execute();

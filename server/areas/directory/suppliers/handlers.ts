@@ -18,8 +18,16 @@ export const handlers = defineHandlers({
 
   createSupplier: async ({ body }, ctx) => {
     const { companyId } = ctx.auth;
-    const row = await createSupplier(ctx.db, newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()), ctx.requestId);
-    return { status: 201, body: present(row), headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${row.id}` } };
+    const row = await createSupplier(
+      ctx.db,
+      newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()),
+      ctx.requestId,
+    );
+    return {
+      status: 201,
+      body: present(row),
+      headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${row.id}` },
+    };
   },
 
   getSupplier: async ({ params }, ctx) => {
@@ -29,13 +37,21 @@ export const handlers = defineHandlers({
   },
 
   updateSupplier: async ({ params, body }, ctx) => {
-    const row = await renameSupplier(ctx.db, ctx.auth.companyId, params.id, body.name, ctx.clock.now().toISOString(), ctx.requestId);
+    const row = await renameSupplier(
+      ctx.db,
+      ctx.auth.companyId,
+      params.id,
+      body.name,
+      ctx.clock.now().toISOString(),
+      ctx.requestId,
+    );
     if (!row) throw supplierNotFound();
     return { status: 200, body: present(row) };
   },
 
   deleteSupplier: async ({ params }, ctx) => {
-    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id, ctx.clock.now().toISOString(), ctx.requestId))) throw supplierNotFound();
+    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id, ctx.clock.now().toISOString(), ctx.requestId)))
+      throw supplierNotFound();
     return { status: 204 };
   },
 });

@@ -9,4 +9,9 @@ interface SupplierView {
   type: DirectoryType;
 }
 
-export const presentSupplier = (row: SupplierView) => ({ id: row.id, companyId: row.company_id, name: row.name, type: { id: row.type_id, type: row.type } });
+export const presentSupplier = (row: SupplierView) => ({
+  id: row.id,
+  companyId: row.company_id,
+  name: row.name,
+  type: { id: row.type_id, type: row.type },
+});

@@ -8,7 +8,6 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentSupplier } from './present.js';
 
-
 export interface Supplier {
   id: number;
   company_id: string;
@@ -25,10 +24,17 @@ const selectSuppliers = (db: Db, companyId: string) =>
     .where('s.company_id', '=', companyId);
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
-export async function listSuppliers(db: Db, companyId: string, page: { limit: number; after?: [number] }): Promise<Supplier[]> {
+export async function listSuppliers(
+  db: Db,
+  companyId: string,
+  page: { limit: number; after?: [number] },
+): Promise<Supplier[]> {
   let query = selectSuppliers(db, companyId);
   if (page.after) query = query.where('s.id', '>', page.after[0]);
-  return query.orderBy('s.id').limit(page.limit + 1).execute();
+  return query
+    .orderBy('s.id')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function findSupplier(db: Db, companyId: string, id: number): Promise<Supplier | undefined> {
@@ -36,13 +42,22 @@ export async function findSupplier(db: Db, companyId: string, id: number): Promi
 }
 
 export function newSupplier(companyId: string, name: string, type: DirectoryType, now: string): NewSupplier {
-  return { company_id: companyId, name: cleanName(name), name_key: nameKey(name), type_id: TYPE_ID[type], created_at: now, updated_at: now };
+  return {
+    company_id: companyId,
+    name: cleanName(name),
+    name_key: nameKey(name),
+    type_id: TYPE_ID[type],
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** Inserts suppliers and answers their ids, in order; a name already used in the company is 409. */
 export async function insertSuppliers(db: Db, rows: NewSupplier[]): Promise<number[]> {
   if (rows.length === 0) return [];
-  const inserted = await uniqueName('supplier', () => db.insertInto('suppliers').values(rows).returning(['id', 'name_key']).execute());
+  const inserted = await uniqueName('supplier', () =>
+    db.insertInto('suppliers').values(rows).returning(['id', 'name_key']).execute(),
+  );
   return idsInOrder(rows, inserted);
 }
 
@@ -52,16 +67,27 @@ export async function createSupplier(db: Db, row: NewSupplier, requestId: string
     const [id] = await insertSuppliers(trx, [row]);
     const created = id === undefined ? undefined : await findSupplier(trx, row.company_id, id);
     if (!created) throw new Error('the created supplier was not found');
-    await recordEvent(trx, row.created_at, { companyId: row.company_id, type: 'supplier.created', requestId, object: presentSupplier(created) });
+    await recordEvent(trx, row.created_at, {
+      companyId: row.company_id,
+      type: 'supplier.created',
+      requestId,
+      object: presentSupplier(created),
+    });
     return created;
   });
 }
 
-const protectedSupplier = (id: number) => conflict('DEFAULT suppliers cannot be renamed or deleted', [`supplier ${id} is DEFAULT`]);
+const protectedSupplier = (id: number) =>
+  conflict('DEFAULT suppliers cannot be renamed or deleted', [`supplier ${id} is DEFAULT`]);
 
 /** Renames a CUSTOM supplier; undefined when absent; 409 when DEFAULT or the name is taken. */
 export async function renameSupplier(
-  db: Db, companyId: string, id: number, name: string, now: string, requestId: string | null = null,
+  db: Db,
+  companyId: string,
+  id: number,
+  name: string,
+  now: string,
+  requestId: string | null = null,
 ): Promise<Supplier | undefined> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
@@ -77,7 +103,10 @@ export async function renameSupplier(
     );
     const renamed = { ...supplier, name: cleanName(name) };
     await recordEvent(trx, now, {
-      companyId, type: 'supplier.updated', requestId, object: presentSupplier(renamed),
+      companyId,
+      type: 'supplier.updated',
+      requestId,
+      object: presentSupplier(renamed),
       previousAttributes: changedAttributes(presentSupplier(supplier), presentSupplier(renamed)),
     });
     return renamed;
@@ -85,7 +114,13 @@ export async function renameSupplier(
 }
 
 /** Deletes a CUSTOM supplier; false when absent; 409 when DEFAULT. */
-export async function deleteSupplier(db: Db, companyId: string, id: number, now: string, requestId: string | null = null): Promise<boolean> {
+export async function deleteSupplier(
+  db: Db,
+  companyId: string,
+  id: number,
+  now: string,
+  requestId: string | null = null,
+): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return false;

@@ -20,7 +20,11 @@ export function looksLike(type: AttachmentType, bytes: Buffer): boolean {
       return startsWith(bytes, [0xff, 0xd8, 0xff]);
     case 'image/heic':
       // ISO base media file: a box size, then `ftyp` and a HEIF brand.
-      return bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp' && HEIC_BRANDS.has(bytes.toString('latin1', 8, 12));
+      return (
+        bytes.length >= 12 &&
+        bytes.toString('latin1', 4, 8) === 'ftyp' &&
+        HEIC_BRANDS.has(bytes.toString('latin1', 8, 12))
+      );
   }
 }
 

@@ -12,7 +12,13 @@ const pathOf = (dataDir: string, hash: string) => join(root(dataDir), hash.slice
 
 export async function putFile(dataDir: string, hash: string, bytes: Buffer): Promise<void> {
   const target = pathOf(dataDir, hash);
-  if (await stat(target).then(() => true, () => false)) return;
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   const tmpDir = join(root(dataDir), 'tmp');
   await mkdir(tmpDir, { recursive: true });
   await mkdir(join(root(dataDir), hash.slice(0, 2)), { recursive: true });

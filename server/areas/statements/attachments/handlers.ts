@@ -6,10 +6,24 @@ import { ApiError, badRequest, notFound } from '../../../http/errors.js';
 import { signToken, verifyToken } from '../../../http/signed-url.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
-import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, contentDisposition, looksLike, mediaType, type AttachmentType } from './content-types.js';
+import {
+  ATTACHMENT_TYPES,
+  MAX_ATTACHMENT_BYTES,
+  contentDisposition,
+  looksLike,
+  mediaType,
+  type AttachmentType,
+} from './content-types.js';
 import { putFile, readFileBlob, sha256 } from './file-blobs.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
-import { completeUpload, declareAttachment, findAttachment, findUploaded, readDbBlob, type TransactionRef } from './store.js';
+import {
+  completeUpload,
+  declareAttachment,
+  findAttachment,
+  findUploaded,
+  readDbBlob,
+  type TransactionRef,
+} from './store.js';
 
 export const UPLOAD_TTL_MS = 15 * 60 * 1000;
 const PURPOSE = 'attachment-upload';
@@ -17,10 +31,16 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 function transactionRef(statement: 'banking' | 'credit-card', id: string): TransactionRef {
   if (statement === 'banking') {
-    if (!/^[1-9][0-9]{0,15}$/.test(id)) throw badRequest('transactionId must be the integer id of a banking transaction', ['transactionId: must be the integer id of a banking transaction']);
+    if (!/^[1-9][0-9]{0,15}$/.test(id))
+      throw badRequest('transactionId must be the integer id of a banking transaction', [
+        'transactionId: must be the integer id of a banking transaction',
+      ]);
     return { statement, id: Number(id) };
   }
-  if (!ULID.test(id)) throw badRequest('transactionId must be the ULID of a credit-card transaction', ['transactionId: must be the ULID of a credit-card transaction']);
+  if (!ULID.test(id))
+    throw badRequest('transactionId must be the ULID of a credit-card transaction', [
+      'transactionId: must be the ULID of a credit-card transaction',
+    ]);
   return { statement, id };
 }
 
@@ -40,7 +60,8 @@ export async function admitUpload(db: Db, secret: Buffer, token: string, content
   });
   const attachment = typeof claims.a === 'string' ? await findAttachment(db, claims.a) : undefined;
   if (!attachment) throw notFound('Attachment not found');
-  if (attachment.status === 'UPLOADED') throw new ApiError(409, 'The attachment was already uploaded', ['the attachment was already uploaded']);
+  if (attachment.status === 'UPLOADED')
+    throw new ApiError(409, 'The attachment was already uploaded', ['the attachment was already uploaded']);
   if (sent !== attachment.content_type) {
     throw badRequest(`Content-Type must be the declared type ${attachment.content_type}`, [
       `Content-Type: ${sent || 'none'} was sent, ${attachment.content_type} was declared`,
@@ -59,7 +80,11 @@ export const handlers = defineHandlers({
     return {
       status: 201,
       headers: { Location: contentPath(id) },
-      body: { id, uploadUrl: `${config.baseUrl}/attachments/v1/uploads/${token}`, expiresAt: formatInstant(expiresAt, auth.timeZone) },
+      body: {
+        id,
+        uploadUrl: `${config.baseUrl}/attachments/v1/uploads/${token}`,
+        expiresAt: formatInstant(expiresAt, auth.timeZone),
+      },
     };
   },
 
@@ -71,11 +96,19 @@ export const handlers = defineHandlers({
     if (bytes.length === 0) throw badRequest('The file is empty');
     if (bytes.length > MAX_ATTACHMENT_BYTES) throw new ApiError(413, 'The file is larger than 10 MiB');
     if (!ATTACHMENT_TYPES.includes(sent as AttachmentType) || !looksLike(sent as AttachmentType, bytes)) {
-      throw badRequest(`The content is not a valid ${sent} file`, [`body: does not start with the signature of ${sent}`]);
+      throw badRequest(`The content is not a valid ${sent} file`, [
+        `body: does not start with the signature of ${sent}`,
+      ]);
     }
     const hash = sha256(bytes);
     if (config.dataDir) await putFile(config.dataDir, hash, bytes);
-    const done = await completeUpload(db, attachment, { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes }, now, requestId);
+    const done = await completeUpload(
+      db,
+      attachment,
+      { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes },
+      now,
+      requestId,
+    );
     const timeZone = (await companyTimeZone(db, done.company_id)) ?? 'America/Sao_Paulo';
     return {
       status: 200,
@@ -96,8 +129,9 @@ export const handlers = defineHandlers({
     const attachment = await findUploaded(db, auth.companyId, params.attachmentId.toLowerCase());
     if (!attachment || !attachment.sha256) throw notFound('Attachment not found');
     // Seeded files live in the database even when a data folder is configured.
-    const content = (config.dataDir ? await readFileBlob(config.dataDir, attachment.sha256).catch(() => undefined) : undefined)
-      ?? (await readDbBlob(db, attachment.sha256));
+    const content =
+      (config.dataDir ? await readFileBlob(config.dataDir, attachment.sha256).catch(() => undefined) : undefined) ??
+      (await readDbBlob(db, attachment.sha256));
     if (!content) throw new Error(`attachment ${attachment.id}: content ${attachment.sha256} is missing`);
     return {
       status: 200,

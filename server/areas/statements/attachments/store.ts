@@ -27,16 +27,33 @@ export const MAX_ATTACHMENTS_PER_TRANSACTION = 20;
 
 export type TransactionRef = { statement: 'banking'; id: number } | { statement: 'credit-card'; id: string };
 
-const column = (ref: TransactionRef) => (ref.statement === 'banking' ? 'banking_transaction_id' : 'credit_card_transaction_id');
+const column = (ref: TransactionRef) =>
+  ref.statement === 'banking' ? 'banking_transaction_id' : 'credit_card_transaction_id';
 
 /** Declares a pending attachment of a company's transaction (404 when absent, 409 when full). */
 export async function declareAttachment(
-  db: Db, companyId: string, ref: TransactionRef, file: { name: string; type: string }, now: Date, expiresAt: Date,
+  db: Db,
+  companyId: string,
+  ref: TransactionRef,
+  file: { name: string; type: string },
+  now: Date,
+  expiresAt: Date,
 ): Promise<string> {
   return writeTransaction(db, async (trx) => {
-    const exists = ref.statement === 'banking'
-      ? await trx.selectFrom('banking_transactions').select('id').where('company_id', '=', companyId).where('id', '=', ref.id).executeTakeFirst()
-      : await trx.selectFrom('credit_card_transactions').select('id').where('company_id', '=', companyId).where('id', '=', ref.id).executeTakeFirst();
+    const exists =
+      ref.statement === 'banking'
+        ? await trx
+            .selectFrom('banking_transactions')
+            .select('id')
+            .where('company_id', '=', companyId)
+            .where('id', '=', ref.id)
+            .executeTakeFirst()
+        : await trx
+            .selectFrom('credit_card_transactions')
+            .select('id')
+            .where('company_id', '=', companyId)
+            .where('id', '=', ref.id)
+            .executeTakeFirst();
     if (!exists) throw notFound('Transaction not found');
     const { count } = await trx
       .selectFrom('attachments')
@@ -50,20 +67,23 @@ export async function declareAttachment(
       ]);
     }
     const id = randomUUID();
-    await trx.insertInto('attachments').values({
-      id,
-      company_id: companyId,
-      banking_transaction_id: ref.statement === 'banking' ? ref.id : null,
-      credit_card_transaction_id: ref.statement === 'credit-card' ? ref.id : null,
-      name: file.name,
-      content_type: file.type,
-      status: 'PENDING',
-      size_bytes: null,
-      sha256: null,
-      created_at: now.toISOString(),
-      upload_expires_at: expiresAt.toISOString(),
-      uploaded_at: null,
-    }).execute();
+    await trx
+      .insertInto('attachments')
+      .values({
+        id,
+        company_id: companyId,
+        banking_transaction_id: ref.statement === 'banking' ? ref.id : null,
+        credit_card_transaction_id: ref.statement === 'credit-card' ? ref.id : null,
+        name: file.name,
+        content_type: file.type,
+        status: 'PENDING',
+        size_bytes: null,
+        sha256: null,
+        created_at: now.toISOString(),
+        upload_expires_at: expiresAt.toISOString(),
+        uploaded_at: null,
+      })
+      .execute();
     return id;
   });
 }
@@ -78,16 +98,27 @@ export async function findAttachment(db: Db, id: string): Promise<AttachmentRow 
  * A concurrent upload that completed first makes this one a 409.
  */
 export async function completeUpload(
-  db: Db, attachment: AttachmentRow, content: { sha256: string; size: number; blob?: Buffer }, now: Date, requestId: string | null = null,
+  db: Db,
+  attachment: AttachmentRow,
+  content: { sha256: string; size: number; blob?: Buffer },
+  now: Date,
+  requestId: string | null = null,
 ): Promise<AttachmentRow> {
   return writeTransaction(db, async (trx) => {
     if (content.blob) {
-      await trx.insertInto('attachment_blobs')
-        .values({ sha256: content.sha256, content: content.blob, size_bytes: content.size, created_at: now.toISOString() })
+      await trx
+        .insertInto('attachment_blobs')
+        .values({
+          sha256: content.sha256,
+          content: content.blob,
+          size_bytes: content.size,
+          created_at: now.toISOString(),
+        })
         .onConflict((oc) => oc.column('sha256').doNothing())
         .execute();
     }
-    const updated = await trx.updateTable('attachments')
+    const updated = await trx
+      .updateTable('attachments')
       .set({ status: 'UPLOADED', sha256: content.sha256, size_bytes: content.size, uploaded_at: now.toISOString() })
       .where('id', '=', attachment.id)
       .where('status', '=', 'PENDING')
@@ -95,12 +126,22 @@ export async function completeUpload(
       .executeTakeFirst();
     if (!updated) throw conflict('The attachment was already uploaded', ['the attachment was already uploaded']);
     if (updated.banking_transaction_id !== null) {
-      await trx.updateTable('banking_transactions').set({ has_attachments: 1 }).where('id', '=', updated.banking_transaction_id).execute();
+      await trx
+        .updateTable('banking_transactions')
+        .set({ has_attachments: 1 })
+        .where('id', '=', updated.banking_transaction_id)
+        .execute();
     } else if (updated.credit_card_transaction_id !== null) {
-      await trx.updateTable('credit_card_transactions').set({ has_attachments: 1 }).where('id', '=', updated.credit_card_transaction_id).execute();
+      await trx
+        .updateTable('credit_card_transactions')
+        .set({ has_attachments: 1 })
+        .where('id', '=', updated.credit_card_transaction_id)
+        .execute();
     }
     await recordEvent(trx, now, {
-      companyId: updated.company_id, type: 'attachment.created', requestId,
+      companyId: updated.company_id,
+      type: 'attachment.created',
+      requestId,
       object: presentUploaded(updated, (await companyTimeZone(trx, updated.company_id)) ?? 'America/Sao_Paulo'),
     });
     return updated;
@@ -109,8 +150,12 @@ export async function completeUpload(
 
 /** An uploaded attachment of the company, or undefined. */
 export async function findUploaded(db: Db, companyId: string, id: string): Promise<AttachmentRow | undefined> {
-  return db.selectFrom('attachments').selectAll()
-    .where('id', '=', id).where('company_id', '=', companyId).where('status', '=', 'UPLOADED')
+  return db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'UPLOADED')
     .executeTakeFirst();
 }
 

@@ -15,7 +15,8 @@ export function uploadGate({ db, clock, config }: Services) {
     if (token === undefined) return next();
     try {
       const length = req.get('Content-Length');
-      if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES) throw new ApiError(413, 'The file is larger than 10 MiB');
+      if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES)
+        throw new ApiError(413, 'The file is larger than 10 MiB');
       await admitUpload(db, config.secrets.urls, token, req.get('Content-Type'), clock.now());
       next();
     } catch (err) {

@@ -17,7 +17,10 @@ export function billDueDate(purchaseDate: string, installment = 1): string {
 
 export type BillStatus = 'OPEN' | 'CLOSED' | 'PAID' | 'OVERDUE';
 
-export function billStatus(bill: { due_date: string; closing_date: string; paid_at: string | null }, today: string): BillStatus {
+export function billStatus(
+  bill: { due_date: string; closing_date: string; paid_at: string | null },
+  today: string,
+): BillStatus {
   if (bill.paid_at !== null) return 'PAID';
   if (today <= bill.closing_date) return 'OPEN';
   if (today <= bill.due_date) return 'CLOSED';

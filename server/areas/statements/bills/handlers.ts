@@ -28,7 +28,10 @@ export const handlers = defineHandlers({
     const today = localDate(clock.now(), auth.timeZone);
     return {
       status: 200,
-      body: { items: items.map((b) => presentBill(b, today, auth.timeZone)), ...(nextPageStartKey ? { nextPageStartKey } : {}) },
+      body: {
+        items: items.map((b) => presentBill(b, today, auth.timeZone)),
+        ...(nextPageStartKey ? { nextPageStartKey } : {}),
+      },
     };
   },
 

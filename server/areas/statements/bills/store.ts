@@ -9,5 +9,10 @@ export async function listBills(db: Db, companyId: string, take: number, before?
 }
 
 export async function findBill(db: Db, companyId: string, dueDate: string): Promise<BillRow | undefined> {
-  return db.selectFrom('bills').selectAll().where('company_id', '=', companyId).where('due_date', '=', dueDate).executeTakeFirst();
+  return db
+    .selectFrom('bills')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('due_date', '=', dueDate)
+    .executeTakeFirst();
 }

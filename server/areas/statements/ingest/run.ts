@@ -17,7 +17,14 @@ import { companyTimeZone } from '../../../db/company-zone.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
-import { bankingProblems, bankingRowOf, creditCardProblems, creditCardRowOf, type BankingLine, type CreditCardLine } from './convert.js';
+import {
+  bankingProblems,
+  bankingRowOf,
+  creditCardProblems,
+  creditCardRowOf,
+  type BankingLine,
+  type CreditCardLine,
+} from './convert.js';
 
 export interface LineProblem {
   line: number;
@@ -25,19 +32,29 @@ export interface LineProblem {
 }
 
 export class IngestRejected extends Error {
-  constructor(readonly problems: LineProblem[], readonly more: number) {
+  constructor(
+    readonly problems: LineProblem[],
+    readonly more: number,
+  ) {
     const lines = new Set(problems.map((p) => p.line)).size;
     super(`${problems.length + more} problem(s) on ${lines}${more > 0 ? '+' : ''} line(s); nothing was stored`);
   }
 }
 
-type Parsed = ({ line: number; statement: 'banking'; t: BankingLine } | { line: number; statement: 'credit-card'; t: CreditCardLine }) & { key: string };
+type Parsed = (
+  | { line: number; statement: 'banking'; t: BankingLine }
+  | { line: number; statement: 'credit-card'; t: CreditCardLine }
+) & { key: string };
 
 /** JSON with object keys sorted, so the same content hashes the same whatever the key order. */
 const canonical = (value: unknown): string =>
-  Array.isArray(value) ? `[${value.map(canonical).join(',')}]`
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(',')}]`
     : value && typeof value === 'object'
-      ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+      ? `{${Object.keys(value)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+          .join(',')}}`
       : JSON.stringify(value);
 
 export interface IngestCounts {
@@ -51,16 +68,26 @@ const MAX_REPORTED = 50;
 function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>): string[] {
   const out: string[] = [];
   const t = p.t;
-  if (p.statement === 'banking' && !refs.accountIds.has(p.t.accountId)) out.push(`transaction.accountId ${p.t.accountId} is not an account of the company`);
-  const people = p.statement === 'banking' ? [['user', p.t.user], ['requesterUser', p.t.requesterUser]] as const : [['user', p.t.user]] as const;
+  if (p.statement === 'banking' && !refs.accountIds.has(p.t.accountId))
+    out.push(`transaction.accountId ${p.t.accountId} is not an account of the company`);
+  const people =
+    p.statement === 'banking'
+      ? ([
+          ['user', p.t.user],
+          ['requesterUser', p.t.requesterUser],
+        ] as const)
+      : ([['user', p.t.user]] as const);
   for (const [field, person] of people) {
     if (!person) continue;
     const email = refs.users.get(person.id.toLowerCase());
     if (email === undefined) out.push(`transaction.${field}.id ${person.id} is not a user of the company`);
-    else if (email !== person.email.trim().toLowerCase()) out.push(`transaction.${field}.email does not match the user ${person.id}`);
+    else if (email !== person.email.trim().toLowerCase())
+      out.push(`transaction.${field}.email does not match the user ${person.id}`);
   }
-  if (t.customCategory && !refs.categoryIds.has(t.customCategory.id)) out.push(`transaction.customCategory.id ${t.customCategory.id} is not a category of the company`);
-  if (t.costCenter && !refs.costCenterIds.has(t.costCenter.id.toLowerCase())) out.push(`transaction.costCenter.id ${t.costCenter.id} is not a cost center of the company`);
+  if (t.customCategory && !refs.categoryIds.has(t.customCategory.id))
+    out.push(`transaction.customCategory.id ${t.customCategory.id} is not a category of the company`);
+  if (t.costCenter && !refs.costCenterIds.has(t.costCenter.id.toLowerCase()))
+    out.push(`transaction.costCenter.id ${t.costCenter.id} is not a cost center of the company`);
   if (p.statement === 'credit-card') {
     if (refs.takenCardIds.has(p.t.id) || seenCardIds.has(p.t.id)) out.push(`transaction.id ${p.t.id} already exists`);
     seenCardIds.add(p.t.id);
@@ -69,14 +96,19 @@ function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>
 }
 
 export async function ingestFile(
-  db: Db, companyId: string, file: string, now: Date, onProgress?: (phase: 'checking' | 'storing', done: number) => void,
+  db: Db,
+  companyId: string,
+  file: string,
+  now: Date,
+  onProgress?: (phase: 'checking' | 'storing', done: number) => void,
 ): Promise<IngestCounts> {
   const timeZone = await companyTimeZone(db, companyId);
   if (!timeZone) throw new Error(`no company ${companyId}`);
   const validators = compileValidators();
   const problems: LineProblem[] = [];
   let more = 0;
-  const report = (line: number, message: string) => (problems.length < MAX_REPORTED ? problems.push({ line, message }) : (more += 1));
+  const report = (line: number, message: string) =>
+    problems.length < MAX_REPORTED ? problems.push({ line, message }) : (more += 1);
   const parsed: Parsed[] = [];
   const occurrences = new Map<string, number>();
 
@@ -92,12 +124,27 @@ export async function ingestFile(
       report(line, 'not valid JSON');
       continue;
     }
-    const { statement, transaction, externalId, ...extra } = (value ?? {}) as { statement?: unknown; transaction?: unknown; externalId?: unknown };
-    if (typeof value !== 'object' || Array.isArray(value) || Object.keys(extra).length > 0 || (statement !== 'banking' && statement !== 'credit-card')) {
-      report(line, 'a line must be {"statement": "banking" | "credit-card", "externalId"?: "<your id>", "transaction": {...}}');
+    const { statement, transaction, externalId, ...extra } = (value ?? {}) as {
+      statement?: unknown;
+      transaction?: unknown;
+      externalId?: unknown;
+    };
+    if (
+      typeof value !== 'object' ||
+      Array.isArray(value) ||
+      Object.keys(extra).length > 0 ||
+      (statement !== 'banking' && statement !== 'credit-card')
+    ) {
+      report(
+        line,
+        'a line must be {"statement": "banking" | "credit-card", "externalId"?: "<your id>", "transaction": {...}}',
+      );
       continue;
     }
-    if (externalId !== undefined && (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > 200)) {
+    if (
+      externalId !== undefined &&
+      (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > 200)
+    ) {
       report(line, 'externalId must be a non-empty string of at most 200 characters');
       continue;
     }
@@ -126,7 +173,11 @@ export async function ingestFile(
     if (duplicateKeys.has(p.key)) report(p.line, `externalId appears on an earlier line of the file`);
     duplicateKeys.add(p.key);
   }
-  const stored = await storedKeys(db, companyId, parsed.map((p) => p.key));
+  const stored = await storedKeys(
+    db,
+    companyId,
+    parsed.map((p) => p.key),
+  );
   const fresh = parsed.filter((p) => !stored.has(p.key));
   const alreadyIngested = parsed.length - fresh.length;
 
@@ -135,24 +186,46 @@ export async function ingestFile(
   const lower = (s: string) => s.toLowerCase();
   const refs = await loadReferences(db, companyId, {
     accountIds: [...new Set(banking.map((p) => p.t.accountId))],
-    userIds: [...new Set(fresh.flatMap((p) => [p.t.user?.id, p.statement === 'banking' ? p.t.requesterUser?.id : undefined]).filter((x): x is string => !!x).map(lower))],
+    userIds: [
+      ...new Set(
+        fresh
+          .flatMap((p) => [p.t.user?.id, p.statement === 'banking' ? p.t.requesterUser?.id : undefined])
+          .filter((x): x is string => !!x)
+          .map(lower),
+      ),
+    ],
     categoryIds: [...new Set(fresh.flatMap((p) => (p.t.customCategory ? [p.t.customCategory.id] : [])))],
     costCenterIds: [...new Set(fresh.flatMap((p) => (p.t.costCenter ? [lower(p.t.costCenter.id)] : [])))],
     cardIds: [...new Set(cards.map((p) => p.t.id))],
   });
   const seenCardIds = new Set<string>();
   for (const p of fresh) referenceProblems(p, refs, seenCardIds).forEach((m) => report(p.line, m));
-  if (problems.length > 0) throw new IngestRejected(problems.sort((a, b) => a.line - b.line), more);
+  if (problems.length > 0)
+    throw new IngestRejected(
+      problems.sort((a, b) => a.line - b.line),
+      more,
+    );
 
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
   const ingestedAt = now.toISOString();
-  const keyRows = fresh.map((p) => ({ company_id: companyId, line_key: p.key, statement: p.statement, ingested_at: ingestedAt }));
+  const keyRows = fresh.map((p) => ({
+    company_id: companyId,
+    line_key: p.key,
+    statement: p.statement,
+    ingested_at: ingestedAt,
+  }));
   await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
-    for (let i = 0; i < keyRows.length; i += 500) await trx.insertInto('ingested_lines').values(keyRows.slice(i, i + 500)).execute();
+    for (let i = 0; i < keyRows.length; i += 500)
+      await trx
+        .insertInto('ingested_lines')
+        .values(keyRows.slice(i, i + 500))
+        .execute();
     // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
     await recordEvent(trx, now, {
-      companyId, type: 'statement.ingested', requestId: null,
+      companyId,
+      type: 'statement.ingested',
+      requestId: null,
       object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
     });
   });
@@ -163,8 +236,12 @@ export async function ingestFile(
 async function storedKeys(db: Db, companyId: string, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.selectFrom('ingested_lines').select('line_key')
-      .where('company_id', '=', companyId).where('line_key', 'in', keys.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('ingested_lines')
+      .select('line_key')
+      .where('company_id', '=', companyId)
+      .where('line_key', 'in', keys.slice(i, i + 500))
+      .execute();
     rows.forEach((r) => found.add(r.line_key));
   }
   return found;

@@ -48,6 +48,7 @@ export const describeErrors = (errors: ErrorObject[] | null | undefined): string
   (errors ?? []).map((e) => {
     const where = `transaction${e.instancePath.replace(/\//g, '.')}`;
     if (e.keyword === 'format' && e.params.format === 'decimal2') return `${where} must have at most 2 decimal places`;
-    if (e.keyword === 'additionalProperties') return `${where} has an unknown or platform-assigned field ${String(e.params.additionalProperty)}`;
+    if (e.keyword === 'additionalProperties')
+      return `${where} has an unknown or platform-assigned field ${String(e.params.additionalProperty)}`;
     return `${where} ${e.message ?? 'is invalid'}`;
   });

@@ -18,8 +18,16 @@ export interface Generator {
 }
 
 export const NOTES = [
-  'Reembolso aprovado pelo gestor', 'Almoço com cliente', 'Viagem comercial', 'Conferir nota fiscal', 'Evento de lançamento',
-  'Treinamento da equipe', 'Assinatura anual', 'Despesa do projeto Atlas', 'Aguardando comprovante', 'Rateio entre áreas',
+  'Reembolso aprovado pelo gestor',
+  'Almoço com cliente',
+  'Viagem comercial',
+  'Conferir nota fiscal',
+  'Evento de lançamento',
+  'Treinamento da equipe',
+  'Assinatura anual',
+  'Despesa do projeto Atlas',
+  'Aguardando comprovante',
+  'Rateio entre áreas',
 ];
 
 /** A company category for about a third of the rows, a cost center for about 40%. */

@@ -37,10 +37,21 @@ export function creditCardRows(g: Generator, at: number, timeZone: string): NewC
   const installments = !foreign && amount > 60_000 && rng.chance(0.3) ? rng.int(2, 10) : 1;
   const day = localDate(new Date(at), timeZone);
   const shared = {
-    company_id: g.companyId, card_id: card.id, final_card_number: card.last4, bearer_name: card.bearer,
-    transaction_date: new Date(at).toISOString(), merchant_name: merchant, mcc_code: mcc.code, category_code: mcc.category.code,
-    category_description: mcc.category.description, currency: foreign ? 'USD' : 'BRL', exchange_rate: exchangeRate, status: st,
-    user_id: card.holder?.id ?? null, has_attachments: 0, created_at: g.now.toISOString(),
+    company_id: g.companyId,
+    card_id: card.id,
+    final_card_number: card.last4,
+    bearer_name: card.bearer,
+    transaction_date: new Date(at).toISOString(),
+    merchant_name: merchant,
+    mcc_code: mcc.code,
+    category_code: mcc.category.code,
+    category_description: mcc.category.description,
+    currency: foreign ? 'USD' : 'BRL',
+    exchange_rate: exchangeRate,
+    status: st,
+    user_id: card.holder?.id ?? null,
+    has_attachments: 0,
+    created_at: g.now.toISOString(),
   };
   const klass = classification(g);
   const notes = rng.chance(0.08) ? rng.pick(NOTES) : '';
@@ -49,13 +60,22 @@ export function creditCardRows(g: Generator, at: number, timeZone: string): NewC
     const part = (total: number) => Math.floor(total / installments) + (i === 0 ? total % installments : 0);
     const isConciled = conciled(g, at + i * 30 * 86_400_000, st);
     return {
-      ...shared, ...klass, notes,
+      ...shared,
+      ...klass,
+      notes,
       id: seededUlid(rng, at),
-      description: installments > 1 ? `${merchant} ${String(i + 1).padStart(2, '0')}/${String(installments).padStart(2, '0')}` : merchant,
-      amount_minor: part(amount), brl_amount_minor: part(brl), iof_amount_minor: part(iof),
-      installment_number: installments > 1 ? i + 1 : null, installment_total: installments > 1 ? installments : null,
+      description:
+        installments > 1
+          ? `${merchant} ${String(i + 1).padStart(2, '0')}/${String(installments).padStart(2, '0')}`
+          : merchant,
+      amount_minor: part(amount),
+      brl_amount_minor: part(brl),
+      iof_amount_minor: part(iof),
+      installment_number: installments > 1 ? i + 1 : null,
+      installment_total: installments > 1 ? installments : null,
       bill_due_date: billDueDate(day, i + 1),
-      conciled: isConciled, conciled_at: isConciled ? new Date(at + 3 * 86_400_000).toISOString() : null,
+      conciled: isConciled,
+      conciled_at: isConciled ? new Date(at + 3 * 86_400_000).toISOString() : null,
     };
   });
 }

@@ -48,10 +48,18 @@ async function shown(db: Db, statement: Statement, companyId: string, id: number
 }
 
 export async function annotateTransaction(
-  db: Db, statement: Statement, companyId: string, id: number | string, patch: TransactionPatch, now: Date, context: ChangeContext,
+  db: Db,
+  statement: Statement,
+  companyId: string,
+  id: number | string,
+  patch: TransactionPatch,
+  now: Date,
+  context: ChangeContext,
 ): Promise<void> {
   if (patch.isConciled === false) {
-    throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', ['isConciled: only true is accepted']);
+    throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', [
+      'isConciled: only true is accepted',
+    ]);
   }
   await writeTransaction(db, async (trx) => {
     const view = trx as unknown as View;
@@ -65,16 +73,25 @@ export async function annotateTransaction(
 
     const problems: string[] = [];
     if (patch.categoryId !== undefined) {
-      const category = await trx.selectFrom('categories').select('id')
-        .where('company_id', '=', companyId).where('id', '=', patch.categoryId).executeTakeFirst();
+      const category = await trx
+        .selectFrom('categories')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('id', '=', patch.categoryId)
+        .executeTakeFirst();
       if (!category) problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
     }
     if (patch.costCenterId !== undefined) {
-      const costCenter = await trx.selectFrom('cost_centers').select('id')
-        .where('company_id', '=', companyId).where('id', '=', patch.costCenterId).executeTakeFirst();
+      const costCenter = await trx
+        .selectFrom('cost_centers')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('id', '=', patch.costCenterId)
+        .executeTakeFirst();
       if (!costCenter) problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
     }
-    if (problems.length > 0) throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
+    if (problems.length > 0)
+      throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
 
     const reconcile = patch.isConciled === true && row.conciled === 0;
     if (reconcile && row.status !== 2) {
@@ -96,8 +113,11 @@ export async function annotateTransaction(
     // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
     const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
     await recordEvent(trx, now, {
-      companyId, type: `${object}.${reconcile ? 'reconciled' : 'updated'}`, requestId: context.requestId,
-      object: after, previousAttributes: changedAttributes(before, after),
+      companyId,
+      type: `${object}.${reconcile ? 'reconciled' : 'updated'}`,
+      requestId: context.requestId,
+      object: after,
+      previousAttributes: changedAttributes(before, after),
     });
   });
 }

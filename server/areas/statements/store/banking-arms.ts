@@ -13,7 +13,14 @@
 //   so that it never has to pass the rows outside the BRL range before reaching those inside.
 import type { BankingPageQuery } from './banking-types.js';
 
-export type ArmColumn = 'user_id' | 'cost_center_id' | 'custom_category_id' | 'status' | 'account_id' | 'conciled' | 'has_attachments';
+export type ArmColumn =
+  | 'user_id'
+  | 'cost_center_id'
+  | 'custom_category_id'
+  | 'status'
+  | 'account_id'
+  | 'conciled'
+  | 'has_attachments';
 
 export interface ArmShape {
   /** Columns fixed to one value in this arm (they replace the corresponding filter). */
@@ -97,7 +104,9 @@ function flagCombinations(q: BankingPageQuery): ArmShape['fixed'][] | undefined 
 export function rangeOnly(q: BankingPageQuery): boolean {
   const f = q.filters;
   if (q.sort.field === 'transactionDate' || amountDriver(q) || flagCombinations(q)) return false;
-  return f.from !== undefined || f.to !== undefined || (f.amount !== undefined && q.sort.field === 'totalTransactionAmount');
+  return (
+    f.from !== undefined || f.to !== undefined || (f.amount !== undefined && q.sort.field === 'totalTransactionAmount')
+  );
 }
 
 export function armsOf(q: BankingPageQuery): ArmShape[] {
@@ -114,12 +123,19 @@ export function armsOf(q: BankingPageQuery): ArmShape[] {
   const flags = flagCombinations(q);
   if (flags) return flags.map((fixed) => ({ fixed, unindexed: { date: false, amount: foreignAmountRange } }));
   const walk = rangeOnly(q) && q.rangePlan !== 'sort';
-  const shape: ArmShape = { fixed: {}, unindexed: { date: walk, amount: walk && q.sort.field === 'totalTransactionAmount' } };
+  const shape: ArmShape = {
+    fixed: {},
+    unindexed: { date: walk, amount: walk && q.sort.field === 'totalTransactionAmount' },
+  };
   if (!walk || !foreignAmountRange) return [shape];
   // Under `brl < X` ascending, the walk from the smallest totals meets matching rows at once.
   if (f.amount?.op === '<' && q.sort.direction === 'asc') return [shape];
-  const split: ArmShape[] = [{ ...shape, totalVsBrl: 'atLeast' }, { ...shape, totalVsBrl: 'below' }];
+  const split: ArmShape[] = [
+    { ...shape, totalVsBrl: 'atLeast' },
+    { ...shape, totalVsBrl: 'below' },
+  ];
   const belowX = q.after !== undefined && Number(q.after[0]) < f.amount!.minor;
-  if (f.amount?.op === '<' && !belowX) split.push({ fixed: {}, unindexed: { date: true, amount: false }, totalVsBrl: 'above', sorted: true });
+  if (f.amount?.op === '<' && !belowX)
+    split.push({ fixed: {}, unindexed: { date: true, amount: false }, totalVsBrl: 'above', sorted: true });
   return split;
 }

@@ -59,8 +59,13 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
       // Such a row has brl >= X − (total − brl) >= X − the company's largest total − brl: read in the
       // same statement (one snapshot) from migration 0011's expression index, written as it declares it.
       const over = sql<number>`(${sql.ref('total_amount_minor')} - ${sql.ref('brl_amount_minor')})`;
-      const largest = db.selectFrom('banking_transactions').select(over.as('over')).where('company_id', '=', q.companyId)
-        .where('brl_amount_minor', '<', (eb) => eb.ref('total_amount_minor')).orderBy(over, 'desc').limit(1);
+      const largest = db
+        .selectFrom('banking_transactions')
+        .select(over.as('over'))
+        .where('company_id', '=', q.companyId)
+        .where('brl_amount_minor', '<', (eb) => eb.ref('total_amount_minor'))
+        .orderBy(over, 'desc')
+        .limit(1);
       out = out.where('brl_amount_minor', '>=', sql<number>`${minor} - (${largest})`);
     }
   }
@@ -93,10 +98,17 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
 }
 
 /** The ids (and sort keys) of one page, in order. */
-export function pageIdsQuery(db: Db, q: BankingPageQuery, arms = armsOf(q)): SelectQueryBuilder<Database, never, { id: number; sort_key: string | number }> {
+export function pageIdsQuery(
+  db: Db,
+  q: BankingPageQuery,
+  arms = armsOf(q),
+): SelectQueryBuilder<Database, never, { id: number; sort_key: string | number }> {
   const [first, ...rest] = arms.map((shape, i) => db.selectFrom(arm(db, q, shape).as(`arm${i}`)).selectAll());
   if (rest.length === 0) return first as never;
   let union = first!;
   for (const next of rest) union = union.unionAll(next);
-  return union.orderBy('sort_key', q.sort.direction).orderBy('id', q.sort.direction).limit(literalLimit(q.take)) as never;
+  return union
+    .orderBy('sort_key', q.sort.direction)
+    .orderBy('id', q.sort.direction)
+    .limit(literalLimit(q.take)) as never;
 }

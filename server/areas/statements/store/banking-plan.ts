@@ -14,8 +14,13 @@ export const RANGE_ROWS = 2_000;
 /** Sets `rangePlan` where it matters; a plan the caller already chose (tests, benchmarks) is kept. */
 export async function planBankingPage(db: Db, q: BankingPageQuery): Promise<BankingPageQuery> {
   if (q.rangePlan !== undefined || !rangeOnly(q)) return q;
-  const inRange = filtered(db, db.selectFrom('banking_transactions').select(sql<number>`1`.as('one')), q, { fixed: {}, unindexed: { date: false, amount: false } })
-    .limit(RANGE_ROWS);
-  const { n } = await db.selectFrom(inRange.as('r')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const inRange = filtered(db, db.selectFrom('banking_transactions').select(sql<number>`1`.as('one')), q, {
+    fixed: {},
+    unindexed: { date: false, amount: false },
+  }).limit(RANGE_ROWS);
+  const { n } = await db
+    .selectFrom(inRange.as('r'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { ...q, rangePlan: Number(n) < RANGE_ROWS ? 'sort' : 'walk' };
 }

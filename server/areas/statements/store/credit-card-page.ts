@@ -46,9 +46,17 @@ function pageIds(db: Db, q: CreditCardPageQuery) {
 }
 
 /** Joins names, sorts newest first and adds attachments. */
-async function withDetails(db: Db, companyId: string, base: ReturnType<typeof detailsQuery>): Promise<CreditCardItem[]> {
+async function withDetails(
+  db: Db,
+  companyId: string,
+  base: ReturnType<typeof detailsQuery>,
+): Promise<CreditCardItem[]> {
   const rows = await base.execute();
-  const attachments = await creditCardAttachments(db, companyId, rows.filter((r) => r.has_attachments === 1).map((r) => r.id));
+  const attachments = await creditCardAttachments(
+    db,
+    companyId,
+    rows.filter((r) => r.has_attachments === 1).map((r) => r.id),
+  );
   return rows.map((row) => ({ ...row, attachments: attachments.get(row.id) ?? [] }));
 }
 
@@ -64,9 +72,16 @@ function detailsQuery(db: Db) {
     .orderBy('t.id', 'desc');
 }
 
-export async function loadCreditCardPage(db: Db, q: CreditCardPageQuery): Promise<{ items: CreditCardItem[]; nextKey?: [string, string] }> {
+export async function loadCreditCardPage(
+  db: Db,
+  q: CreditCardPageQuery,
+): Promise<{ items: CreditCardItem[]; nextKey?: [string, string] }> {
   const ids = pageIds(db, { ...q, take: q.take + 1 });
-  const rows = await withDetails(db, q.companyId, detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')));
+  const rows = await withDetails(
+    db,
+    q.companyId,
+    detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')),
+  );
   const more = rows.length > q.take;
   const items = more ? rows.slice(0, q.take) : rows;
   const last = items[items.length - 1];
@@ -75,11 +90,19 @@ export async function loadCreditCardPage(db: Db, q: CreditCardPageQuery): Promis
 
 /** Every record charged on the company's bill due on `dueDate`, newest first. */
 export function loadBillTransactions(db: Db, companyId: string, dueDate: string): Promise<CreditCardItem[]> {
-  return withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate));
+  return withDetails(
+    db,
+    companyId,
+    detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate),
+  );
 }
 
 /** One record of the company, or undefined. */
 export async function findCreditCardItem(db: Db, companyId: string, id: string): Promise<CreditCardItem | undefined> {
-  const rows = await withDetails(db, companyId, detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id));
+  const rows = await withDetails(
+    db,
+    companyId,
+    detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id),
+  );
   return rows[0];
 }

@@ -10,27 +10,61 @@ export interface References {
   takenCardIds: Set<string>;
 }
 
-const chunks = <T>(items: T[], size = 500) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: T[], size = 500) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 export async function loadReferences(
-  db: Db, companyId: string,
-  wanted: { accountIds: number[]; userIds: string[]; categoryIds: number[]; costCenterIds: string[]; cardIds: string[] },
+  db: Db,
+  companyId: string,
+  wanted: {
+    accountIds: number[];
+    userIds: string[];
+    categoryIds: number[];
+    costCenterIds: string[];
+    cardIds: string[];
+  },
 ): Promise<References> {
-  const refs: References = { accountIds: new Set(), users: new Map(), categoryIds: new Set(), costCenterIds: new Set(), takenCardIds: new Set() };
+  const refs: References = {
+    accountIds: new Set(),
+    users: new Map(),
+    categoryIds: new Set(),
+    costCenterIds: new Set(),
+    takenCardIds: new Set(),
+  };
   for (const ids of chunks(wanted.accountIds)) {
-    const rows = await db.selectFrom('accounts').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .execute();
     rows.forEach((r) => refs.accountIds.add(r.id));
   }
   for (const ids of chunks(wanted.userIds)) {
-    const rows = await db.selectFrom('users').select(['id', 'email_normalized']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'email_normalized'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .execute();
     rows.forEach((r) => refs.users.set(r.id, r.email_normalized));
   }
   for (const ids of chunks(wanted.categoryIds)) {
-    const rows = await db.selectFrom('categories').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom('categories')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .execute();
     rows.forEach((r) => refs.categoryIds.add(r.id));
   }
   for (const ids of chunks(wanted.costCenterIds)) {
-    const rows = await db.selectFrom('cost_centers').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom('cost_centers')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .execute();
     rows.forEach((r) => refs.costCenterIds.add(r.id));
   }
   for (const ids of chunks(wanted.cardIds)) {

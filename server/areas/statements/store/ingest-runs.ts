@@ -16,7 +16,11 @@ const CHUNK = 1_000;
 export const ABANDONED_RUN_MS = 10 * 60_000;
 
 export async function publishIngest(
-  db: Db, companyId: string, banking: NewBankingTransaction[], cards: NewCreditCardTransaction[], now: Date,
+  db: Db,
+  companyId: string,
+  banking: NewBankingTransaction[],
+  cards: NewCreditCardTransaction[],
+  now: Date,
   onProgress?: (phase: 'storing', done: number) => void,
   /** Written in the transaction that marks the run done (the lines' keys, the event). */
   finish?: (trx: Db) => Promise<void>,
@@ -24,7 +28,10 @@ export async function publishIngest(
   await undoAbandonedRuns(db, now);
   const runId = ulid();
   const at = () => new Date().toISOString();
-  await db.insertInto('ingest_runs').values({ id: runId, company_id: companyId, status: 'LOADING', started_at: at(), heartbeat_at: at() }).execute();
+  await db
+    .insertInto('ingest_runs')
+    .values({ id: runId, company_id: companyId, status: 'LOADING', started_at: at(), heartbeat_at: at() })
+    .execute();
   try {
     for (let i = 0; i < banking.length; i += CHUNK) {
       const chunk = banking.slice(i, i + CHUNK).map((row) => ({ ...row, ingest_run_id: runId }));
@@ -43,7 +50,11 @@ export async function publishIngest(
       onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
     await writeTransaction(db, async (trx) => {
-      await trx.updateTable('ingest_runs').set({ status: 'DONE', heartbeat_at: at() }).where('id', '=', runId).execute();
+      await trx
+        .updateTable('ingest_runs')
+        .set({ status: 'DONE', heartbeat_at: at() })
+        .where('id', '=', runId)
+        .execute();
       await finish?.(trx);
     });
   } catch (err) {
@@ -56,24 +67,64 @@ export async function publishIngest(
 export async function undoRun(db: Db, runId: string, now: Date): Promise<void> {
   for (;;) {
     const left = await writeTransaction(db, async (trx) => {
-      const rows = await trx.selectFrom('banking_transactions').select(['id', 'account_id', 'sub_type', 'status', 'total_amount_minor'])
-        .where('ingest_run_id', '=', runId).limit(CHUNK).execute();
+      const rows = await trx
+        .selectFrom('banking_transactions')
+        .select(['id', 'account_id', 'sub_type', 'status', 'total_amount_minor'])
+        .where('ingest_run_id', '=', runId)
+        .limit(CHUNK)
+        .execute();
       if (rows.length === 0) return 0;
       // Attachments cannot exist on rows no caller had time to see; remove any to keep the foreign key.
-      await trx.deleteFrom('attachments').where('banking_transaction_id', 'in', rows.map((r) => r.id)).execute();
-      await trx.deleteFrom('banking_transactions').where('id', 'in', rows.map((r) => r.id)).execute();
-      await applyBalances(trx, rows.map((r) => ({ ...r, total_amount_minor: -r.total_amount_minor }) as unknown as NewBankingTransaction), now);
+      await trx
+        .deleteFrom('attachments')
+        .where(
+          'banking_transaction_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      await trx
+        .deleteFrom('banking_transactions')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      await applyBalances(
+        trx,
+        rows.map((r) => ({ ...r, total_amount_minor: -r.total_amount_minor }) as unknown as NewBankingTransaction),
+        now,
+      );
       return rows.length;
     });
     if (left === 0) break;
   }
   for (;;) {
     const left = await writeTransaction(db, async (trx) => {
-      const rows = await trx.selectFrom('credit_card_transactions').select(['id', 'company_id', 'bill_due_date', 'status', 'brl_amount_minor'])
-        .where('ingest_run_id', '=', runId).limit(CHUNK).execute();
+      const rows = await trx
+        .selectFrom('credit_card_transactions')
+        .select(['id', 'company_id', 'bill_due_date', 'status', 'brl_amount_minor'])
+        .where('ingest_run_id', '=', runId)
+        .limit(CHUNK)
+        .execute();
       if (rows.length === 0) return 0;
-      await trx.deleteFrom('attachments').where('credit_card_transaction_id', 'in', rows.map((r) => r.id)).execute();
-      await trx.deleteFrom('credit_card_transactions').where('id', 'in', rows.map((r) => r.id)).execute();
+      await trx
+        .deleteFrom('attachments')
+        .where(
+          'credit_card_transaction_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      await trx
+        .deleteFrom('credit_card_transactions')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
       const totals = new Map<string, { companyId: string; dueDate: string; total: number }>();
       for (const r of rows) {
         const t = totals.get(r.bill_due_date) ?? { companyId: r.company_id, dueDate: r.bill_due_date, total: 0 };
@@ -91,7 +142,12 @@ export async function undoRun(db: Db, runId: string, now: Date): Promise<void> {
 /** Undoes the runs of processes that died mid-ingest. */
 export async function undoAbandonedRuns(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(Date.now() - ABANDONED_RUN_MS).toISOString();
-  const runs = await db.selectFrom('ingest_runs').select('id').where('status', '=', 'LOADING').where('heartbeat_at', '<', cutoff).execute();
+  const runs = await db
+    .selectFrom('ingest_runs')
+    .select('id')
+    .where('status', '=', 'LOADING')
+    .where('heartbeat_at', '<', cutoff)
+    .execute();
   for (const run of runs) await undoRun(db, run.id, now);
   return runs.length;
 }

@@ -13,7 +13,11 @@ const BATCH = 500;
 export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
-    const inserted = await trx.insertInto('banking_transactions').values(rows.slice(i, i + BATCH)).returning('id').execute();
+    const inserted = await trx
+      .insertInto('banking_transactions')
+      .values(rows.slice(i, i + BATCH))
+      .returning('id')
+      .execute();
     ids.push(...inserted.map((r) => r.id));
   }
   await applyBalances(trx, rows, now);
@@ -55,7 +59,15 @@ export async function openBills(trx: Trx, rows: NewCreditCardTransaction[], now:
   for (const t of totals.values()) {
     await trx
       .insertInto('bills')
-      .values({ company_id: t.companyId, due_date: t.dueDate, closing_date: closingDateOf(t.dueDate), currency: 'BRL', total_minor: 0, paid_at: null, created_at: now.toISOString() })
+      .values({
+        company_id: t.companyId,
+        due_date: t.dueDate,
+        closing_date: closingDateOf(t.dueDate),
+        currency: 'BRL',
+        total_minor: 0,
+        paid_at: null,
+        created_at: now.toISOString(),
+      })
       .onConflict((oc) => oc.columns(['company_id', 'due_date']).doNothing())
       .execute();
   }
@@ -63,7 +75,10 @@ export async function openBills(trx: Trx, rows: NewCreditCardTransaction[], now:
 }
 
 /** Adds processed rows' amounts to their bills' totals. */
-export async function addBillTotals(trx: Trx, totals: Array<{ companyId: string; dueDate: string; total: number }>): Promise<void> {
+export async function addBillTotals(
+  trx: Trx,
+  totals: Array<{ companyId: string; dueDate: string; total: number }>,
+): Promise<void> {
   for (const t of totals) {
     if (t.total === 0) continue;
     await trx
@@ -75,10 +90,17 @@ export async function addBillTotals(trx: Trx, totals: Array<{ companyId: string;
   }
 }
 
-export async function insertCreditCardTransactions(trx: Trx, rows: NewCreditCardTransaction[], now: Date): Promise<void> {
+export async function insertCreditCardTransactions(
+  trx: Trx,
+  rows: NewCreditCardTransaction[],
+  now: Date,
+): Promise<void> {
   const totals = await openBills(trx, rows, now);
   for (let i = 0; i < rows.length; i += BATCH) {
-    await trx.insertInto('credit_card_transactions').values(rows.slice(i, i + BATCH)).execute();
+    await trx
+      .insertInto('credit_card_transactions')
+      .values(rows.slice(i, i + BATCH))
+      .execute();
   }
   await addBillTotals(trx, totals);
 }

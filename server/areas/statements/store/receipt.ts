@@ -7,12 +7,30 @@ export async function findReceiptData(db: Db, companyId: string, id: number) {
     .innerJoin('accounts as a', 'a.id', 't.account_id')
     .innerJoin('companies as c', 'c.id', 't.company_id')
     .select([
-      't.id', 't.company_id', 't.status', 't.transaction_date', 't.transaction_type_description', 't.sub_type',
-      't.description', 't.source_destination_name', 't.final_card_number', 't.bearer_name', 't.place_establishment',
-      't.brl_amount_minor', 't.usd_amount_minor', 't.usd_exchange_rate', 't.iof_amount_minor',
-      't.fee_service_amount_minor', 't.total_amount_minor',
-      'a.name as account_name', 'a.bank_code', 'a.bank_name', 'a.branch', 'a.number as account_number',
-      'c.name as company_name', 'c.time_zone',
+      't.id',
+      't.company_id',
+      't.status',
+      't.transaction_date',
+      't.transaction_type_description',
+      't.sub_type',
+      't.description',
+      't.source_destination_name',
+      't.final_card_number',
+      't.bearer_name',
+      't.place_establishment',
+      't.brl_amount_minor',
+      't.usd_amount_minor',
+      't.usd_exchange_rate',
+      't.iof_amount_minor',
+      't.fee_service_amount_minor',
+      't.total_amount_minor',
+      'a.name as account_name',
+      'a.bank_code',
+      'a.bank_name',
+      'a.branch',
+      'a.number as account_number',
+      'c.name as company_name',
+      'c.time_zone',
     ])
     .where('t.company_id', '=', companyId)
     .where('t.id', '=', id)
@@ -23,7 +41,11 @@ export type ReceiptData = NonNullable<Awaited<ReturnType<typeof findReceiptData>
 
 /** The status of a company's banking transaction, or undefined when it has none. */
 export async function bankingStatus(db: Db, companyId: string, id: number) {
-  const row = await db.selectFrom('banking_transactions').select('status')
-    .where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('banking_transactions')
+    .select('status')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.status;
 }

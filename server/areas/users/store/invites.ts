@@ -2,7 +2,6 @@
 import type { Db } from '../../../db/database.js';
 import type { InviteRow } from '../tables.js';
 
-
 /** Stores the EXPIRED status of the address's pending invites that are past their expiry. */
 export async function expireInvites(db: Db, companyId: string, emailNormalized: string, now: string): Promise<void> {
   await db
@@ -16,7 +15,11 @@ export async function expireInvites(db: Db, companyId: string, emailNormalized: 
 }
 
 /** The address's latest PENDING invite, expired or not (compare expires_at with now). */
-export async function findPendingInvite(db: Db, companyId: string, emailNormalized: string): Promise<InviteRow | undefined> {
+export async function findPendingInvite(
+  db: Db,
+  companyId: string,
+  emailNormalized: string,
+): Promise<InviteRow | undefined> {
   return db
     .selectFrom('invites')
     .selectAll()
@@ -31,7 +34,13 @@ export async function insertInvite(db: Db, row: InviteRow): Promise<void> {
   await db.insertInto('invites').values(row).execute();
 }
 
-export async function markInviteAccepted(db: Db, companyId: string, inviteId: string, userId: string, at: string): Promise<void> {
+export async function markInviteAccepted(
+  db: Db,
+  companyId: string,
+  inviteId: string,
+  userId: string,
+  at: string,
+): Promise<void> {
   await db
     .updateTable('invites')
     .set({ status: 'ACCEPTED', accepted_at: at, user_id: userId })

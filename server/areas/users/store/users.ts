@@ -3,7 +3,6 @@ import type { Db } from '../../../db/database.js';
 import { compiledQueries } from '../../../db/compiled.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
-
 /** A live user with its role. */
 export interface UserView {
   id: string;
@@ -22,29 +21,49 @@ const liveUsers = (db: Db, companyId: string) =>
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .select([
-      'users.id', 'users.email', 'users.email_normalized', 'users.name', 'users.phone', 'users.active', 'users.role_id',
-      'roles.name as role_name', 'roles.profile as role_profile',
+      'users.id',
+      'users.email',
+      'users.email_normalized',
+      'users.name',
+      'users.phone',
+      'users.active',
+      'users.role_id',
+      'roles.name as role_name',
+      'roles.profile as role_profile',
     ])
     .where('users.company_id', '=', companyId)
     .where('users.deleted_at', 'is', null);
 
 /** A page ordered by normalized email (unique among live users), after `afterEmail`; one extra row tells whether more follow. */
-export async function listUsers(db: Db, companyId: string, page: { limit: number; email?: string; afterEmail?: string }): Promise<UserView[]> {
+export async function listUsers(
+  db: Db,
+  companyId: string,
+  page: { limit: number; email?: string; afterEmail?: string },
+): Promise<UserView[]> {
   let query = liveUsers(db, companyId);
   if (page.email !== undefined) query = query.where('users.email_normalized', '=', page.email);
   if (page.afterEmail !== undefined) query = query.where('users.email_normalized', '>', page.afterEmail);
-  return query.orderBy('users.email_normalized').limit(page.limit + 1).execute();
+  return query
+    .orderBy('users.email_normalized')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 /** Compiled once (server/db/compiled.ts): every request about a user starts here. */
 const userById = compiledQueries();
 
 export async function findUser(db: Db, companyId: string, userId: string): Promise<UserView | undefined> {
-  const { rows } = await userById(db, 'by id', { companyId, userId }, (bind) => liveUsers(db, bind('companyId')).where('users.id', '=', bind<string>('userId')));
+  const { rows } = await userById(db, 'by id', { companyId, userId }, (bind) =>
+    liveUsers(db, bind('companyId')).where('users.id', '=', bind<string>('userId')),
+  );
   return rows[0];
 }
 
-export async function findUserByEmail(db: Db, companyId: string, emailNormalized: string): Promise<UserView | undefined> {
+export async function findUserByEmail(
+  db: Db,
+  companyId: string,
+  emailNormalized: string,
+): Promise<UserView | undefined> {
   return liveUsers(db, companyId).where('users.email_normalized', '=', emailNormalized).executeTakeFirst();
 }
 
@@ -65,7 +84,13 @@ export async function updateUser(
   userId: string,
   changes: { name?: string; role_id?: string; updated_at: string },
 ): Promise<void> {
-  await db.updateTable('users').set(changes).where('company_id', '=', companyId).where('id', '=', userId).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('users')
+    .set(changes)
+    .where('company_id', '=', companyId)
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export async function softDeleteUser(db: Db, companyId: string, userId: string, at: string): Promise<void> {

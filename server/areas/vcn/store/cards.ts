@@ -30,10 +30,17 @@ export async function getVcn(db: Kysely<Database>, companyId: string, vcnId: str
 }
 
 /** Sum (minor units) and count of the card's approved purchases. */
-export async function spentOn(db: Kysely<Database>, companyId: string, vcnId: string): Promise<{ spentMinor: number; purchases: number }> {
+export async function spentOn(
+  db: Kysely<Database>,
+  companyId: string,
+  vcnId: string,
+): Promise<{ spentMinor: number; purchases: number }> {
   const row = await db
     .selectFrom('vcn_transactions')
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('spent'), eb.fn.countAll<number>().as('purchases')])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('spent'),
+      eb.fn.countAll<number>().as('purchases'),
+    ])
     .where('company_id', '=', companyId)
     .where('vcn_id', '=', vcnId)
     .where('status', '=', 'APPROVED')

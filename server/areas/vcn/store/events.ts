@@ -8,23 +8,36 @@ import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';
 import { spentOn } from './cards.js';
 
-const pick = (object: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((key) => [key, object[key]]));
+const pick = (object: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.map((key) => [key, object[key]]));
 
 /** The card as shown, in its company's current day. */
 export async function shownCard(db: Kysely<Database>, card: VcnRow, now: Date): Promise<Record<string, unknown>> {
-  const company = await db.selectFrom('companies').select('time_zone').where('id', '=', card.company_id).executeTakeFirstOrThrow();
+  const company = await db
+    .selectFrom('companies')
+    .select('time_zone')
+    .where('id', '=', card.company_id)
+    .executeTakeFirstOrThrow();
   const spending = await spentOn(db, card.company_id, card.id);
   return presentDetails(card, spending, localDate(now, company.time_zone)) as unknown as Record<string, unknown>;
 }
 
 /** Records a `vcn.*` event of `card` after the change; `before` (the card before) gives previousAttributes. */
 export async function recordVcnEvent(
-  db: Kysely<Database>, type: Extract<EventType, `vcn.${string}`>, card: VcnRow, now: Date,
+  db: Kysely<Database>,
+  type: Extract<EventType, `vcn.${string}`>,
+  card: VcnRow,
+  now: Date,
   options: { requestId?: string | null; before?: Record<string, unknown> } = {},
 ): Promise<void> {
   const object = await shownCard(db, card, now);
   await recordEvent(db, now, {
-    companyId: card.company_id, type, requestId: options.requestId ?? null, object,
-    previousAttributes: options.before ? changedAttributes(options.before, pick(object, Object.keys(options.before))) : undefined,
+    companyId: card.company_id,
+    type,
+    requestId: options.requestId ?? null,
+    object,
+    previousAttributes: options.before
+      ? changedAttributes(options.before, pick(object, Object.keys(options.before)))
+      : undefined,
   });
 }

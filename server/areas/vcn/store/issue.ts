@@ -37,7 +37,11 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
     await writeTransaction(db, (trx) => dropReservation(trx, request.companyId, reservation.id, now));
     throw error;
   }
-  const data = { providerRef: card.providerRef, panCiphertext: encryptPan(request.panKey, reservation.id, card.pan), panLast4: card.pan.slice(-4) };
+  const data = {
+    providerRef: card.providerRef,
+    panCiphertext: encryptPan(request.panKey, reservation.id, card.pan),
+    panLast4: card.pan.slice(-4),
+  };
   const row = await confirmReservation(db, reservation, data, now, request.requestId ?? null);
   return { row, pan: card.pan };
 }

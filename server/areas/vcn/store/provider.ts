@@ -13,9 +13,11 @@ export const ISSUER_TIMEOUT_MS = 10_000;
 export const ABANDONED_AFTER_MS = ISSUER_TIMEOUT_MS + 50_000;
 
 /** Whether something started at `startedAt` (ISO) was abandoned, as of `now`. */
-export const isAbandoned = (startedAt: string, now: Date): boolean => now.getTime() - Date.parse(startedAt) > ABANDONED_AFTER_MS;
+export const isAbandoned = (startedAt: string, now: Date): boolean =>
+  now.getTime() - Date.parse(startedAt) > ABANDONED_AFTER_MS;
 
-export const providerUnavailable = () => new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
+export const providerUnavailable = () =>
+  new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
 
 export async function callIssuer<T>(call: () => Promise<T>, timeoutMs = ISSUER_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -23,12 +23,19 @@ export async function listCards(db: Kysely<Database>, companyId: string, q: Card
   else if (q.status === 'EXPIRED') query = query.where('status', '!=', 'CANCELLED').where('end_date', '<', q.today);
   else if (q.status) query = query.where('status', '=', q.status).where('end_date', '>=', q.today);
   if (q.beforeId) query = query.where('id', '<', q.beforeId);
-  const rows = await query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
   return rows.map(issuedCard);
 }
 
 /** Approved spending (minor units) and purchase count of each card. */
-export async function spendingOf(db: Kysely<Database>, companyId: string, vcnIds: string[]): Promise<Map<string, { spentMinor: number; purchases: number }>> {
+export async function spendingOf(
+  db: Kysely<Database>,
+  companyId: string,
+  vcnIds: string[],
+): Promise<Map<string, { spentMinor: number; purchases: number }>> {
   const out = new Map<string, { spentMinor: number; purchases: number }>();
   if (vcnIds.length === 0) return out;
   const rows = await db

@@ -27,7 +27,12 @@ export interface IssueRequest {
 
 type Holder = Pick<VcnTable, 'id' | 'status' | 'end_date' | 'created_at' | 'replaces_id'>;
 
-async function findHolder(trx: Kysely<Database>, companyId: string, type: VcnTable['type'], key: string): Promise<Holder | undefined> {
+async function findHolder(
+  trx: Kysely<Database>,
+  companyId: string,
+  type: VcnTable['type'],
+  key: string,
+): Promise<Holder | undefined> {
   return trx
     .selectFrom('vcns')
     .select(['id', 'status', 'end_date', 'created_at', 'replaces_id'])
@@ -39,12 +44,26 @@ async function findHolder(trx: Kysely<Database>, companyId: string, type: VcnTab
 }
 
 /** Removes a reservation; the card it was replacing (if any) holds the key again. False when it was already gone. */
-export async function dropReservation(trx: Kysely<Database>, companyId: string, id: string, now: Date): Promise<boolean> {
-  const gone = await trx.deleteFrom('vcns').where('company_id', '=', companyId).where('id', '=', id).where('status', '=', 'PENDING')
-    .returning('replaces_id').executeTakeFirst();
+export async function dropReservation(
+  trx: Kysely<Database>,
+  companyId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const gone = await trx
+    .deleteFrom('vcns')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING')
+    .returning('replaces_id')
+    .executeTakeFirst();
   if (gone?.replaces_id) {
-    await trx.updateTable('vcns').set({ holds_key: 1, updated_at: now.toISOString() })
-      .where('company_id', '=', companyId).where('id', '=', gone.replaces_id).execute();
+    await trx
+      .updateTable('vcns')
+      .set({ holds_key: 1, updated_at: now.toISOString() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', gone.replaces_id)
+      .execute();
   }
   return gone !== undefined;
 }
@@ -59,22 +78,39 @@ export async function reserveKey(db: Kysely<Database>, request: IssueRequest): P
   return writeTransaction(db, async (trx) => {
     const funding = await findActiveFundingCard(trx, companyId, plan.type, plan.currency);
     if (!funding) {
-      throw new VcnError(400, 'active-funding-card-not-found', `No active funding card for ${plan.type} cards in ${plan.currency}`);
+      throw new VcnError(
+        400,
+        'active-funding-card-not-found',
+        `No active funding card for ${plan.type} cards in ${plan.currency}`,
+      );
     }
 
     let holder = await findHolder(trx, companyId, plan.type, plan.key);
     if (holder?.status === 'PENDING') {
       if (!isAbandoned(holder.created_at, now)) {
-        throw new VcnError(409, 'vcn-already-exists', `A virtual card for ${plan.keyField} ${plan.key} is being issued; retry shortly`);
+        throw new VcnError(
+          409,
+          'vcn-already-exists',
+          `A virtual card for ${plan.keyField} ${plan.key} is being issued; retry shortly`,
+        );
       }
       await dropReservation(trx, companyId, holder.id, now);
       holder = await findHolder(trx, companyId, plan.type, plan.key);
     }
     if (holder && holder.status !== 'PENDING' && isLive(effectiveStatus(holder.status, holder.end_date, today))) {
-      throw new VcnError(409, 'vcn-already-exists', `Live virtual card ${holder.id} already holds ${plan.keyField} ${plan.key}`);
+      throw new VcnError(
+        409,
+        'vcn-already-exists',
+        `Live virtual card ${holder.id} already holds ${plan.keyField} ${plan.key}`,
+      );
     }
     if (holder) {
-      await trx.updateTable('vcns').set({ holds_key: 0, updated_at: now.toISOString() }).where('company_id', '=', companyId).where('id', '=', holder.id).execute();
+      await trx
+        .updateTable('vcns')
+        .set({ holds_key: 0, updated_at: now.toISOString() })
+        .where('company_id', '=', companyId)
+        .where('id', '=', holder.id)
+        .execute();
     }
 
     const at = now.toISOString();
@@ -125,7 +161,13 @@ export interface CardData {
  * The reservation becomes an ACTIVE card. When it is gone (removed as abandoned by another
  * request because this one took far longer than the issuer timeout), the answer is 503.
  */
-export async function confirmReservation(db: Kysely<Database>, reservation: VcnTable, card: CardData, now: Date, requestId: string | null = null): Promise<VcnRow> {
+export async function confirmReservation(
+  db: Kysely<Database>,
+  reservation: VcnTable,
+  card: CardData,
+  now: Date,
+  requestId: string | null = null,
+): Promise<VcnRow> {
   const changes = {
     status: 'ACTIVE' as const,
     provider_ref: card.providerRef,

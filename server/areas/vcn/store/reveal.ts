@@ -31,7 +31,11 @@ export async function recordReveal(db: Kysely<Database>, request: RevealRequest)
   });
 }
 
-export async function listReveals(db: Kysely<Database>, companyId: string, vcnId: string): Promise<Array<Omit<VcnRevealRow, 'id'> & { id: number }>> {
+export async function listReveals(
+  db: Kysely<Database>,
+  companyId: string,
+  vcnId: string,
+): Promise<Array<Omit<VcnRevealRow, 'id'> & { id: number }>> {
   return db
     .selectFrom('vcn_reveals')
     .selectAll()

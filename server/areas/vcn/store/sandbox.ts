@@ -13,11 +13,17 @@ import { isAbandoned } from './provider.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
 export type DeclineReason =
-  | 'CARD_BLOCKED' | 'CARD_CANCELLED' | 'CARD_EXPIRED' | 'NOT_YET_VALID' | 'PURCHASE_QUANTITY_EXCEEDED' | 'LIMIT_EXCEEDED';
+  | 'CARD_BLOCKED'
+  | 'CARD_CANCELLED'
+  | 'CARD_EXPIRED'
+  | 'NOT_YET_VALID'
+  | 'PURCHASE_QUANTITY_EXCEEDED'
+  | 'LIMIT_EXCEEDED';
 
 const nextId = monotonicUlids();
 const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const authorizationCode = () => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+const authorizationCode = () =>
+  Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
 /** The card by id with its company's time zone (the card network's view). */
 async function locate(db: Kysely<Database>, vcnId: string): Promise<VcnRow & { time_zone: string }> {
@@ -43,24 +49,36 @@ export interface Purchase {
 
 /** Authorizes a purchase in the card's currency: status, window, purchase count, then ceiling. */
 export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase): Promise<VcnTransactionRow> {
-  if (!Number.isSafeInteger(purchase.amountMinor) || purchase.amountMinor <= 0) throw new Error('the amount must be positive');
+  if (!Number.isSafeInteger(purchase.amountMinor) || purchase.amountMinor <= 0)
+    throw new Error('the amount must be positive');
   return writeTransaction(db, async (trx) => {
     const card = await locate(trx, purchase.vcnId);
     const today = localDate(purchase.now, card.time_zone);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
     // While a top-up is in flight at the issuer, the stricter of the current and the new terms applies.
     const inFlight = card.change_started_at !== null && !isAbandoned(card.change_started_at, purchase.now);
-    const ceiling = inFlight ? Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor) : card.limit_minor;
-    const lastDay = inFlight && card.change_end_date !== null && card.change_end_date < card.end_date ? card.change_end_date : card.end_date;
+    const ceiling = inFlight
+      ? Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor)
+      : card.limit_minor;
+    const lastDay =
+      inFlight && card.change_end_date !== null && card.change_end_date < card.end_date
+        ? card.change_end_date
+        : card.end_date;
     const status = effectiveStatus(card.status, lastDay, today);
     const reason: DeclineReason | null =
-      status === 'CANCELLED' ? 'CARD_CANCELLED'
-      : status === 'EXPIRED' ? 'CARD_EXPIRED'
-      : status === 'BLOCKED' ? 'CARD_BLOCKED'
-      : today < card.start_date ? 'NOT_YET_VALID'
-      : purchases >= card.max_purchase_quantity ? 'PURCHASE_QUANTITY_EXCEEDED'
-      : spentMinor + purchase.amountMinor > ceiling ? 'LIMIT_EXCEEDED'
-      : null;
+      status === 'CANCELLED'
+        ? 'CARD_CANCELLED'
+        : status === 'EXPIRED'
+          ? 'CARD_EXPIRED'
+          : status === 'BLOCKED'
+            ? 'CARD_BLOCKED'
+            : today < card.start_date
+              ? 'NOT_YET_VALID'
+              : purchases >= card.max_purchase_quantity
+                ? 'PURCHASE_QUANTITY_EXCEEDED'
+                : spentMinor + purchase.amountMinor > ceiling
+                  ? 'LIMIT_EXCEEDED'
+                  : null;
     const row: VcnTransactionRow = {
       id: nextId(purchase.now.getTime()),
       company_id: card.company_id,
@@ -92,7 +110,12 @@ const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
 };
 
 /** Blocks, unblocks (ACTIVE) or cancels a card. Cancelling is final; an expired card can only be cancelled. */
-export async function setCardStatus(db: Kysely<Database>, vcnId: string, target: StoredVcnStatus, now: Date): Promise<VcnRow> {
+export async function setCardStatus(
+  db: Kysely<Database>,
+  vcnId: string,
+  target: StoredVcnStatus,
+  now: Date,
+): Promise<VcnRow> {
   return writeTransaction(db, async (trx) => {
     const card = await locate(trx, vcnId);
     const current = effectiveStatus(card.status, card.end_date, localDate(now, card.time_zone));

@@ -42,30 +42,50 @@ async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Prom
   return writeTransaction(db, async (trx) => {
     const card = await getVcn(trx, companyId, vcnId);
     if (card.type !== 'CUSTOM') {
-      throw new VcnError(409, 'vcn-not-updatable', `Only CUSTOM virtual cards can be updated; this one is ${card.type}`);
+      throw new VcnError(
+        409,
+        'vcn-not-updatable',
+        `Only CUSTOM virtual cards can be updated; this one is ${card.type}`,
+      );
     }
     const status = effectiveStatus(card.status, card.end_date, today);
     if (!isLive(status)) throw new VcnError(409, 'vcn-not-active', `Virtual card ${vcnId} is ${status}`);
-    if (endDate !== undefined) checkNewEndDate(endDate, { issuedOn: card.issued_on, startDate: card.start_date }, today);
+    if (endDate !== undefined)
+      checkNewEndDate(endDate, { issuedOn: card.issued_on, startDate: card.start_date }, today);
     if (card.change_started_at !== null && !isAbandoned(card.change_started_at, now)) {
-      throw new VcnError(409, 'vcn-limit-conflict', `Another change to virtual card ${vcnId} is in progress; read the card's limit again and retry`);
+      throw new VcnError(
+        409,
+        'vcn-limit-conflict',
+        `Another change to virtual card ${vcnId} is in progress; read the card's limit again and retry`,
+      );
     }
 
     let limitMinor = card.limit_minor;
     if (limit) {
       if (limit.expectedValue !== undefined && toMinor(limit.expectedValue) !== card.limit_minor) {
-        throw new VcnError(409, 'vcn-limit-conflict', `The card's limit is ${money(card.limit_minor)}, not the expected ${money(toMinor(limit.expectedValue))}`);
+        throw new VcnError(
+          409,
+          'vcn-limit-conflict',
+          `The card's limit is ${money(card.limit_minor)}, not the expected ${money(toMinor(limit.expectedValue))}`,
+        );
       }
       limitMinor = toMinor(limit.value);
       const { spentMinor } = await spentOn(trx, companyId, vcnId);
       if (limitMinor < spentMinor) {
-        throw invalidVcnRequest(`limit.value ${money(limitMinor)} is below what the card has already spent (${money(spentMinor)})`);
+        throw invalidVcnRequest(
+          `limit.value ${money(limitMinor)} is below what the card has already spent (${money(spentMinor)})`,
+        );
       }
     }
     const change: Change = { card, id: randomUUID(), limitMinor, endDate: endDate ?? card.end_date };
     await trx
       .updateTable('vcns')
-      .set({ change_id: change.id, change_started_at: now.toISOString(), change_limit_minor: change.limitMinor, change_end_date: change.endDate })
+      .set({
+        change_id: change.id,
+        change_started_at: now.toISOString(),
+        change_limit_minor: change.limitMinor,
+        change_end_date: change.endDate,
+      })
       .where('company_id', '=', companyId)
       .where('id', '=', vcnId)
       .execute();
@@ -76,8 +96,16 @@ async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Prom
 const NO_CHANGE = { change_id: null, change_started_at: null, change_limit_minor: null, change_end_date: null };
 
 /** Applies the change (confirm) or just frees the slot (rollback); false when the slot is no longer this change's. */
-async function settleChange(db: Kysely<Database>, change: Change, apply: boolean, now: Date, requestId: string | null = null): Promise<boolean> {
-  const values = apply ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() } : NO_CHANGE;
+async function settleChange(
+  db: Kysely<Database>,
+  change: Change,
+  apply: boolean,
+  now: Date,
+  requestId: string | null = null,
+): Promise<boolean> {
+  const values = apply
+    ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() }
+    : NO_CHANGE;
   return writeTransaction(db, async (trx) => {
     const done = await trx
       .updateTable('vcns')
@@ -89,7 +117,19 @@ async function settleChange(db: Kysely<Database>, change: Change, apply: boolean
     if (done.numUpdatedRows !== 1n) return false;
     if (apply) {
       const before = await shownCard(trx, change.card, now);
-      await recordVcnEvent(trx, 'vcn.updated', { ...change.card, ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() }, now, { requestId, before });
+      await recordVcnEvent(
+        trx,
+        'vcn.updated',
+        {
+          ...change.card,
+          ...NO_CHANGE,
+          limit_minor: change.limitMinor,
+          end_date: change.endDate,
+          updated_at: now.toISOString(),
+        },
+        now,
+        { requestId, before },
+      );
     }
     return true;
   });
@@ -99,12 +139,20 @@ export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, reques
   const change = await reserveChange(db, request);
   const { card } = change;
   try {
-    await callIssuer(() => issuer.updateCard({ providerRef: card.provider_ref, limitMinor: change.limitMinor, endDate: change.endDate }));
+    await callIssuer(() =>
+      issuer.updateCard({ providerRef: card.provider_ref, limitMinor: change.limitMinor, endDate: change.endDate }),
+    );
   } catch (error) {
     await settleChange(db, change, false, request.now);
     throw error;
   }
   // The slot is gone only if this request outlived the abandonment delay and another change took over.
   if (!(await settleChange(db, change, true, request.now, request.requestId ?? null))) throw providerUnavailable();
-  return { ...card, ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: request.now.toISOString() };
+  return {
+    ...card,
+    ...NO_CHANGE,
+    limit_minor: change.limitMinor,
+    end_date: change.endDate,
+    updated_at: request.now.toISOString(),
+  };
 }

@@ -8,7 +8,6 @@ import { writeTransaction } from '../../../../db/transaction.js';
 import { shownCategories } from './shown.js';
 import { recordEvent } from '../../../../db/event-log.js';
 
-
 /**
  * Deletes the company's categories `ids`. Their establishments move to `moveTo`; their transactions
  * move to `moveTo`, or lose the category when it is absent. Checks, in order: `moveTo` is one of
@@ -16,19 +15,40 @@ import { recordEvent } from '../../../../db/event-log.js';
  * is DEFAULT (409); establishments are linked and `moveTo` is absent (422). Any failure changes nothing.
  */
 export async function deleteCategories(
-  db: Db, companyId: string, ids: readonly number[], moveTo: number | undefined, now: string, requestId: string | null = null,
+  db: Db,
+  companyId: string,
+  ids: readonly number[],
+  moveTo: number | undefined,
+  now: string,
+  requestId: string | null = null,
 ): Promise<void> {
   await writeTransaction(db, async (trx) => {
     if (moveTo !== undefined) {
-      if (ids.includes(moveTo)) throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
-      const target = await trx.selectFrom('categories').select('id').where('company_id', '=', companyId).where('id', '=', moveTo).executeTakeFirst();
-      if (!target) throw badRequest('moveTo is not a category of the company', [`moveTo: category ${moveTo} does not exist`]);
+      if (ids.includes(moveTo))
+        throw badRequest('moveTo cannot be one of the categories being deleted', [`moveTo: ${moveTo} is one of ids`]);
+      const target = await trx
+        .selectFrom('categories')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('id', '=', moveTo)
+        .executeTakeFirst();
+      if (!target)
+        throw badRequest('moveTo is not a category of the company', [`moveTo: category ${moveTo} does not exist`]);
     }
 
-    const found = await trx.selectFrom('categories').select(['id', 'type_id']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    const found = await trx
+      .selectFrom('categories')
+      .select(['id', 'type_id'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .execute();
     const missing = ids.filter((id) => !found.some((row) => row.id === id));
     if (missing.length > 0) {
-      throw new ApiError(404, missing.length === 1 ? 'Category not found' : 'Some categories do not exist', missing.map((id) => `category ${id} not found`));
+      throw new ApiError(
+        404,
+        missing.length === 1 ? 'Category not found' : 'Some categories do not exist',
+        missing.map((id) => `category ${id} not found`),
+      );
     }
     const defaults = found.filter((row) => row.type_id === TYPE_ID.DEFAULT).map((row) => row.id);
     if (defaults.length > 0) throw protectedCategories(defaults);
@@ -49,7 +69,13 @@ export async function deleteCategories(
     }
 
     // The deleted categories as they were, with the establishments they had.
-    const rows = await trx.selectFrom('categories').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute();
+    const rows = await trx
+      .selectFrom('categories')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
     const shown = await shownCategories(trx, companyId, rows);
     if (moveTo !== undefined && linked.length > 0) {
       await trx
