@@ -70,7 +70,7 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
 // must not make a single request off the machine.
 const REMOTE_RESOURCES = [
   /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g,
-  /https:\/\/cdn\.redocly\.com\/icons\/[\w.\/-]*/g,
+  /https:\/\/cdn\.redocly\.com\/icons\/[\w./-]*/g,
   /https:\/\/otel\.cloud\.redocly\.com\/v1\/traces/g,
 ];
 const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=';

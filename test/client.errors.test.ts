@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createFinanceClient,
-  FinanceApiError,
+  type FinanceApiError,
   FinanceNetworkError,
   hasVcnCode,
   isBadRequest,

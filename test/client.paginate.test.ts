@@ -4,7 +4,6 @@ import { createFinanceClient, FinanceApiError, paginate } from '../client/index.
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createCategory, createSupplier } from './support/factories/directory.js';
 import { createPeople, createUser } from './support/factories/users.js';
-import { customRequest, fundedCompany, issue, purchase } from './support/factories/vcn.js';
 import {
   createAccount,
   createBankingTransactions,

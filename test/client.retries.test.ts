@@ -2,14 +2,7 @@
 // and explicitly safe operations only, bounded by count and time, abortable. Faults are injected
 // in the transport; everything else is the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createFinanceClient,
-  FinanceApiError,
-  hasVcnCode,
-  isRetryable,
-  unwrap,
-  type RetryOptions,
-} from '../client/index.js';
+import { createFinanceClient, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { customRequest, fundedCompany } from './support/factories/vcn.js';
 

@@ -21,7 +21,7 @@ let env: NodeJS.ProcessEnv;
 const blocks = (file: string, lang: string, after = '') => {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const from = after ? text.indexOf(after) : 0;
-  return [...text.slice(from).matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  return [...text.slice(from).matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 };
 const onThisSandbox = (source: string) => source.replaceAll('http://localhost:8080', `http://localhost:${port}`);
 

@@ -103,7 +103,7 @@ function exampleObject(type: EventType): Record<string, unknown> {
       ? (bundle.components.schemas[name] as { allOf?: Array<{ properties?: { type?: { enum?: string[] } } }> })
       : undefined;
     if (schema?.allOf?.some((part) => part.properties?.type?.enum?.includes(type))) {
-      return structuredClone((media?.example as { data: { object: Record<string, unknown> } }).data.object);
+      return structuredClone((media!.example as { data: { object: Record<string, unknown> } }).data.object);
     }
   }
   throw new Error(`the contract has no example payload for ${type}`);

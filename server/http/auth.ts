@@ -22,7 +22,7 @@ type Credentials = { token: string } | { problem: ReturnType<typeof unauthorized
 
 /** The bearer token of the Authorization header, or the 401 that explains why there is none. */
 function bearerToken(header: string | undefined): Credentials {
-  if (!header || !header.trim()) {
+  if (!header?.trim()) {
     return {
       problem: refuse(
         'An access token is required: send `Authorization: Bearer <token>` (get a token from POST /oauth/token)',

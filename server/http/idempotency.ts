@@ -63,7 +63,7 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
     const secret = config.secrets.panKey;
 
-    let claim;
+    let claim: Awaited<ReturnType<typeof claimKey>>;
     try {
       claim = await claimKey(db, secret, scope, fingerprintOf(req), clock.now());
     } catch (err) {

@@ -142,6 +142,7 @@ const FIXED_STRINGS = [
   "' OR '1'='1' --",
   '"; DROP TABLE companies; --',
   '<script>alert(1)</script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as text
   '${7*7}',
   '{{7*7}}',
   '../../etc/passwd',
@@ -160,6 +161,7 @@ const FIXED_STRINGS = [
 
 /** Numbers around and beyond the bounds of `schema`, and numbers no JSON parser should love. */
 function hostileNumbers(schema: Json): unknown[] {
+  // biome-ignore lint/correctness/noPrecisionLoss: numbers past 2^53 are the probe
   const out: unknown[] = [1e308, -1e308, 9007199254740993, -0, 0.001, 1.5, 2147483648, -2147483649];
   for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
     const bound = schema[key];

@@ -40,7 +40,7 @@ export const receiptHandlers = defineHandlers({
       typeof claims.c === 'string' && typeof claims.t === 'number'
         ? await findReceiptData(db, claims.c, claims.t)
         : undefined;
-    if (!data || data.status !== 2) throw notFound('Receipt not found');
+    if (data?.status !== 2) throw notFound('Receipt not found');
     const pdf = await renderReceipt(data, authenticationCode(config.secrets.urls, data), clock.now());
     return {
       status: 200,

@@ -2,7 +2,7 @@
 // administrator (RESPONSIBLE), managers and employees with Brazilian names on the company's
 // domain (one of them inactive), and one pending invite. Deterministic from ctx.rng.
 import type { Db } from '../../db/database.js';
-import { seededUuid, type Rng } from '../../lib/random.js';
+import { seededUuid } from '../../lib/random.js';
 import type { SeedContext } from '../../lib/seed-context.js';
 import type { InviteRow, RoleProfile, RoleRow, UserRow } from './tables.js';
 import { insertRoles } from './store/roles.js';

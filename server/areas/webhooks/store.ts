@@ -172,7 +172,7 @@ export async function markEndpointFailing(db: Db, endpointId: string, now: Date)
       .selectAll()
       .where('id', '=', endpointId)
       .executeTakeFirst();
-    if (!endpoint || endpoint.status !== 'enabled') return false;
+    if (endpoint?.status !== 'enabled') return false;
     if (!endpoint.failing_since) {
       await trx
         .updateTable('webhook_endpoints')

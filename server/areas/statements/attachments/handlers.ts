@@ -127,7 +127,7 @@ export const handlers = defineHandlers({
 
   getAttachmentContent: async ({ params }, { db, auth, config }) => {
     const attachment = await findUploaded(db, auth.companyId, params.attachmentId.toLowerCase());
-    if (!attachment || !attachment.sha256) throw notFound('Attachment not found');
+    if (!attachment?.sha256) throw notFound('Attachment not found');
     // Seeded files live in the database even when a data folder is configured.
     const content =
       (config.dataDir ? await readFileBlob(config.dataDir, attachment.sha256).catch(() => undefined) : undefined) ??

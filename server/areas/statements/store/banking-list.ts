@@ -9,7 +9,7 @@ import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
 import { literalLimit, unindexedInteger, unindexedTime } from '../../../db/dialect.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
-import type { BankingFilters, BankingPageQuery } from './banking-types.js';
+import type { BankingPageQuery } from './banking-types.js';
 
 export const SORT_COLUMNS = {
   transactionDate: 'transaction_date',

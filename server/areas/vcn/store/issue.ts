@@ -19,7 +19,7 @@ export interface IssuedVcn {
 export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request: IssueRequest): Promise<IssuedVcn> {
   const { plan, now } = request;
   const reservation = await reserveKey(db, request);
-  let card;
+  let card: Awaited<ReturnType<CardIssuer['issueCard']>>;
   try {
     card = await callIssuer(() =>
       issuer.issueCard({
