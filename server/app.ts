@@ -22,11 +22,11 @@ import { rejectBracketedArrays } from './http/query-arrays.js';
 import { checkMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
 import { compose } from './http/compose.js';
-import { resolveOperation } from './http/operation.js';
+import { matchOperation, NOT_FOUND_MESSAGE } from './http/operation.js';
 import { idempotency, keepRawBody } from './http/idempotency.js';
 import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
-import { loadBundle, operationRoutes } from './http/spec.js';
+import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { changelogPath, docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
@@ -59,14 +59,15 @@ export function createApp({
   rateLimitStore,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
-  const internal = loadBundle('internal');
-  const publicBundle = loadBundle('public');
-  const routes = operationRoutes(internal);
+  const index = contract();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Paths are the contract's, exactly: `/Statements/v1/banking` and `/statements/v1/banking/` are not it.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   app.use(
     compose(
@@ -87,7 +88,7 @@ export function createApp({
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const publicText = JSON.stringify(publicBundle);
+  const publicText = JSON.stringify(loadBundle('public'));
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
   const servedDocs = (baseUrl: string) => {
@@ -114,6 +115,9 @@ export function createApp({
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
 
+  // The one match of the request against the contract: 404 and 405 here, before any credential check.
+  app.use(matchOperation(index));
+
   if (!config.vcnEnabled) {
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) =>
       next(new ApiError(404, 'No such resource or operation')),
@@ -124,7 +128,6 @@ export function createApp({
   app.use(
     compose(
       shedOverload(config.overloadMaxLagMs, lagProbe),
-      resolveOperation(routes),
       authenticate(services),
       ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
       rejectBracketedArrays,
@@ -146,15 +149,13 @@ export function createApp({
       express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }),
       wellFormedBody,
       express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
-      strictNumbers(internal),
+      strictNumbers(),
     ),
   );
-  app.use(contractValidator(internal, config));
+  app.use(contractValidator(index, config));
   app.use(idempotency(services, logger));
   app.use(dispatch(services));
-  app.use((_req: Request, _res: Response, next: NextFunction) =>
-    next(new ApiError(404, 'No such resource or operation')),
-  );
-  app.use(errorHandler(logger, internal));
+  app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, NOT_FOUND_MESSAGE)));
+  app.use(errorHandler(logger, index));
   return app;
 }

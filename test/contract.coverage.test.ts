@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadBundle, operationRoutes } from '../server/http/spec.js';
+import { contract } from '../server/contract/index.js';
 import { operations } from '../server/http/operations.js';
 
-const routes = operationRoutes(loadBundle('internal'));
+const routes = contract().operations;
 const testSources = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
   .map((file) => readFileSync(join('test', file), 'utf8'))

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, docsPath } from '../server/docs.js';
-import { loadBundle } from '../server/http/spec.js';
+import { loadBundle } from '../server/contract/index.js';
 import { launchChromium } from './support/chromium.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 

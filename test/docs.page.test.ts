@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, publicBundlePath } from '../server/docs.js';
 import { withCodeSamples, type CodeSample } from '../server/docs-samples.js';
-import { loadBundle } from '../server/http/spec.js';
+import { loadBundle } from '../server/contract/index.js';
 
 let dir: string;
 let html: string;

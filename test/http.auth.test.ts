@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestCompany } from './support/server.js';
-import { loadBundle, operationRoutes } from '../server/http/spec.js';
+import { contract } from '../server/contract/index.js';
 import { createClient, revokeClient } from '../server/areas/auth/store.js';
 
 let server: TestServer;
@@ -23,7 +23,7 @@ const samplePath = (path: string) =>
 
 describe('authentication', () => {
   it('when any secured operation of the contract is called without a token, then 401 with WWW-Authenticate: Bearer', async () => {
-    const routes = operationRoutes(loadBundle('internal')).filter((r) => r.scopes !== undefined);
+    const routes = contract().operations.filter((r) => r.scopes !== undefined);
     expect(routes.length).toBeGreaterThan(30);
     const results = await Promise.all(
       routes.map(async (r) => {

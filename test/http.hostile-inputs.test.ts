@@ -8,7 +8,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBundle } from '../server/http/spec.js';
+import { loadBundle } from '../server/contract/index.js';
 import { seedCompany } from '../server/cli/seed.js';
 import { onPostgres } from './support/database.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';

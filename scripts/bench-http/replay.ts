@@ -1,14 +1,15 @@
 // A baseline server for `npm run bench`: answers each benchmarked request with the exact bytes
 // (status, headers, body) the real server answered for it, so only the framework's own cost remains.
-// `validator` is bare Express with the framework every request of ours must pass (the JSON body parser
-// and express-openapi-validator on our contract, as configured in production) before replaying: the
-// floor of what any handler code on this framework can reach.
+// `validator` is bare Express with the JSON body parser and the stock express-openapi-validator
+// middleware on our contract (configured as production configures the validator) before replaying:
+// the floor a service on the stock framework cannot beat, with no handler code at all.
 // Usage: node --import tsx scripts/bench-http/replay.ts <express|validator|node> <recordings.json> <port>
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import express from 'express';
-import { contractValidator } from '../../server/http/validator.js';
-import { loadBundle } from '../../server/http/spec.js';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { validatorOptions } from '../../server/http/validator.js';
+import { contract } from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
 
 export interface Recording {
@@ -49,7 +50,10 @@ if (kind === 'express' || kind === 'validator') {
     app.get('/health', (_req, res) => res.json({ status: 'ok' }));
     app.set('query parser', 'simple');
     app.use(express.json({ limit: '1mb' }));
-    app.use(contractValidator(loadBundle('internal'), loadConfig({ ...process.env, NODE_ENV: 'production' })));
+    app.set('case sensitive routing', true);
+    app.set('strict routing', true);
+    const config = loadConfig({ ...process.env, NODE_ENV: 'production' });
+    app.use(OpenApiValidator.middleware(validatorOptions(contract(), config, true)));
   }
   // One route per benchmarked path, as an application would declare them.
   for (const r of recordings) {

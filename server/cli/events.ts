@@ -8,7 +8,7 @@ import { recordEvent, presentEvent } from '../db/event-log.js';
 import type { EventRow } from '../db/event-tables.js';
 import { EVENT_TYPES, type EventType } from '../db/event-types.js';
 import type { Clock } from '../lib/clock.js';
-import { loadBundle } from '../http/spec.js';
+import { contract } from '../contract/index.js';
 import { eventsAfter } from '../areas/events/store.js';
 import { signatureHeaders } from '../areas/webhooks/sign.js';
 import { newWebhookSecret } from '../areas/webhooks/store.js';
@@ -89,24 +89,9 @@ export async function listenForEvents(options: ListenOptions): Promise<EventRow[
 
 /** The contract's example object of an event type (the `webhooks` section). */
 function exampleObject(type: EventType): Record<string, unknown> {
-  const bundle = loadBundle('internal') as {
-    webhooks?: Record<
-      string,
-      { post?: { requestBody?: { content?: Record<string, { example?: unknown; schema?: { $ref?: string } }> } } }
-    >;
-    components: { schemas: Record<string, unknown> };
-  };
-  for (const item of Object.values(bundle.webhooks ?? {})) {
-    const media = item.post?.requestBody?.content?.['application/json'];
-    const name = media?.schema?.$ref?.split('/').pop();
-    const schema = name
-      ? (bundle.components.schemas[name] as { allOf?: Array<{ properties?: { type?: { enum?: string[] } } }> })
-      : undefined;
-    if (schema?.allOf?.some((part) => part.properties?.type?.enum?.includes(type))) {
-      return structuredClone((media!.example as { data: { object: Record<string, unknown> } }).data.object);
-    }
-  }
-  throw new Error(`the contract has no example payload for ${type}`);
+  const example = contract().eventExample(type);
+  if (!example) throw new Error(`the contract has no example payload for ${type}`);
+  return example;
 }
 
 /** Writes a realistic event of `type` for the company (delivered to its endpoints like any other). */

@@ -1,8 +1,9 @@
-// Calls the handler of the validated request's operation and writes its reply.
+// Calls the handler of the validated request's operation (the one match, operation.ts) and writes its reply.
 import type { NextFunction, Request, Response } from 'express';
 import type { HandlerContext, Services } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
+import { matchOf } from './operation.js';
 
 type AnyHandler = (
   input: unknown,
@@ -17,15 +18,14 @@ type AnyHandler = (
 
 export function dispatch(services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const meta = (
-      req as Request & { openapi?: { schema: { operationId?: string }; pathParams: Record<string, string> } }
-    ).openapi;
-    const operationId = meta?.schema.operationId;
-    const handler = operationId ? (operations as unknown as Record<string, AnyHandler>)[operationId] : undefined;
-    if (!meta || !handler) return next();
+    const match = matchOf(res);
+    const handler = match
+      ? (operations as unknown as Record<string, AnyHandler>)[match.operation.operationId]
+      : undefined;
+    if (!match || !handler) return next();
     try {
       const reply = await handler(
-        { params: { ...meta.pathParams, ...req.params }, query: req.query, body: req.body },
+        { params: match.params, query: req.query, body: req.body },
         { ...services, auth: res.locals.auth, requestId: requestIdOf(res), req, res },
       );
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);

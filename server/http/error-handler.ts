@@ -1,5 +1,5 @@
 // The one place that renders failures: every error leaves in the body the contract gives the
-// operation's response of that status (http/spec.ts `errorBodies`), with the request id:
+// operation's response of that status (the contract index, server/contract/), with the request id:
 //  - the common body {error, message, code, requestId, details} (details as strings, or as
 //    {field, message} where the schema is FieldError);
 //  - the virtual-card body {error, message, code: "<kebab-code>", requestId, errors?};
@@ -11,7 +11,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
-import { errorBodies, operationRoutes, type ErrorBody } from './spec.js';
+import type { ContractIndex, ErrorBody } from '../contract/index.js';
+import { operationOf } from './operation.js';
 import { isStoreBusy, RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
@@ -149,29 +150,29 @@ function normalize(err: unknown): {
   };
 }
 
-/** Which error body each request gets: its operation's, for the status; the common one without an operation. */
-function bodyChooser(bundle: Record<string, unknown>) {
-  const routes = operationRoutes(bundle);
-  const bodies = errorBodies(bundle);
-  return (req: Request, status: number): ErrorBody => {
-    const operationId =
-      (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
-      (
-        routes.find((r) => r.method === (req.method === 'HEAD' ? 'GET' : req.method) && r.pattern.test(req.path)) ??
-        routes.find((r) => r.pattern.test(req.path))
-      )?.operationId;
-    const op = operationId === undefined ? undefined : bodies.get(operationId);
-    if (!op) return 'common';
-    return op.byStatus.get(status) ?? op.fallback;
+/**
+ * Which error body each request gets: its operation's, for the status. Errors raised before the
+ * operation was matched (414, a 405) take the body of an operation at the request's path; a request
+ * that matches no path gets the common body.
+ */
+function bodyChooser(index: ContractIndex) {
+  return (req: Request, res: Response, status: number): ErrorBody => {
+    let operation = operationOf(res);
+    if (!operation) {
+      const found = index.match(req.method, req.path);
+      operation =
+        found.kind === 'operation' ? found.operation : found.kind === 'none' ? undefined : found.operations[0];
+    }
+    return index.errorBody(operation, status);
   };
 }
 
-export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
-  const bodyOf = bodyChooser(bundle);
+export function errorHandler(logger: Logger, index: ContractIndex) {
+  const bodyOf = bodyChooser(index);
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = requestIdOf(res);
 
-    if (err instanceof OAuthError || bodyOf(req, normalize(err).status) === 'oauth') {
+    if (err instanceof OAuthError || bodyOf(req, res, normalize(err).status) === 'oauth') {
       const n = normalize(err);
       const oauth =
         err instanceof OAuthError
@@ -181,8 +182,11 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
             : new OAuthError(400, 'invalid_request', n.plain.join('; ') || n.message);
       if (oauth) {
         if (oauth.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="finance"');
+        // Another method on the token endpoint stays a 405 with Allow, in the RFC 6749 body.
+        const allow = n.status === 405 ? n.headers.Allow : undefined;
+        if (allow) res.setHeader('Allow', allow);
         res
-          .status(oauth.status)
+          .status(allow ? 405 : oauth.status)
           .setHeader('Cache-Control', 'no-store')
           .json({ error: oauth.code, error_description: oauth.message });
         return;
@@ -206,7 +210,7 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
 
-    const body = bodyOf(req, n.status);
+    const body = bodyOf(req, res, n.status);
     if (body === 'vcn') {
       const code = VCN_CODES[n.status] ?? 'internal-exception';
       const errors =

@@ -1,5 +1,6 @@
 // Keyset paging of every list operation (DESIGN §5), in one place:
-//  - `limit`: its default and bounds are the operation's `limit` parameter in the contract;
+//  - `limit`: its default and bounds are the operation's `limit` parameter in the contract (the
+//    contract index; the server's default of 50 where the contract gives none, `listUsers`);
 //  - `nextPageStartKey`: an opaque, signed cursor carrying the sort key of the previous page's last
 //    row, bound to the operation, the company and the filters (anything else that shapes the query);
 //  - the page: the store fetches `limit + 1` rows, `page()` keeps `limit` of them and, when more
@@ -10,58 +11,20 @@ import type { AuthContext, OperationId } from './handler.js';
 import type { Config } from '../config.js';
 import { badRequest } from './errors.js';
 import { sign, verify } from '../lib/signed-token.js';
-import { loadBundle } from './spec.js';
+import { contract, type LimitBounds } from '../contract/index.js';
 
 type KeyPart = 'string' | 'number';
 type KeyShape = readonly KeyPart[];
 type Part<P> = P extends 'string' ? string : number;
 type KeyOf<S extends KeyShape> = { -readonly [I in keyof S]: Part<S[I]> };
 
-/** The page size when the contract leaves it to the server (`listUsers`). */
-const SERVER_DEFAULT_LIMIT = 50;
-
 export const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
 
 const invalidCursor = () => badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }]);
 
-interface LimitBounds {
-  default: number;
-  minimum: number;
-  maximum: number;
-}
-
-let limits: Map<string, LimitBounds> | undefined;
-
-/** The `limit` parameter of every operation of the contract, read once. */
+/** The operation's `limit` parameter, from the contract index. */
 function limitOf(operationId: string): LimitBounds {
-  if (!limits) {
-    limits = new Map();
-    const bundle = loadBundle('internal') as {
-      paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[] }>>;
-      components?: { parameters?: Record<string, unknown> };
-    };
-    for (const item of Object.values(bundle.paths)) {
-      for (const op of Object.values(item)) {
-        if (!op || typeof op !== 'object' || !op.operationId) continue;
-        for (const raw of op.parameters ?? []) {
-          const ref = (raw as { $ref?: string }).$ref;
-          const param = (ref ? bundle.components?.parameters?.[ref.split('/').pop() ?? ''] : raw) as {
-            name?: string;
-            in?: string;
-            schema?: Record<string, number>;
-          };
-          if (param?.name !== 'limit' || param.in !== 'query') continue;
-          const s = param.schema ?? {};
-          limits.set(op.operationId, {
-            default: s.default ?? SERVER_DEFAULT_LIMIT,
-            minimum: s.minimum ?? 1,
-            maximum: s.maximum ?? Number.MAX_SAFE_INTEGER,
-          });
-        }
-      }
-    }
-  }
-  const found = limits.get(operationId);
+  const found = contract().operation(operationId)?.limit;
   if (!found) throw new Error(`${operationId} has no limit parameter in the contract`);
   return found;
 }

@@ -1,41 +1,20 @@
-// express-openapi-validator, loaded with the internal bundle: requests are always validated,
-// responses when the configuration asks for it (development and tests).
-import { createRequire } from 'node:module';
+// express-openapi-validator 5.6.2 validates every request (and, when the configuration asks, every
+// response) against the contract: its ajv validators, its coercion, its error list. It is driven
+// here without its per-request routing: the stock middleware finds the operation again by compiling
+// and scanning every route of the contract on each request and runs five steps through promises.
+// The operation is already matched (operation.ts), so this step hands the validator that match — its
+// own route record, built once from its own route table — and runs its request validator (then its
+// response validator) as one synchronous step. The stock middleware stays the reference:
+// test/http.validator-equivalence.test.ts compares the verdicts of both for every operation.
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import type { Config } from '../config.js';
+import type { ContractIndex } from '../contract/index.js';
 import { hasAtMostTwoDecimals } from '../lib/money.js';
-import { validatorSpec } from './spec.js';
-import { compose } from './compose.js';
-
-/**
- * express-openapi-validator 5.6 finds a request's operation by compiling every route of the
- * contract with path-to-regexp, on every request. The compilation is a pure function of the route
- * and its options, so the validator's copy of path-to-regexp gets a memoized `pathToRegexp`; the
- * regular expressions it returns are not global, so sharing them is safe.
- */
-function memoizeRouteCompilation(): void {
-  const pathToRegexp = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'))(
-    'path-to-regexp',
-  ) as {
-    pathToRegexp: ((path: unknown, options?: Record<string, unknown>) => unknown) & { memoized?: boolean };
-  };
-  if (pathToRegexp.pathToRegexp.memoized) return;
-  const compile = pathToRegexp.pathToRegexp;
-  const compiled = new Map<string, unknown>();
-  const memoized = (path: unknown, options?: Record<string, unknown>) => {
-    if (typeof path !== 'string') return compile(path, options);
-    const key = `${options?.sensitive ? 's' : ''}${options?.strict ? 't' : ''}${options?.end === false ? 'e' : ''}:${path}`;
-    const canShare = !options || Object.keys(options).every((k) => k === 'sensitive' || k === 'strict' || k === 'end');
-    if (!canShare) return compile(path, options);
-    let result = compiled.get(key);
-    if (result === undefined) compiled.set(key, (result = compile(path, options)));
-    return result;
-  };
-  memoized.memoized = true;
-  pathToRegexp.pathToRegexp = memoized;
-}
+import { matchOf } from './operation.js';
+import { mediaTypeOf } from './media-type.js';
+import { loadEngine, type ValidatorEngine } from './validator-engine.js';
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
 export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
@@ -45,25 +24,14 @@ export const recordBodySize = (req: IncomingMessage, _res: unknown, buf: Buffer)
   (req as IncomingMessage & { bodyBytes?: number }).bodyBytes = buf.length;
 };
 
-/**
- * Requests are validated reporting every problem, except large bodies: reporting every unknown
- * key of a megabyte body would cost a second of CPU and a megabyte of answer, so those stop at
- * the first problem.
- */
-export function contractValidator(bundle: Record<string, unknown>, config: Config) {
-  memoizeRouteCompilation();
-  // The validator's middlewares run in sequence (compose.ts), not as a router's layers.
-  const all = compose(...validatorMiddleware(bundle, config, true));
-  const first = compose(...validatorMiddleware(bundle, config, false));
-  return (req: Request, res: Response, next: NextFunction) => {
-    const bytes = (req as Request & { bodyBytes?: number }).bodyBytes ?? 0;
-    (bytes > ALL_ERRORS_MAX_BYTES ? first : all)(req, res, next);
-  };
-}
-
-function validatorMiddleware(bundle: Record<string, unknown>, config: Config, allErrors: boolean): RequestHandler[] {
-  return OpenApiValidator.middleware({
-    apiSpec: validatorSpec(bundle) as never,
+/** The validator's options, as production configures it; the equivalence test gives the stock middleware the same. */
+export function validatorOptions(
+  index: ContractIndex,
+  config: Pick<Config, 'validateResponses'>,
+  allErrors: boolean,
+): OpenApiValidatorOpts {
+  return {
+    apiSpec: index.validatorSpec() as never,
     validateRequests: { allErrors, allowUnknownQueryParameters: false },
     validateResponses: config.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
@@ -73,5 +41,58 @@ function validatorMiddleware(bundle: Record<string, unknown>, config: Config, al
       decimal2: { type: 'number', validate: (value: number) => hasAtMostTwoDecimals(value) },
     },
     ignoreUndocumented: false,
-  });
+    fileUploader: false,
+  };
+}
+
+const engines = new Set<WeakRef<ValidatorEngine>>();
+
+/** The validators built and kept by every contract validator of this process (the bounded-cache test reads it). */
+export function cachedValidators(): number {
+  let n = 0;
+  for (const ref of engines) {
+    const engine = ref.deref();
+    if (engine) n += engine.cachedValidators();
+    else engines.delete(ref);
+  }
+  return n;
+}
+
+/**
+ * Requests are validated reporting every problem, except large bodies: reporting every unknown
+ * key of a megabyte body would cost a second of CPU and a megabyte of answer, so those stop at
+ * the first problem. The Content-Type the validator sees is the bare media type media-type.ts
+ * accepted, or none when the operation takes no body: its caches are keyed by that header, so they
+ * hold at most one entry per operation and media type.
+ */
+export function contractValidator(index: ContractIndex, config: Pick<Config, 'validateResponses'>): RequestHandler {
+  const all = loadEngine(validatorOptions(index, config, true));
+  const first = loadEngine(validatorOptions(index, config, false));
+  const ready = Promise.all([all, first]);
+  let loaded: [ValidatorEngine, ValidatorEngine] | undefined;
+  ready
+    .then((both) => {
+      loaded = both;
+      for (const engine of both) engines.add(new WeakRef(engine));
+    })
+    .catch(() => undefined);
+
+  const validate = (
+    [allErrors, firstError]: [ValidatorEngine, ValidatorEngine],
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ) => {
+    const match = matchOf(res);
+    if (!match) return next();
+    const mediaType = mediaTypeOf(res);
+    if (mediaType) req.headers['content-type'] = mediaType;
+    else delete req.headers['content-type'];
+    const bytes = (req as Request & { bodyBytes?: number }).bodyBytes ?? 0;
+    (bytes > ALL_ERRORS_MAX_BYTES ? firstError : allErrors).validate(match, req, res, next);
+  };
+  return (req, res, next) => {
+    if (loaded) return validate(loaded, req, res, next);
+    ready.then((loaded) => validate(loaded, req, res, next)).catch(next);
+  };
 }

@@ -3,7 +3,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { loadBundle, validatorSpec } from '../../../http/spec.js';
+import { contract } from '../../../contract/index.js';
 import { hasAtMostTwoDecimals } from '../../../lib/money.js';
 
 type Json = Record<string, unknown>;
@@ -28,7 +28,7 @@ function ingestVariant(schema: Json, assigned: readonly string[]): Json {
 
 /** Compiles one validator per statement. */
 export function compileValidators(): Record<IngestSchema, ValidateFunction> {
-  const spec = validatorSpec(loadBundle('internal')) as { components: { schemas: Json } };
+  const spec = contract().validatorSpec() as { components: { schemas: Json } };
   const schemas = { ...spec.components.schemas };
   for (const [name, assigned] of Object.entries(ASSIGNED)) {
     schemas[`${name}Ingest`] = ingestVariant(schemas[name] as Json, assigned);

@@ -1,0 +1,87 @@
+// express-openapi-validator's own parts, assembled as its `middleware()` assembles them (spec loader,
+// schema preprocessor, request and response validators, with its option defaults), minus the
+// per-request route lookup: each operation's route record (express route, schema, response schema)
+// is read once from the validator's loaded route table and handed over with the match.
+import type { NextFunction, Request, Response } from 'express';
+import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
+import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader.js';
+import { OpenApiContext } from 'express-openapi-validator/dist/framework/openapi.context.js';
+import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
+import { RequestValidator, ResponseValidator } from 'express-openapi-validator/dist/middlewares/index.js';
+import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
+import type { OperationMatch } from './operation.js';
+
+interface RouteRecord {
+  expressRoute: string;
+  openApiRoute: string;
+  schema: unknown;
+  responseSchema: unknown;
+}
+
+export interface ValidatorEngine {
+  /** Validates the matched request; calls `next` (or throws the validator's error) synchronously. */
+  validate(match: OperationMatch, req: Request, res: Response, next: NextFunction): void;
+  /** How many request and response validators it has built and keeps (keyed by method, route, Content-Type). */
+  cachedValidators(): number;
+}
+
+export async function loadEngine(options: OpenApiValidatorOpts): Promise<ValidatorEngine> {
+  // The constructor fills in the validator's defaults and derives its ajv options.
+  const oav = new OpenApiValidator(options);
+  const opts = oav.options;
+  const spec = await new OpenApiSpecLoader({
+    apiDoc: opts.apiSpec as never,
+    validateApiSpec: opts.validateApiSpec,
+    $refParser: opts.$refParser,
+  }).load();
+  const { apiDocRes } = new SchemaPreprocessor(
+    spec.apiDoc,
+    oav.ajvOpts.preprocessor,
+    opts.validateResponses as never,
+  ).preProcess();
+  const context = new OpenApiContext(spec, opts.ignorePaths as never, opts.ignoreUndocumented, opts.useRequestUrl);
+  const requests = new RequestValidator(context.apiDoc, oav.ajvOpts.request);
+  const responseValidator = opts.validateResponses
+    ? new ResponseValidator(apiDocRes, oav.ajvOpts.response, opts.validateResponses, context.serial)
+    : undefined;
+  const responses = responseValidator?.validate();
+  // Read, never changed: the validators' own caches, counted by the bounded-cache test.
+  const caches = [requests, responseValidator].map(
+    (validator) => validator as unknown as { middlewareCache?: object; validatorsCache?: object } | undefined,
+  );
+
+  type Paths = Record<string, Record<string, unknown>>;
+  const routes = new Map<string, RouteRecord>();
+  for (const route of context.routes) {
+    const path = route.openApiRoute.substring(route.basePath.length);
+    const method = route.method.toLowerCase();
+    routes.set(`${route.method} ${path}`, {
+      expressRoute: route.expressRoute,
+      openApiRoute: route.openApiRoute,
+      schema: (context.apiDoc.paths as Paths)[path]?.[method],
+      responseSchema: (apiDocRes?.paths as Paths | undefined)?.[path]?.[method],
+    });
+  }
+
+  return {
+    cachedValidators: () =>
+      caches.reduce((n, c) => n + Object.keys(c?.middlewareCache ?? c?.validatorsCache ?? {}).length, 0),
+    validate(match, req, res, next) {
+      const route = routes.get(`${match.operation.method} ${match.operation.path}`);
+      if (!route) throw new Error(`the validator has no route for ${match.operation.operationId}`);
+      const openapi = {
+        expressRoute: route.expressRoute,
+        openApiRoute: route.openApiRoute,
+        pathParams: match.params,
+        schema: route.schema,
+        serial: context.serial,
+        _responseSchema: route.responseSchema,
+      };
+      Object.assign(req, { openapi, params: match.params });
+      const checked = responses ? () => responses(req, res, next) : next;
+      // Synchronous in 5.6.2 (its errors are thrown); typed as possibly a promise.
+      const done = requests.validate(req as never, res, checked as NextFunction);
+      if (done instanceof Promise) done.catch(next);
+    },
+  };
+}
