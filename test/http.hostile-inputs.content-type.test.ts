@@ -15,7 +15,7 @@ const DISTINCT = 1_000;
 
 let server: TestServer;
 let acme: TestCompany;
-let costCenterId: number;
+let costCenterId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
