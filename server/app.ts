@@ -19,7 +19,7 @@ import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
 import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
-import { checkMediaType } from './http/media-type.js';
+import { checkMediaType, readMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
 import { compose } from './http/compose.js';
 import { matchOperation, NOT_FOUND_MESSAGE } from './http/operation.js';
@@ -131,6 +131,7 @@ export function createApp({
       authenticate(services),
       ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
       rejectBracketedArrays,
+      readMediaType,
       checkMediaType(),
       uploadGate(services),
     ),

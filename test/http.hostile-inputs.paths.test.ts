@@ -208,7 +208,7 @@ describe('HEAD', () => {
       if (get.status === 200 && get.headers.get('content-type')?.startsWith('application/json'))
         expect(head.headers.get('content-length'), `HEAD ${path}`).toBe(String(Buffer.byteLength(get.text)));
     }
-  });
+  }, 120_000);
 
   it('when HEAD is sent without a token, then 401 as the GET', async () => {
     const res = await call('HEAD', '/cost-centers/v1/cost-centers');

@@ -13,17 +13,22 @@ const hasBody = (req: Request) =>
 /** The bare media type the request was sent as (lower case), when its operation takes a body. */
 export const mediaTypeOf = (res: Response): string | undefined => res.locals.mediaType as string | undefined;
 
+/** Parses the Content-Type of a request whose operation takes a body, once, into its bare media type. */
+export function readMediaType(req: Request, res: Response, next: NextFunction): void {
+  const header = req.headers['content-type'];
+  if (header && operationOf(res)?.mediaTypes.length)
+    res.locals.mediaType = parse(header).type.toLowerCase() || undefined;
+  next();
+}
+
+/** Refuses a media type the operation does not take (after readMediaType). */
 export function checkMediaType() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const operation = operationOf(res);
     if (!operation || operation.mediaTypes.length === 0) return next();
-    const header = req.headers['content-type'];
-    const sent = header ? parse(header).type.toLowerCase() || undefined : undefined;
+    const sent = mediaTypeOf(res);
     if (!sent && !hasBody(req) && !operation.bodyRequired) return next();
-    if (sent && operation.mediaTypes.includes(sent)) {
-      res.locals.mediaType = sent;
-      return next();
-    }
+    if (sent && operation.mediaTypes.includes(sent)) return next();
     const accepted = operation.mediaTypes.map((type) => `Content-Type: ${type}`).join(' or ');
     const shown = sent && sent.length > 100 ? `${sent.slice(0, 99)}…` : sent;
     const message = shown

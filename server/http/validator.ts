@@ -61,9 +61,9 @@ export function cachedValidators(): number {
 /**
  * Requests are validated reporting every problem, except large bodies: reporting every unknown
  * key of a megabyte body would cost a second of CPU and a megabyte of answer, so those stop at
- * the first problem. The Content-Type the validator sees is the bare media type media-type.ts
- * accepted, or none when the operation takes no body: its caches are keyed by that header, so they
- * hold at most one entry per operation and media type.
+ * the first problem. The Content-Type the validator sees is the bare media type (media-type.ts; in
+ * the app only one the operation takes gets this far), or none when the operation takes no body: its
+ * caches are keyed by that header, so they hold at most one entry per operation and media type.
  */
 export function contractValidator(index: ContractIndex, config: Pick<Config, 'validateResponses'>): RequestHandler {
   const all = loadEngine(validatorOptions(index, config, true));
