@@ -3,8 +3,11 @@
 // production settings, records its exact answer to each benchmarked request, and starts a bare
 // Express and a node:http server replaying those bytes, a bare Express that runs the framework we
 // keep (JSON body parser and express-openapi-validator on our contract) before replaying them (the
-// floor of any handler code), and a Prism mock of our public bundle. autocannon then drives each
-// server in interleaved rounds; the table shows medians and the ratios to bare Express (req/s and p99).
+// floor of any handler code: the stock middleware, configured as ours), and a Prism mock of our public
+// bundle. autocannon then drives each server in interleaved rounds; the table shows medians, the
+// ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
+// answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
+// over the floor, over Prism…).
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
 // Usage: npm run bench -- [--quick] [--json] [--rounds 3] [--duration 5] [--connections 10,50]
 //        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
@@ -44,7 +47,7 @@ interface Target {
   child?: ChildProcess;
 }
 
-/** Bare Express plus the framework every request of ours passes (body parser, express-openapi-validator). */
+/** Bare Express plus the JSON body parser and the stock express-openapi-validator middleware, no handler. */
 const FLOOR = 'Express + validator';
 /** Stoplight Prism mocking our public bundle: what a static mock of the contract serves. */
 const PRISM = 'Prism mock';
@@ -101,6 +104,8 @@ interface Sample {
   p99: number;
   errors: number;
   non2xx: number;
+  /** 503 answers: requests shed (the service's load shedding). */
+  shed: number;
 }
 
 async function drive(
@@ -130,6 +135,7 @@ async function drive(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    shed: (result as unknown as Record<string, number>)['5xx'] ?? 0,
   };
 }
 
@@ -235,6 +241,7 @@ async function main() {
             p99: median(s.map((x) => x.p99)),
             errors: s.reduce((n, x) => n + x.errors, 0),
             non2xx: s.reduce((n, x) => n + x.non2xx, 0),
+            shed: s.reduce((n, x) => n + x.shed, 0),
           };
         };
         const results = Object.fromEntries(targets.map((t) => [t.name, of(t)]));
@@ -269,6 +276,7 @@ async function main() {
         '× Express req/s',
         '× Express p99',
         'floor × Express req/s',
+        'shed',
         ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it']),
       ];
       const lines = rows.map((r) => {
@@ -286,6 +294,7 @@ async function main() {
           r.ratiosToExpress.service!.rps.toFixed(2),
           r.ratiosToExpress.service!.p99.toFixed(2),
           r.ratiosToExpress[FLOOR]!.rps.toFixed(2),
+          String(s.shed),
           ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)]),
         ];
       });

@@ -1,8 +1,12 @@
-// Load shedding: when the event loop falls behind, new API requests are answered at once with
-// 503 and Retry-After instead of queueing behind work the server cannot finish in time, so the
-// latency of the requests it does serve stays bounded. The lag is the event-loop delay measured by
-// perf_hooks (mean over the last sampling window, minus the timer resolution); a window above
-// `maxEventLoopDelayMs` turns shedding on until a later window comes in below it.
+// Load shedding: when work queues up faster than the server clears it, new API requests are
+// answered at once with 503 and Retry-After instead of queueing behind work the server cannot
+// finish in time, so the latency of the requests it does serve stays bounded.
+// What counts is the standing queue, as CoDel counts it: the *least* event-loop delay seen over a
+// sampling window (perf_hooks, minus the timer resolution). A busy but healthy server has bursts —
+// a garbage collection, fifty requests arriving together — that delay some turns of the loop and
+// raise the mean, but the loop catches up within the window and the minimum stays low, so it sheds
+// nothing. An overloaded one is late on every turn: the minimum itself rises above
+// `maxEventLoopDelayMs`, shedding starts, and stops with the first window that comes in below it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './errors.js';
@@ -15,13 +19,15 @@ export interface LagProbe {
 
 const RESOLUTION_MS = 10;
 
-/** Event-loop delay averaged over windows of `windowMs` (the last complete window is reported). */
+/** The least event-loop delay over windows of `windowMs` (the last complete window is reported). */
 export function eventLoopLag(windowMs = 200): LagProbe {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let last = 0;
   const timer = setInterval(() => {
-    last = Math.max(0, histogram.mean / 1e6 - RESOLUTION_MS);
+    // No sample in a whole window (one turn blocked throughout) counts as that window's length.
+    const least = histogram.count > 0 ? histogram.min / 1e6 : windowMs;
+    last = Math.max(0, least - RESOLUTION_MS);
     if (Number.isNaN(last)) last = 0;
     histogram.reset();
   }, windowMs);
