@@ -2,7 +2,7 @@
 // answered at once with 503 and Retry-After instead of queueing behind work the server cannot
 // finish in time, so the latency of the requests it does serve stays bounded.
 // What counts is the standing queue, as CoDel counts it: the *least* event-loop delay seen over a
-// sampling window (perf_hooks, minus the timer resolution). A busy but healthy server has bursts —
+// sampling window of 500 ms (perf_hooks, minus the timer resolution). A busy but healthy server has bursts —
 // a garbage collection, fifty requests arriving together — that delay some turns of the loop and
 // raise the mean, but the loop catches up within the window and the minimum stays low, so it sheds
 // nothing. An overloaded one is late on every turn: the minimum itself rises above
@@ -20,14 +20,13 @@ export interface LagProbe {
 const RESOLUTION_MS = 10;
 
 /** The least event-loop delay over windows of `windowMs` (the last complete window is reported). */
-export function eventLoopLag(windowMs = 200): LagProbe {
+export function eventLoopLag(windowMs = 500): LagProbe {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let last = 0;
   const timer = setInterval(() => {
-    // No sample in a whole window (one turn blocked throughout) counts as that window's length.
-    const least = histogram.count > 0 ? histogram.min / 1e6 : windowMs;
-    last = Math.max(0, least - RESOLUTION_MS);
+    // A window without a sample (start-up, or one turn blocking throughout) says nothing new.
+    if (histogram.count > 0) last = Math.max(0, histogram.min / 1e6 - RESOLUTION_MS);
     if (Number.isNaN(last)) last = 0;
     histogram.reset();
   }, windowMs);
