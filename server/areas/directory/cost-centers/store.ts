@@ -1,7 +1,7 @@
 // Queries on the company's cost centers.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
-import { compiledQueries } from '../../../db/compiled.js';
+import { prepared } from '../../../db/prepared.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../store/transactions.js';
@@ -9,20 +9,14 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
 
-/** Every cost center of the company, by name (case-insensitive), then id. */
-/** Compiled once (server/db/compiled.ts). */
-const listQuery = compiledQueries();
+/** Prepared once (server/db/prepared.ts). */
+const listQuery = prepared((db, p: { companyId: string }) =>
+  db.selectFrom('cost_centers').selectAll().where('company_id', '=', p.companyId).orderBy('name_key').orderBy('id'),
+);
 
+/** Every cost center of the company, by name (case-insensitive), then id. */
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
-  const { rows } = await listQuery(db, 'all', { companyId }, (bind) =>
-    db
-      .selectFrom('cost_centers')
-      .selectAll()
-      .where('company_id', '=', bind<string>('companyId'))
-      .orderBy('name_key')
-      .orderBy('id'),
-  );
-  return rows;
+  return (await listQuery(db, { companyId })).rows;
 }
 
 export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {

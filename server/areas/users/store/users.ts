@@ -1,6 +1,6 @@
 // Queries on the company's users. Deleted users (deleted_at set) are invisible to every query here.
 import type { Db } from '../../../db/database.js';
-import { compiledQueries } from '../../../db/compiled.js';
+import { prepared } from '../../../db/prepared.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
 /** A live user with its role. */
@@ -49,14 +49,13 @@ export async function listUsers(
     .execute();
 }
 
-/** Compiled once (server/db/compiled.ts): every request about a user starts here. */
-const userById = compiledQueries();
+/** Prepared once (server/db/prepared.ts): every request about a user starts here. */
+const userById = prepared((db, p: { companyId: string; userId: string }) =>
+  liveUsers(db, p.companyId).where('users.id', '=', p.userId),
+);
 
 export async function findUser(db: Db, companyId: string, userId: string): Promise<UserView | undefined> {
-  const { rows } = await userById(db, 'by id', { companyId, userId }, (bind) =>
-    liveUsers(db, bind('companyId')).where('users.id', '=', bind<string>('userId')),
-  );
-  return rows[0];
+  return (await userById(db, { companyId, userId })).rows[0];
 }
 
 export async function findUserByEmail(
