@@ -4,7 +4,7 @@ import type { Db } from '../../../db/database.js';
 import { prepared } from '../../../db/prepared.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
-import { clearCostCenter } from '../store/transactions.js';
+import { clearCostCenter } from '../../../db/reclassify.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
