@@ -1,7 +1,6 @@
 // Queries on the company's cost centers.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
-import { prepared } from '../../../db/prepared.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../../../db/reclassify.js';
@@ -9,14 +8,15 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
 
-/** Prepared once (server/db/prepared.ts). */
-const listQuery = prepared((db, p: { companyId: string }) =>
-  db.selectFrom('cost_centers').selectAll().where('company_id', '=', p.companyId).orderBy('name_key').orderBy('id'),
-);
-
 /** Every cost center of the company, by name (case-insensitive), then id. */
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
-  return (await listQuery(db, { companyId })).rows;
+  return db
+    .selectFrom('cost_centers')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {

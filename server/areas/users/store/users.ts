@@ -1,6 +1,5 @@
 // Queries on the company's users. Deleted users (deleted_at set) are invisible to every query here.
 import type { Db } from '../../../db/database.js';
-import { prepared } from '../../../db/prepared.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
 /** A live user with its role. */
@@ -49,13 +48,8 @@ export async function listUsers(
     .execute();
 }
 
-/** Prepared once (server/db/prepared.ts): every request about a user starts here. */
-const userById = prepared((db, p: { companyId: string; userId: string }) =>
-  liveUsers(db, p.companyId).where('users.id', '=', p.userId),
-);
-
 export async function findUser(db: Db, companyId: string, userId: string): Promise<UserView | undefined> {
-  return (await userById(db, { companyId, userId })).rows[0];
+  return liveUsers(db, companyId).where('users.id', '=', userId).executeTakeFirst();
 }
 
 export async function findUserByEmail(
