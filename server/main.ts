@@ -20,7 +20,7 @@ import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   port: number;
   dbPath: string;
   /** Processes serving the port (node:cluster); 1 serves from this process. */

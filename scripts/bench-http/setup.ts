@@ -6,9 +6,9 @@ import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
 import { seedCompany } from '../../server/cli/seed.js';
 
-export const COMPANY = 'Benchmark HTTP Comércio Ltda';
+const COMPANY = 'Benchmark HTTP Comércio Ltda';
 /** Creates go to a second company, so the lists benchmarked do not grow during the run. */
-export const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
+const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
 
 export interface BenchData {
   token: string;

@@ -5,10 +5,10 @@ import { isTimeZone } from '../lib/time-zone.js';
 import type { Db } from '../db/database.js';
 import { openStore, StoreMissingError } from '../db/store.js';
 
-export const DEFAULT_DB = './data/finance.sqlite';
+const DEFAULT_DB = './data/finance.sqlite';
 
 /** `--db`: a SQLite file path or a `postgres://…` URL; `$DATABASE_URL` when not given, else the SQLite default. */
-export const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
+const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
 
 export const withDb = (command: Command) =>
   command.option(

@@ -7,7 +7,7 @@
 // Still failing afterwards, the caller gets StoreBusyError: 503 with Retry-After, never 500.
 import { backoff, isPostgresRetryable, isSqliteBusy, StoreBusyError } from './errors.js';
 
-export interface RetryPolicy {
+interface RetryPolicy {
   retryable: (err: unknown) => boolean;
   /** Runs at most this many times… */
   attempts?: number;

@@ -37,7 +37,7 @@ export class StoreMissingError extends Error {
   }
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Run pending migrations (default true). */
   migrate?: boolean;
   /** Fail with StoreMissingError instead of creating a SQLite file that is not there. */

@@ -7,9 +7,9 @@ import type { IdempotencyKeyRow } from '../db/event-tables.js';
 import { open, seal } from '../lib/aead.js';
 
 /** How long a stored response is replayed. */
-export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A running request whose process died frees its key after this long. */
-export const LOCK_TTL_MS = 2 * 60 * 1000;
+const LOCK_TTL_MS = 2 * 60 * 1000;
 
 export interface KeyScope {
   companyId: string;
@@ -17,13 +17,13 @@ export interface KeyScope {
   key: string;
 }
 
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
-export type Claim =
+type Claim =
   | { kind: 'claimed' }
   | { kind: 'mismatch' }
   | { kind: 'running' }

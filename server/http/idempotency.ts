@@ -25,7 +25,7 @@ const REPLAYED_HEADERS = [
   'link',
 ];
 /** Printable ASCII, 1 to 255 characters (the contract's pattern). */
-export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
+const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
 /** Operations outside the scheme: the token endpoint. */
 const EXCLUDED = new Set(['/oauth/token']);
 

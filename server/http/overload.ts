@@ -35,7 +35,7 @@ export function eventLoopLag(windowMs = 200): LagProbe {
   };
 }
 
-export const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_SECONDS = 1;
 
 /** Sheds requests while `probe` reports more than `maxLagMs`; 0 turns shedding off. */
 export function shedOverload(maxLagMs: number, probe: () => LagProbe) {

@@ -20,7 +20,7 @@ type KeyOf<S extends KeyShape> = { -readonly [I in keyof S]: Part<S[I]> };
 /** The page size when the contract leaves it to the server (`listUsers`). */
 const SERVER_DEFAULT_LIMIT = 50;
 
-export const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
+const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
 
 const invalidCursor = () => badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }]);
 
@@ -66,7 +66,7 @@ function limitOf(operationId: string): LimitBounds {
   return found;
 }
 
-export interface Paging<K> {
+interface Paging<K> {
   /** The page size asked for (or the contract's default). */
   limit: number;
   /** The sort key of the previous page's last row; undefined on the first page. */

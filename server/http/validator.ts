@@ -38,7 +38,7 @@ function memoizeRouteCompilation(): void {
 }
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
-export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
+const ALL_ERRORS_MAX_BYTES = 16 * 1024;
 
 /** Records the size of a parsed body (the `verify` option of the body parsers). */
 export const recordBodySize = (req: IncomingMessage, _res: unknown, buf: Buffer) => {

@@ -37,7 +37,7 @@ export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Pro
 }
 
 /** A new, empty PostgreSQL database (C collation, as the store expects); its URL. */
-export async function createPostgresDatabase(): Promise<string> {
+async function createPostgresDatabase(): Promise<string> {
   const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) =>
     c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`),

@@ -29,7 +29,7 @@ const freePort = () =>
   });
 
 /** Starts `finance serve` on `location` and resolves once it listens. */
-export async function startServerProcess(
+async function startServerProcess(
   location: string,
   options: { env?: Record<string, string>; workers?: number } = {},
 ): Promise<ServerProcess> {

@@ -51,7 +51,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions {
+interface TestServerOptions {
   config?: Partial<Config>;
   clock?: ManualClock;
   dbPath?: string;

@@ -22,7 +22,7 @@ export const ALL_SCOPES = [
   'webhooks:write',
 ] as const;
 
-export interface NewClient {
+interface NewClient {
   companyId: string;
   clientId: string;
   clientSecret: string;

@@ -29,6 +29,3 @@ export function luhnCheckDigit(digits: string): number {
   }
   return (10 - (sum % 10)) % 10;
 }
-
-export const isLuhnValid = (number: string): boolean =>
-  /^[0-9]{2,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === Number(number.slice(-1));

@@ -57,7 +57,7 @@ export interface BankingItem extends Pick<BankingTransactionRow, (typeof ITEM_CO
   attachments: AttachmentSummary[];
 }
 
-export interface BankingPage {
+interface BankingPage {
   items: BankingItem[];
   /** The sort key of the last item when more rows follow. */
   nextKey?: [string | number, number];
