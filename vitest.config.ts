@@ -10,7 +10,5 @@ export default defineConfig({
     // processes, sockets and databases it drives, not on this process's CPU.
     maxWorkers: 2,
     globalSetup: ['test/support/global-setup.ts'],
-    // Every query compiled once per shape is also built from its values and compared (server/db/compiled.ts).
-    env: { VERIFY_COMPILED_QUERIES: 'true' },
   },
 });

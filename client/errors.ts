@@ -24,7 +24,7 @@ export type VcnErrorCode =
   | 'internal-exception'
   | (string & {});
 
-export interface FinanceApiErrorInit {
+interface FinanceApiErrorInit {
   status: number;
   error: string;
   message: string;

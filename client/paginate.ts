@@ -15,7 +15,7 @@ export type PagedPath = {
 }[keyof paths];
 
 /** The array-valued members of a page (`transactions`, `items`, `data`). */
-export type ItemsKey<P extends PagedPath> = {
+type ItemsKey<P extends PagedPath> = {
   [K in keyof PageOf<P>]-?: NonNullable<PageOf<P>[K]> extends readonly unknown[] ? K : never;
 }[keyof PageOf<P>];
 
@@ -28,7 +28,7 @@ export type ListQuery<P extends PagedPath> = Omit<
   'nextPageStartKey'
 >;
 
-export interface ListParams<P extends PagedPath> {
+interface ListParams<P extends PagedPath> {
   query?: ListQuery<P>;
   path?: ParametersOf<P> extends { path: infer T } ? T : never;
 }

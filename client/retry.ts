@@ -93,7 +93,7 @@ function delayFor(outcome: Attempt, retryable: boolean, n: number, policy: Retry
   return asked > policy.maxDelayMs ? undefined : Math.max(asked, backoff);
 }
 
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {

@@ -7,7 +7,7 @@ export interface Clock {
   now(): Date;
 }
 
-export interface TokenSourceOptions {
+interface TokenSourceOptions {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;

@@ -10,7 +10,7 @@ import type { TokenSource } from './token.js';
 
 export type Fetch = (request: Request) => Promise<Response>;
 
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: string;
   fetch: Fetch;
   tokens: TokenSource;

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/store.js';
 import { seedCompany } from '../server/cli/seed.js';
 import { systemClock } from '../server/lib/clock.js';
@@ -34,7 +34,7 @@ const freePort = () =>
   });
 
 async function prepare(location: string) {
-  const db = await openDatabase(location);
+  const db = (await openStore(location)).db;
   const companyId = await createCompany(db, systemClock, { name: 'Benchmark Escala Ltda' });
   const client = await createClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
   await seedCompany(db, { companyId, transactions: ROWS, seed: 7, clock: systemClock });

@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
-import { isPostgresUrl, openDatabase, type Db } from '../server/db/database.js';
+import type { Db } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { createCompany } from '../server/areas/auth/store.js';
 import { ManualClock } from '../server/lib/clock.js';
 import { createRng } from '../server/lib/random.js';
@@ -68,8 +69,9 @@ function median(values: number[]): number {
 async function main() {
   const dir = dbArg ? undefined : mkdtempSync(join(tmpdir(), 'bench-statements-'));
   const file = dbArg ?? join(dir!, 'bench.sqlite');
-  const pg = isPostgresUrl(file);
-  const db = await openDatabase(file);
+  const store = await openStore(file);
+  const { db } = store;
+  const pg = store.kind === 'postgres';
   const reuse = pg
     ? (await db
         .selectFrom('companies')

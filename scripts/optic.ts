@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
-export interface OpticRuleResult {
+interface OpticRuleResult {
   name: string;
   where: string;
   error?: string;
@@ -16,13 +16,13 @@ export interface OpticRuleResult {
   severity: number;
 }
 
-export interface OpticEndpoint {
+interface OpticEndpoint {
   method: string;
   path: string;
   diffs: { trail: string; change: 'added' | 'removed' | 'changed' }[];
 }
 
-export interface OpticComparison {
+interface OpticComparison {
   /** Failed error-level rules of the breaking-change ruleset. */
   failures: OpticRuleResult[];
   /** Operations with any change. */

@@ -31,7 +31,7 @@ import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { changelogPath, docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
-export interface AppOptions {
+interface AppOptions {
   db: Db;
   clock: Clock;
   config: Config;
@@ -45,9 +45,9 @@ export interface AppOptions {
 }
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 export function createApp({
   db,

@@ -44,6 +44,8 @@ export interface Config {
     panKey: Buffer;
     /** HMAC key from which CVVs are derived. */
     cvvKey: Buffer;
+    /** AES-256-GCM key of stored Idempotency-Key responses. */
+    idempotencyKey: Buffer;
   };
   logLevel: string;
   /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),
       panKey: secret(env.PAN_ENCRYPTION_KEY, 'PAN_ENCRYPTION_KEY'),
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
+      idempotencyKey: secret(env.IDEMPOTENCY_ENCRYPTION_KEY, 'IDEMPOTENCY_ENCRYPTION_KEY'),
     },
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),

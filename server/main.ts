@@ -5,10 +5,10 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
-import { describeLocation, isPostgresUrl, openDatabase, type Db } from './db/database.js';
+import type { Db } from './db/database.js';
+import { openStore, type Store } from './db/store.js';
 import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
@@ -20,7 +20,7 @@ import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   port: number;
   dbPath: string;
   /** Processes serving the port (node:cluster); 1 serves from this process. */
@@ -36,28 +36,32 @@ async function ensureDemoCompany(db: Db) {
   return client;
 }
 
-function configFor(dbPath: string, port: number): { env: NodeJS.ProcessEnv; base: Config } {
+function configFor(store: Store, port: number): { env: NodeJS.ProcessEnv; base: Config } {
   const env = { ...process.env, PORT: String(port) };
   // Attachments: next to a SQLite file; in the database on PostgreSQL (replicas share nothing else),
   // unless DATA_DIR names a shared folder.
-  const files = isPostgresUrl(dbPath) ? '' : join(dbPath === ':memory:' ? './data' : join(dbPath, '..'), 'files');
-  return { env, base: loadConfig(env, { dataDir: process.env.DATA_DIR ?? files }) };
+  return { env, base: loadConfig(env, { dataDir: process.env.DATA_DIR ?? store.filesDir }) };
 }
 
 /** Migrations, secrets, demo company and docs: done once, before any request is served. */
-async function prepare(db: Db, dbPath: string, port: number) {
-  const { env, base } = configFor(dbPath, port);
+async function prepare(store: Store, dbPath: string, port: number) {
+  const { db } = store;
+  const { env, base } = configFor(store, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
   const demo = await ensureDemoCompany(db);
-  const hint = demo ? [] : await restartHint(db, dbPath);
+  const hint = demo ? [] : await restartHint(store, dbPath);
   if (!existsSync(docsPath)) await buildDocs();
   return { config, demo, hint };
 }
 
 /** A worker reads what the primary prepared (the secrets it stored). */
-async function workerConfig(db: Db, dbPath: string, port: number) {
-  const { env, base } = configFor(dbPath, port);
-  return { config: { ...base, secrets: await resolveSecrets(db, env, base.secrets) }, demo: undefined, hint: [] };
+async function workerConfig(store: Store, port: number) {
+  const { env, base } = configFor(store, port);
+  return {
+    config: { ...base, secrets: await resolveSecrets(store.db, env, base.secrets) },
+    demo: undefined,
+    hint: [],
+  };
 }
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
@@ -80,12 +84,12 @@ function banner({ config, demo, hint }: Prepared, workers: number): string {
 }
 
 /** On a database that already has companies: the commands that give credentials for it. */
-async function restartHint(db: Db, dbPath: string): Promise<string[]> {
+async function restartHint({ db, description }: Store, dbPath: string): Promise<string[]> {
   const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
   const dbOption = ` --db ${shellQuote(dbPath)}`;
   const first = companies[0];
   return [
-    `  Database ${describeLocation(dbPath)} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
+    `  Database ${description} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
     '  New credentials (the demo secret was shown only when the database was created):',
     `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
     `  Every company: npx finance company list${dbOption}`,
@@ -96,18 +100,19 @@ const shellQuote = (value: string) => (/^[\w./:@?=&%-]+$/.test(value) ? value : 
 
 export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promise<Server | undefined> {
   if (workers > 1 && cluster.isPrimary) return primary(port, dbPath, workers);
-  const db = await openDatabase(dbPath);
-  const prepared = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
+  const store = await openStore(dbPath);
+  const { db } = store;
+  const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, dbPath, port);
   const { config } = prepared;
   const logger = createLogger(config.logLevel);
-  const store = await rateLimitStore({
+  const limits = await rateLimitStore({
     db,
     clock: systemClock,
-    shared: isPostgresUrl(dbPath) || cluster.isWorker,
+    shared: store.shared || cluster.isWorker,
     redisUrl: process.env.REDIS_URL,
   });
 
-  const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
+  const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: limits.store });
   const server = await listen(createHttpServer(app), port);
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
@@ -129,8 +134,8 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
       graceMs: config.shutdownGraceMs,
       onClosed: async () => {
         await worker.stop();
+        await limits.close();
         await store.close();
-        await db.destroy();
         logger.info('stopped');
         process.exit(0);
       },
@@ -143,9 +148,9 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
 
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
 async function primary(port: number, dbPath: string, workers: number): Promise<undefined> {
-  const db = await openDatabase(dbPath);
-  const prepared = await prepare(db, dbPath, port);
-  await db.destroy();
+  const store = await openStore(dbPath);
+  const prepared = await prepare(store, dbPath, port);
+  await store.close();
 
   let stopping = false;
   let listening = 0;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { freshDatabase } from './support/database.js';
 
 const run = promisify(execFile);
@@ -103,7 +103,7 @@ describe('finance seed', () => {
     const other = JSON.parse(await finance('company', 'create', '--name', 'Outra Empresa SA', '--json'));
     await finance('seed', '--company', company.companyId, '--transactions', '300', '--seed', '7', '--json');
     await finance('seed', '--company', other.companyId, '--transactions', '300', '--seed', '7', '--json');
-    const db = await openDatabase(dbPath);
+    const db = (await openStore(dbPath)).db;
     try {
       for (const id of [company.companyId, other.companyId]) {
         const { n } = await db
@@ -154,7 +154,7 @@ describe('finance ingest', () => {
       },
     });
   const banking = async () => {
-    const db = await openDatabase(dbPath);
+    const db = (await openStore(dbPath)).db;
     try {
       const account = await db
         .selectFrom('accounts')
@@ -233,7 +233,7 @@ describe('finance company list, client list|rotate|revoke', () => {
     };
     expect(rotated.clientSecret).toMatch(/^sk_/);
     expect(rotated.clientSecret).not.toBe(created.clientSecret);
-    const db = await openDatabase(dbPath);
+    const db = (await openStore(dbPath)).db;
     try {
       const { authenticateClient } = await import('../server/areas/auth/store.js');
       expect(await authenticateClient(db, created.clientId, created.clientSecret)).toBeUndefined();

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { freshDatabase } from './support/database.js';
 import { DatabaseRateLimitStore } from '../server/http/rate-limit-store.js';
 import { apiFor } from './support/processes.js';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { ManualClock } from '../server/lib/clock.js';
 
 const LIMIT = 6;
@@ -40,7 +40,7 @@ async function spread(first: TestServer, second: TestServer): Promise<number[]> 
 describe('rate limits across instances', () => {
   it('when one client spreads its calls over two instances on one database, then the limit counts them all', async () => {
     const dbPath = await freshDatabase(dir);
-    const counters = await openDatabase(dbPath);
+    const counters = (await openStore(dbPath)).db;
     const clock = new ManualClock();
     const first = await startTestServer({
       dbPath,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-durability-'));
@@ -108,7 +108,7 @@ describe('kill -9 under concurrent writes', () => {
     again.kill('SIGTERM');
     await new Promise((resolve) => again.once('exit', resolve));
 
-    const db = await openDatabase(dbPath);
+    const db = (await openStore(dbPath)).db;
     try {
       const integrity = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
       expect(integrity.rows.map((r) => r.integrity_check)).toEqual(['ok']);

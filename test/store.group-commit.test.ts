@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase, type Db } from '../server/db/database.js';
+import type { Db } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { writeTransaction } from '../server/db/transaction.js';
 import { onPostgres } from './support/database.js';
 
@@ -41,7 +42,7 @@ describe.skipIf(onPostgres).each([
   let db: Db;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
-    db = await openDatabase(kind === 'file' ? join(dir, 'finance.sqlite') : ':memory:', { migrate: false });
+    db = (await openStore(kind === 'file' ? join(dir, 'finance.sqlite') : ':memory:', { migrate: false })).db;
     await sql`create table gc_probe (v text primary key)`.execute(db);
   });
   afterEach(async () => {
@@ -97,7 +98,7 @@ describe.skipIf(onPostgres).each([
       const closed = db.destroy();
       held.open();
       await Promise.all([first, second, closed]);
-      db = await openDatabase(join(dir, 'finance.sqlite'), { migrate: false });
+      db = (await openStore(join(dir, 'finance.sqlite'), { migrate: false })).db;
       expect(await values(db)).toEqual(['a', 'b']);
     },
   );

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { createInvite, createRoles, type Roles } from './support/factories/users.js';
 import { freshDatabase } from './support/database.js';
 
@@ -24,7 +24,7 @@ let roles: Roles;
 
 beforeAll(async () => {
   ({ companyId } = JSON.parse(await finance('company', 'create', '--name', 'Construtora Horizonte Ltda', '--json')));
-  const db = await openDatabase(dbPath);
+  const db = (await openStore(dbPath)).db;
   try {
     roles = await createRoles(db, companyId);
     const far = '2999-01-01T00:00:00.000Z';

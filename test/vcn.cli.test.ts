@@ -11,7 +11,7 @@ import { planIssue } from '../server/areas/vcn/rules.js';
 import { issueVcn } from '../server/areas/vcn/store/issue.js';
 import { listTransactions } from '../server/areas/vcn/store/transactions.js';
 import { register } from '../server/cli/commands/vcn.js';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
 import { localDate } from '../server/lib/time.js';
 import { customRequest, fund } from './support/factories/vcn.js';
@@ -41,7 +41,7 @@ async function finance(...args: string[]): Promise<string> {
 const json = async (...args: string[]) => JSON.parse(await finance(...args, '--json')) as Record<string, unknown>;
 
 beforeAll(async () => {
-  const db = await openDatabase(dbPath);
+  const db = (await openStore(dbPath)).db;
   try {
     companyId = await createCompany(db, systemClock, { name: 'Viagens Ltda' });
     await fund(db, companyId);
@@ -116,7 +116,7 @@ describe('finance vcn', () => {
   });
 
   it('when the purchases are listed from the store, then every attempt above is there, newest first', async () => {
-    const db = await openDatabase(dbPath);
+    const db = (await openStore(dbPath)).db;
     try {
       const rows = await listTransactions(db, { companyId, vcnId, limit: 100 });
       expect(rows.map((r) => r.status)).toEqual([

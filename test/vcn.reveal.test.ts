@@ -1,7 +1,6 @@
 // revealVcn and redirectVcnCard: card data on demand, a derived CVV, and an audit of every reveal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../server/areas/auth/store.js';
-import { listReveals } from '../server/areas/vcn/store/reveal.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
   customRequest,
@@ -12,6 +11,17 @@ import {
   reauthenticate,
   setStatus,
 } from './support/factories/vcn.js';
+
+/** The reveal audit of a card, read from the store (no operation lists it). */
+const reveals = (server: TestServer, companyId: string, vcnId: string) =>
+  server.db
+    .selectFrom('vcn_reveals')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('vcn_id', '=', vcnId)
+    .orderBy('revealed_at')
+    .orderBy('id')
+    .execute();
 
 let server: TestServer;
 let acme: TestCompany;
@@ -56,7 +66,7 @@ describe('revealVcn', () => {
     server.clock.set('2026-11-20T15:05:00Z');
     const { response } = await reveal(vcn.vcnId, other);
     expect(response.status).toBe(200);
-    const audit = await listReveals(server.db, acme.companyId, vcn.vcnId);
+    const audit = await reveals(server, acme.companyId, vcn.vcnId);
     expect(audit.map((r) => [r.client_id, r.revealed_at])).toEqual([
       [acme.clientId, '2026-11-20T15:00:00.000Z'],
       [second.clientId, '2026-11-20T15:05:00.000Z'],
@@ -74,8 +84,8 @@ describe('revealVcn', () => {
     const vcn = await issue(acme, customRequest());
     const globex = await fundedCompany(server);
     expectVcnError(await reveal(vcn.vcnId, globex), 404, 'vcn-not-found');
-    expect(await listReveals(server.db, globex.companyId, vcn.vcnId)).toEqual([]);
-    expect(await listReveals(server.db, acme.companyId, vcn.vcnId)).toEqual([]);
+    expect(await reveals(server, globex.companyId, vcn.vcnId)).toEqual([]);
+    expect(await reveals(server, acme.companyId, vcn.vcnId)).toEqual([]);
   });
 
   it('when no card has the id, then 404 vcn-not-found; a malformed id, then 400 on params.vcnId', async () => {

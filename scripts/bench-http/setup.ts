@@ -1,14 +1,14 @@
 // The data of `npm run bench`: a database file with one company and its seeded transactions, an
 // access token, and the requests to drive (each with the ids and the cursor it needs).
 import { existsSync } from 'node:fs';
-import { openDatabase } from '../../server/db/database.js';
+import { openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
 import { seedCompany } from '../../server/cli/seed.js';
 
-export const COMPANY = 'Benchmark HTTP Comércio Ltda';
+const COMPANY = 'Benchmark HTTP Comércio Ltda';
 /** Creates go to a second company, so the lists benchmarked do not grow during the run. */
-export const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
+const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
 
 export interface BenchData {
   token: string;
@@ -20,7 +20,7 @@ export interface BenchData {
 /** Seeds `file` when it does not exist yet (reused otherwise) and issues a fresh day-long token. */
 export async function prepareDatabase(file: string, transactions: number): Promise<BenchData> {
   const fresh = !existsSync(file);
-  const db = await openDatabase(file);
+  const db = (await openStore(file)).db;
   try {
     let companyId: string;
     let writesId: string;

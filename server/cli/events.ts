@@ -13,7 +13,7 @@ import { eventsAfter } from '../areas/events/store.js';
 import { signatureHeaders } from '../areas/webhooks/sign.js';
 import { newWebhookSecret } from '../areas/webhooks/store.js';
 
-export interface ListenOptions {
+interface ListenOptions {
   db: Db;
   companyId: string;
   /** POST each event here, signed with `secret`. */

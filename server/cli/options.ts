@@ -1,14 +1,14 @@
 // Options and output shared by the `finance` commands.
-import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ALL_SCOPES } from '../areas/auth/store.js';
 import { isTimeZone } from '../lib/time-zone.js';
-import { isPostgresUrl, openDatabase, type Db } from '../db/database.js';
+import type { Db } from '../db/database.js';
+import { openStore, StoreMissingError } from '../db/store.js';
 
-export const DEFAULT_DB = './data/finance.sqlite';
+const DEFAULT_DB = './data/finance.sqlite';
 
 /** `--db`: a SQLite file path or a `postgres://…` URL; `$DATABASE_URL` when not given, else the SQLite default. */
-export const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
+const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
 
 export const withDb = (command: Command) =>
   command.option(
@@ -23,16 +23,16 @@ export const withDb = (command: Command) =>
  * A PostgreSQL database is never created here: connecting to a missing one fails by itself.
  */
 export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>, { create = false } = {}): Promise<T> {
-  if (!create && path !== ':memory:' && !isPostgresUrl(path) && !existsSync(path)) {
+  const store = await openStore(path, { mustExist: !create }).catch((err: unknown) => {
+    if (!(err instanceof StoreMissingError)) throw err;
     throw new Error(
       `no database at ${path}. Pass the --db that \`finance serve\` uses, or create one with \`finance company create --db ${path} --name <name>\``,
     );
-  }
-  const db = await openDatabase(path);
+  });
   try {
-    return await work(db);
+    return await work(store.db);
   } finally {
-    await db.destroy();
+    await store.close();
   }
 }
 

@@ -10,7 +10,7 @@ import { seedUsers } from '../areas/users/seed.js';
 import { seedStatements } from '../areas/statements/seed.js';
 import { seedVcn } from '../areas/vcn/seed.js';
 
-export interface SeedOptions {
+interface SeedOptions {
   companyId: string;
   transactions: number;
   seed: number;

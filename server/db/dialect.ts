@@ -1,11 +1,9 @@
-// Which store a Kysely instance (or transaction) talks to, and the few expressions that differ
-// between SQLite and PostgreSQL. Queries elsewhere stay dialect-free and call these helpers.
+// The few expressions that differ between SQLite and PostgreSQL, for queries and migrations that are
+// otherwise dialect-free. The kind is decided once by store.ts; here it is read back from the adapter
+// a Kysely instance (or transaction) was built with.
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 
 export type StoreKind = 'sqlite' | 'postgres';
-
-/** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
-export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
 export const storeKind = (db: Kysely<any>): StoreKind =>
   db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';

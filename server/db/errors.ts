@@ -38,7 +38,7 @@ export class StoreBusyError extends Error {
 export const isStoreBusy = (err: unknown) =>
   err instanceof StoreBusyError || isSqliteBusy(err) || isPostgresRetryable(err);
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Exponential backoff with full jitter: 0..min(cap, base·2^attempt) ms. */
 export const backoff = (attempt: number, base = 5, cap = 200) =>

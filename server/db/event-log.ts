@@ -18,7 +18,7 @@ const nextDeliveryId = monotonicUlids();
 /** The epoch: a delivery no worker has claimed. */
 export const UNCLAIMED = new Date(0).toISOString();
 
-export interface NewEvent {
+interface NewEvent {
   companyId: string;
   type: EventType;
   /** The request that made the change (`X-Request-Id`); null for changes made outside a request. */
@@ -91,7 +91,7 @@ async function enqueueDeliveries(db: Db, event: EventRow): Promise<void> {
   if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
-export interface EventBody {
+interface EventBody {
   id: string;
   type: string;
   createdAt: string;

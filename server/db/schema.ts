@@ -7,7 +7,7 @@ import type { VcnTables } from '../areas/vcn/tables.js';
 import type { EventsTables } from './event-tables.js';
 
 /** Tables of the HTTP layer itself. */
-export interface PlatformTables {
+interface PlatformTables {
   rate_limit_windows: { key: string; window_start: number; hits: number };
 }
 

@@ -10,6 +10,7 @@ const ENV: Record<keyof Config['secrets'], string> = {
   urls: 'URL_SIGNING_SECRET',
   panKey: 'PAN_ENCRYPTION_KEY',
   cvvKey: 'CVV_KEY',
+  idempotencyKey: 'IDEMPOTENCY_ENCRYPTION_KEY',
 };
 
 export async function resolveSecrets(

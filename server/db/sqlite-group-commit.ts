@@ -19,24 +19,9 @@
 // for the writer's lock. An in-memory database has a single connection: reads take the lock too.
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase } from 'kysely';
-import { backoff, isSqliteBusy, StoreBusyError } from './errors.js';
+import { StoreBusyError } from './errors.js';
+import { LOCK, retrying } from './retry.js';
 import { readRows } from './sqlite-rows.js';
-
-/** Total time a statement or BEGIN keeps retrying a busy lock (another process) before answering 503. */
-const LOCK_WAIT_MS = 4_000;
-
-export async function retryBusy<T>(run: () => T | Promise<T>): Promise<T> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!isSqliteBusy(err)) throw err;
-      if (Date.now() >= deadline) throw new StoreBusyError(err);
-      await backoff(attempt, 2, 50);
-    }
-  }
-}
 
 /** First come, first served: the group's COMMIT must not be overtaken forever by new transactions. */
 class FifoLock {
@@ -171,7 +156,7 @@ export class GroupCommitDriver implements Driver {
   async openGroup(): Promise<Group> {
     if (this.group && this.connections.handle.inTransaction) return this.group;
     if (this.group) this.failGroup(new Error('The group transaction ended unexpectedly'));
-    await retryBusy(() => run(this.connections.writer, raw('begin immediate')));
+    await retrying(LOCK, () => run(this.connections.writer, raw('begin immediate')));
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const committed = new Promise<void>((res, rej) => {
@@ -276,7 +261,7 @@ class Lease implements DatabaseConnection {
     const reader = this.driver.reader;
     if (reader) {
       const statement = reader.prepare(query.sql) as unknown as SQLite.Statement;
-      if (statement.readonly) return retryBusy(() => runStatement(statement, query.parameters));
+      if (statement.readonly) return retrying(LOCK, () => runStatement(statement, query.parameters));
       return this.writeAlone(query);
     }
     // In memory there is one connection: a read waits for the lock so it sees no transaction half-done.

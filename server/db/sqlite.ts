@@ -4,8 +4,7 @@
 //    read, so two writers never both hold read snapshots and then deadlock upgrading them
 //    (SQLITE_BUSY_SNAPSHOT);
 //  - better-sqlite3 waits for a lock synchronously (busy_timeout), freezing the event loop, so the
-//    timeout is kept tiny and a lock still busy is retried asynchronously with backoff; after
-//    LOCK_WAIT_MS the caller gets StoreBusyError (503 with Retry-After).
+//    timeout is kept tiny and a lock still busy is retried asynchronously (retry.ts, `LOCK`).
 // Writes of concurrent requests share one commit (and its fsync) and reads run on a connection of
 // their own: sqlite-group-commit.ts.
 import SQLite from 'better-sqlite3';
@@ -13,7 +12,8 @@ import { SqliteDialect, type Driver } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withStatementCache } from './statement-cache.js';
-import { GroupCommitDriver, retryBusy, type Connections } from './sqlite-group-commit.js';
+import { GroupCommitDriver, type Connections } from './sqlite-group-commit.js';
+import { LOCK, retrying } from './retry.js';
 
 /** Synchronous wait inside SQLite per attempt: short enough not to stall other requests. */
 const BUSY_TIMEOUT_MS = 20;
@@ -41,7 +41,7 @@ export async function sqliteDialect(path: string): Promise<SqliteDialect> {
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const handle = open(path);
   // Switching to WAL needs a moment of exclusive access: another process may be writing.
-  if (!memory) await retryBusy(async () => handle.pragma('journal_mode = WAL'));
+  if (!memory) await retrying(LOCK, () => handle.pragma('journal_mode = WAL'));
   handle.pragma('synchronous = FULL');
   handle.pragma('foreign_keys = ON');
   const reader = memory ? undefined : open(path);

@@ -1,25 +1,12 @@
-// Write transactions for both stores. On SQLite every transaction begins IMMEDIATE (the driver,
-// sqlite.ts), taking the write lock up front, so a read inside it can never be upgraded into a
-// deadlock with another process. On PostgreSQL a write transaction runs SERIALIZABLE: the result is
-// always that of some one-at-a-time order, the rule SQLite gives us, and a conflict aborts one side
-// with 40001 (or 40P01 on a deadlock), which is run again a bounded number of times. Still failing
-// afterwards, it surfaces as StoreBusyError (503 with Retry-After), never 500.
+// Write transactions, the same code on both stores. Every one asks for SERIALIZABLE: the result is
+// always that of some one-at-a-time order. On SQLite that is what the driver gives anyway (each
+// transaction begins IMMEDIATE, sqlite.ts, taking the write lock before its first read, so a read
+// inside it can never be upgraded into a deadlock with another process); on PostgreSQL a conflict
+// aborts one side with 40001 (or 40P01 on a deadlock), which is run again (retry.ts, `CONFLICT`).
 import type { Kysely, Transaction } from 'kysely';
-import { backoff, isPostgresRetryable, StoreBusyError } from './errors.js';
-import { storeKind } from './dialect.js';
-
-const ATTEMPTS = 10;
+import { CONFLICT, retrying } from './retry.js';
 
 export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<DB>);
-  if (storeKind(db) === 'sqlite') return db.transaction().execute(work);
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await db.transaction().setIsolationLevel('serializable').execute(work);
-    } catch (err) {
-      if (!isPostgresRetryable(err)) throw err;
-      if (attempt + 1 >= ATTEMPTS) throw new StoreBusyError(err);
-      await backoff(attempt, 5, 250);
-    }
-  }
+  return retrying(CONFLICT, () => db.transaction().setIsolationLevel('serializable').execute(work));
 }

@@ -3,9 +3,9 @@
 import cors from 'cors';
 
 /** Request headers a browser may send. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key'];
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key'];
 /** Response headers a browser application may read. */
-export const CORS_EXPOSED_HEADERS = [
+const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
   'RateLimit-Limit',
   'RateLimit-Remaining',
@@ -16,7 +16,7 @@ export const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Content-Disposition',
 ];
-export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Whether `origin` matches one of `allowed` (`scheme://host:*` matches every port of that host). */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {

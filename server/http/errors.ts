@@ -51,7 +51,7 @@ export class VcnError extends Error {
 }
 
 /** The prefix of every `invalid-vcn-request` message, on create and on update alike. */
-export const INVALID_VCN_PREFIX = 'Invalid VCN request: ';
+const INVALID_VCN_PREFIX = 'Invalid VCN request: ';
 export const invalidVcnRequest = (reason: string) =>
   new VcnError(400, 'invalid-vcn-request', INVALID_VCN_PREFIX + reason);
 

@@ -13,7 +13,7 @@ import type { CardIssuer } from '../areas/vcn/issuer.js';
 export type OperationId = Exclude<keyof operations, `receive${string}`>;
 
 /** Operations callable without an access token. */
-export type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';
+type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';
 
 type Part<K extends OperationId, P extends 'path' | 'query'> = operations[K]['parameters'] extends {
   [X in P]?: infer T;
@@ -47,7 +47,7 @@ type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 20
  * What a handler answers. JSON responses are typed by the contract; `raw` sends bytes
  * (PDFs, uploaded files, HTML) with their content type.
  */
-export type Reply<K extends OperationId> = {
+type Reply<K extends OperationId> = {
   [S in SuccessStatus<K>]:
     | (Responses<K>[S] extends { content: { 'application/json': infer B } }
         ? { status: S; body: B; headers?: Record<string, string> }
@@ -80,7 +80,7 @@ export interface HandlerContext extends Services {
   res: Response;
 }
 
-export type PublicHandlerContext = Omit<HandlerContext, 'auth'>;
+type PublicHandlerContext = Omit<HandlerContext, 'auth'>;
 
 export type Handler<K extends OperationId> = (
   input: Input<K>,

@@ -1,14 +1,15 @@
 // Stored first responses of Idempotency-Key requests (table idempotency_keys, migration 0008).
 // A key is claimed by inserting its row ("running"); the first response replaces it ("done").
-// The response body is kept encrypted: a card issue's answer carries the card number.
+// The response body is kept encrypted (lib/aead.ts) under its own key: a card issue's answer carries
+// the card number.
 import type { Db } from '../db/database.js';
 import type { IdempotencyKeyRow } from '../db/event-tables.js';
-import { decryptPan, encryptPan } from '../areas/vcn/crypto.js';
+import { open, seal } from '../lib/aead.js';
 
 /** How long a stored response is replayed. */
-export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A running request whose process died frees its key after this long. */
-export const LOCK_TTL_MS = 2 * 60 * 1000;
+const LOCK_TTL_MS = 2 * 60 * 1000;
 
 export interface KeyScope {
   companyId: string;
@@ -16,19 +17,31 @@ export interface KeyScope {
   key: string;
 }
 
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
-export type Claim =
+type Claim =
   | { kind: 'claimed' }
   | { kind: 'mismatch' }
   | { kind: 'running' }
   | { kind: 'replay'; response: StoredResponse };
 
 const aad = (s: KeyScope) => `idempotency:${s.companyId}:${s.clientId}:${s.key}`;
+
+/** The stored body, opened with the first of `keys` that sealed it. */
+function openBody(keys: readonly Buffer[], s: KeyScope, sealed: string): Buffer {
+  for (const [i, key] of keys.entries()) {
+    try {
+      return Buffer.from(open(key, aad(s), sealed).toString('utf8'), 'base64');
+    } catch (err) {
+      if (i === keys.length - 1) throw err;
+    }
+  }
+  throw new Error('no key to open a stored response');
+}
 
 async function readKey(db: Db, s: KeyScope): Promise<IdempotencyKeyRow | undefined> {
   return db
@@ -43,7 +56,7 @@ async function readKey(db: Db, s: KeyScope): Promise<IdempotencyKeyRow | undefin
 function decide(
   row: IdempotencyKeyRow,
   fingerprint: string,
-  secret: Buffer,
+  keys: readonly Buffer[],
   s: KeyScope,
   now: Date,
 ): Claim | undefined {
@@ -54,7 +67,7 @@ function decide(
       response: {
         status: row.response_status,
         headers: JSON.parse(row.response_headers ?? '{}') as Record<string, string>,
-        body: Buffer.from(decryptPan(secret, aad(s), row.response_body), 'base64'),
+        body: openBody(keys, s, row.response_body),
       },
     };
   }
@@ -66,7 +79,14 @@ function decide(
  * Claims `s` for a request with `fingerprint`: 'claimed' when this request runs; otherwise what to
  * answer instead (the stored response, 409 while another runs, 422 for another request).
  */
-export async function claimKey(db: Db, secret: Buffer, s: KeyScope, fingerprint: string, now: Date): Promise<Claim> {
+/** `keys`: the first seals, any of them opens (an older key while its responses have not expired). */
+export async function claimKey(
+  db: Db,
+  keys: readonly Buffer[],
+  s: KeyScope,
+  fingerprint: string,
+  now: Date,
+): Promise<Claim> {
   const at = now.toISOString();
   // An expired key is forgotten; a crashed request's lock is taken over.
   await db
@@ -96,8 +116,8 @@ export async function claimKey(db: Db, secret: Buffer, s: KeyScope, fingerprint:
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' };
 
   const row = await readKey(db, s);
-  if (!row) return claimKey(db, secret, s, fingerprint, now);
-  const decided = decide(row, fingerprint, secret, s, now);
+  if (!row) return claimKey(db, keys, s, fingerprint, now);
+  const decided = decide(row, fingerprint, keys, s, now);
   if (decided) return decided;
   // Same request, its lock expired: take it over, if nobody else did first.
   const taken = await db
@@ -113,14 +133,14 @@ export async function claimKey(db: Db, secret: Buffer, s: KeyScope, fingerprint:
 }
 
 /** Stores the first response of a claimed key. */
-export async function completeKey(db: Db, secret: Buffer, s: KeyScope, response: StoredResponse): Promise<void> {
+export async function completeKey(db: Db, key: Buffer, s: KeyScope, response: StoredResponse): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({
       status: 'done',
       response_status: response.status,
       response_headers: JSON.stringify(response.headers),
-      response_body: encryptPan(secret, aad(s), response.body.toString('base64')),
+      response_body: seal(key, aad(s), response.body.toString('base64')),
     })
     .where('company_id', '=', s.companyId)
     .where('client_id', '=', s.clientId)

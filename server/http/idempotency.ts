@@ -25,7 +25,7 @@ const REPLAYED_HEADERS = [
   'link',
 ];
 /** Printable ASCII, 1 to 255 characters (the contract's pattern). */
-export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
+const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
 /** Operations outside the scheme: the token endpoint. */
 const EXCLUDED = new Set(['/oauth/token']);
 
@@ -61,11 +61,13 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
     const auth = res.locals.auth as AuthContext | undefined;
     // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
-    const secret = config.secrets.panKey;
+    // Responses stored before the idempotency key existed were sealed with the card key; they expire
+    // within KEY_TTL_MS of the upgrade and still open meanwhile.
+    const keys = [config.secrets.idempotencyKey, config.secrets.panKey];
 
     let claim: Awaited<ReturnType<typeof claimKey>>;
     try {
-      claim = await claimKey(db, secret, scope, fingerprintOf(req), clock.now());
+      claim = await claimKey(db, keys, scope, fingerprintOf(req), clock.now());
     } catch (err) {
       return next(err);
     }
@@ -115,7 +117,7 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
       const store =
         status >= 500
           ? releaseKey(db, scope)
-          : completeKey(db, secret, scope, { status, headers, body: Buffer.concat(chunks) });
+          : completeKey(db, config.secrets.idempotencyKey, scope, { status, headers, body: Buffer.concat(chunks) });
       store
         .catch((err: unknown) =>
           logger.error({ err, requestId: res.locals.requestId }, 'could not store the idempotent response'),

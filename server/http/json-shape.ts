@@ -5,8 +5,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors.js';
 
-export const MAX_JSON_MEMBERS = 5_000;
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_MEMBERS = 5_000;
+const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22,
   BACKSLASH = 0x5c,
@@ -49,7 +49,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
 
 /** The path of the first string (or key) in `value` that is not well-formed Unicode (a lone surrogate). */
-export function illFormedString(value: unknown, path = 'body', depth = 0): string | undefined {
+function illFormedString(value: unknown, path = 'body', depth = 0): string | undefined {
   if (typeof value === 'string') return wellFormed(value) ? undefined : path;
   if (!value || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
   for (const [key, item] of Object.entries(value)) {

@@ -5,7 +5,7 @@
 import { pino, type Logger } from 'pino';
 import type { NextFunction, Request, Response } from 'express';
 
-export const REDACT = [
+const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

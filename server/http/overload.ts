@@ -40,7 +40,7 @@ export function eventLoopLag(windowMs = 500): LagProbe {
   };
 }
 
-export const RETRY_AFTER_SECONDS = 1;
+const RETRY_AFTER_SECONDS = 1;
 
 /** Sheds requests while `probe` reports more than `maxLagMs`; 0 turns shedding off. */
 export function shedOverload(maxLagMs: number, probe: () => LagProbe) {

@@ -18,7 +18,7 @@ type KeyShape = readonly KeyPart[];
 type Part<P> = P extends 'string' ? string : number;
 type KeyOf<S extends KeyShape> = { -readonly [I in keyof S]: Part<S[I]> };
 
-export const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
+const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
 
 const invalidCursor = () => badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }]);
 
@@ -29,7 +29,7 @@ function limitOf(operationId: string): LimitBounds {
   return found;
 }
 
-export interface Paging<K> {
+interface Paging<K> {
   /** The page size asked for (or the contract's default). */
   limit: number;
   /** The sort key of the previous page's last row; undefined on the first page. */

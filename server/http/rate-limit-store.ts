@@ -74,7 +74,7 @@ export class DatabaseRateLimitStore implements Store {
   }
 }
 
-export interface RateLimitStoreChoice {
+interface RateLimitStoreChoice {
   /** Undefined: express-rate-limit's memory store (one process on SQLite). */
   store?: Store;
   close(): Promise<void>;

@@ -2,7 +2,6 @@
 // HSTS when the public base URL is https, and `Cache-Control: no-store` unless a route says
 // otherwise. The docs page gets a CSP that allows exactly the inline scripts it holds.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 
@@ -40,8 +39,6 @@ export function securityHeaders(baseUrl: string) {
   };
 }
 
-let docsCsp: { file: string; mtimeMs: number; value: string } | undefined;
-
 /** The docs CSP for a page's HTML as served (its inline scripts by hash). */
 export function pageContentSecurityPolicy(html: string): string {
   const hashes = [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
@@ -59,18 +56,5 @@ export function pageContentSecurityPolicy(html: string): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
-  return value;
-}
-
-/**
- * The CSP of the docs page: its inline scripts by hash; inline styles (Redoc injects them at run
- * time, so they cannot be hashed); images and fonts from the page itself (data:) and the search
- * worker (blob:). Nothing from the network, no framing.
- */
-export function docsContentSecurityPolicy(file: string): string {
-  const { mtimeMs } = statSync(file);
-  if (docsCsp?.file === file && docsCsp.mtimeMs === mtimeMs) return docsCsp.value;
-  const value = pageContentSecurityPolicy(readFileSync(file, 'utf8'));
-  docsCsp = { file, mtimeMs, value };
   return value;
 }

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import type { Config } from '../config.js';
 
 /** The base URL the committed contract and the built docs page name. */
-export const CONTRACT_BASE_URL = 'http://localhost:8080';
+const CONTRACT_BASE_URL = 'http://localhost:8080';
 
 /** The base URL this request should be told about. */
 export function servedBaseUrl(req: Request, config: Config): string {

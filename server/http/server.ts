@@ -5,12 +5,12 @@ import type { Socket } from 'node:net';
 import { newRequestId } from './request-id.js';
 
 /** Time allowed to receive all request headers (slow-header clients are cut off after it). */
-export const HEADERS_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 /** Time allowed to receive a whole request, body included. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /** Headers every response carries, also those written here without Express. */
-export const BASE_SECURITY_HEADERS: Record<string, string> = {
+const BASE_SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
@@ -43,10 +43,7 @@ const MESSAGES: Record<number, string> = {
 };
 
 /** A whole HTTP/1.1 response with the common error body, closing the connection. */
-export function rawErrorResponse(
-  status: number,
-  message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error',
-): string {
+function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Error'): string {
   const requestId = newRequestId();
   const body = JSON.stringify({
     error: STATUS_CODES[status] ?? 'Error',
@@ -102,7 +99,7 @@ export async function listen(server: Server, port: number, host?: string): Promi
   return server;
 }
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   /** How long in-flight requests may take before their connections are cut. */
   graceMs: number;
   /** Runs once no connection is left (or the grace period ended); then the process may exit. */

@@ -1,8 +1,11 @@
 // The store a test runs on: SQLite by default, PostgreSQL when TEST_DATABASE=postgres
 // (`npm run test:pg`). Every server or CLI test gets its own empty database, so files stay parallel:
-// a SQLite file (or `:memory:`), or a PostgreSQL database created for it. Databases created here
+// a SQLite file, opened as `finance serve` opens it (a writer and a reader connection, WAL), or a
+// PostgreSQL database created for it. Databases created here
 // are named `finance_test_…` and dropped by the global teardown (test/support/global-setup.ts).
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -34,7 +37,7 @@ export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Pro
 }
 
 /** A new, empty PostgreSQL database (C collation, as the store expects); its URL. */
-export async function createPostgresDatabase(): Promise<string> {
+async function createPostgresDatabase(): Promise<string> {
   const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin((c) =>
     c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`),
@@ -43,10 +46,10 @@ export async function createPostgresDatabase(): Promise<string> {
 }
 
 /**
- * A location for a fresh database: on SQLite a file in `dir` (or `:memory:` without one), on
+ * A location for a fresh database: on SQLite a file in `dir` (a new temporary folder without one), on
  * PostgreSQL a new database's URL.
  */
 export async function freshDatabase(dir?: string, file = 'finance.sqlite'): Promise<string> {
   if (onPostgres) return createPostgresDatabase();
-  return dir ? join(dir, file) : ':memory:';
+  return join(dir ?? mkdtempSync(join(tmpdir(), 'finance-test-')), file);
 }

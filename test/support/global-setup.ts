@@ -1,6 +1,8 @@
-// Runs once per vitest run. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
+// Runs once per vitest run. It builds dist/ (incrementally): tests that run the `finance` command run
+// the compiled JavaScript, as production does. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
 // under CI an unreachable server fails the run rather than skipping it — and every database the
 // run created is dropped at the end (and leftovers of runs interrupted over two hours ago).
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { onPostgres, POSTGRES_ADMIN_URL, runPrefix, TEST_DATABASE_PREFIX, withAdmin } from './database.js';
 
@@ -16,7 +18,15 @@ async function dropDatabases(which: (name: string) => boolean): Promise<void> {
   });
 }
 
+function buildServer(): void {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0) throw new Error(`building dist/ failed:\n${tsc.stdout}${tsc.stderr}`);
+}
+
 export async function setup(): Promise<void> {
+  buildServer();
   if (!onPostgres) return;
   process.env.FINANCE_TEST_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
   const now = Date.now() / 1000;

@@ -30,7 +30,7 @@ export interface Candidate {
 }
 
 /** Resolves every `$ref` of the bundle (cycles kept as the last resolved node). */
-export function dereference(bundle: Json): Json {
+function dereference(bundle: Json): Json {
   const lookup = (ref: string): unknown =>
     ref
       .replace(/^#\//, '')
@@ -90,7 +90,7 @@ export function operationsOf(bundle: Json): Operation[] {
 }
 
 /** A plausible value of `schema`: its example, else one built from its type. */
-export function exampleOf(schema: Json): unknown {
+function exampleOf(schema: Json): unknown {
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (schema.example !== undefined) return schema.example;
   if (schema.default !== undefined) return schema.default;
@@ -213,7 +213,7 @@ function boundValues(schema: Json): unknown[] {
  * Values to put where a value of `schema` belongs: always a wrong type, null, bounds ±1 and
  * non-finite-on-parse numbers; then `extra` more picked by the seed from the hostile catalogue.
  */
-export function hostileValues(schema: Json, seed: number, extra = 8): unknown[] {
+function hostileValues(schema: Json, seed: number, extra = 8): unknown[] {
   const always: unknown[] = [null, [], {}, true, 1e308, '1e309', '\ud800', 'x'.repeat(5_000), ...boundValues(schema)];
   if (schema.format === 'date') always.push('0000-01-01', '9999-12-31', '2026-02-29', '2024-02-29');
   const pool: unknown[] = [

@@ -2,7 +2,8 @@
 // the test opens the same database for setup and checks, and talks to each process over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { openDatabase, type Db } from '../../server/db/database.js';
+import type { Db } from '../../server/db/database.js';
+import { openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { apiFor, type Api } from './server.js';
@@ -28,7 +29,7 @@ const freePort = () =>
   });
 
 /** Starts `finance serve` on `location` and resolves once it listens. */
-export async function startServerProcess(
+async function startServerProcess(
   location: string,
   options: { env?: Record<string, string>; workers?: number } = {},
 ): Promise<ServerProcess> {
@@ -101,7 +102,7 @@ export async function startProcesses(
   workers: number[],
   env?: Record<string, string>,
 ): Promise<{ db: Db; servers: ServerProcess[] }> {
-  const db = await openDatabase(location);
+  const db = (await openStore(location)).db;
   await createCompany(db, systemClock, { name: 'Bootstrap Ltda' });
   const servers = await Promise.all(workers.map((n) => startServerProcess(location, { env, workers: n })));
   return { db, servers };

@@ -2,7 +2,7 @@
 // headers without a body, and whether the server closes the connection.
 import { connect, type Socket } from 'node:net';
 
-export interface RawReply {
+interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;

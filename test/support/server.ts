@@ -1,12 +1,16 @@
-// Starts the real application on an ephemeral port for a test file, with a fresh database (in-memory
-// SQLite, or a new PostgreSQL database under TEST_DATABASE=postgres; or `dbPath`), a manual clock and response validation on.
+// Starts the real application on an ephemeral port for a test file, with a fresh database (a SQLite
+// file in a temporary folder, opened as `finance serve` opens it, or a new PostgreSQL database under
+// TEST_DATABASE=postgres; or `dbPath`), a manual clock and response validation on.
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import type { Server } from 'node:http';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
 import { createApp } from '../../server/app.js';
-import { openDatabase, type Db } from '../../server/db/database.js';
-import { freshDatabase } from './database.js';
+import type { Db } from '../../server/db/database.js';
+import { openStore } from '../../server/db/store.js';
+import { freshDatabase, onPostgres } from './database.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
@@ -47,7 +51,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestServerOptions {
+interface TestServerOptions {
   config?: Partial<Config>;
   clock?: ManualClock;
   dbPath?: string;
@@ -76,7 +80,9 @@ export function apiFor(baseUrl: string, token: string): Api {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await openDatabase(options.dbPath ?? (await freshDatabase()));
+  const own = options.dbPath ? undefined : await freshDatabase();
+  const store = await openStore(options.dbPath ?? own!);
+  const { db } = store;
   const clock = options.clock ?? new ManualClock();
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
@@ -135,7 +141,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
-      await db.destroy();
+      await store.close();
+      if (own && !onPostgres) rmSync(dirname(own), { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,11 @@
 // Companies, API clients and access tokens.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CompiledQuery, InferResult } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { prepared } from '../../db/prepared.js';
 
 export const ALL_SCOPES = [
   'statements:read',
@@ -22,7 +22,7 @@ export const ALL_SCOPES = [
   'webhooks:write',
 ] as const;
 
-export interface NewClient {
+interface NewClient {
   companyId: string;
   clientId: string;
   clientSecret: string;
@@ -127,25 +127,22 @@ export async function issueToken(
   return token;
 }
 
-/** The token lookup, compiled once per database: it runs on every authenticated request. */
-const tokenLookup = (db: Db, digest: string) =>
+/** The token lookup, prepared once (server/db/prepared.ts): it runs on every authenticated request. */
+const tokenLookup = prepared((db, p: { digest: string }) =>
   db
     .selectFrom('access_tokens as t')
     .innerJoin('api_clients as c', 'c.id', 't.client_id')
     .innerJoin('companies as co', 'co.id', 't.company_id')
     .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
-    .where('t.token_hash', '=', digest);
-type TokenRow = InferResult<ReturnType<typeof tokenLookup>>[number];
-const tokenLookups = new WeakMap<Db, CompiledQuery<TokenRow>>();
+    .where('t.token_hash', '=', p.digest),
+);
 
 /** Why a token does not authenticate; `undefined` when it does. */
 export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
 
 /** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
 export async function lookupToken(db: Db, clock: Clock, token: string) {
-  let lookup = tokenLookups.get(db);
-  if (!lookup) tokenLookups.set(db, (lookup = tokenLookup(db, '').compile()));
-  const [row] = (await db.executeQuery<TokenRow>({ ...lookup, parameters: [digestToken(token)] })).rows;
+  const [row] = (await tokenLookup(db, { digest: digestToken(token) })).rows;
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
   if (new Date(row.expires_at).getTime() <= clock.now().getTime())

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 
-export const AUTH_FAILURE_WINDOW_MS = 60_000;
+const AUTH_FAILURE_WINDOW_MS = 60_000;
 
 /** Throws 429 when `clientId` has used up its failures in the current window. */
 export async function assertNotThrottled(db: Db, clientId: string, now: Date, limit: number): Promise<void> {

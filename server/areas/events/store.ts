@@ -5,7 +5,7 @@ import type { EventRow } from '../../db/event-tables.js';
 
 type Db = Kysely<Database>;
 
-export interface EventQuery {
+interface EventQuery {
   types?: string[];
   createdAfter?: string;
   limit: number;

@@ -11,7 +11,7 @@ type Query = Input<'listBankingTransactions'>['query'];
 
 const SORTING = /^(transactionDate|brlAmount|totalTransactionAmount):(asc|desc)$/;
 
-export function parseSorting(value: string | undefined): { field: BankingSortField; direction: SortDirection } {
+function parseSorting(value: string | undefined): { field: BankingSortField; direction: SortDirection } {
   const match = SORTING.exec(value ?? 'transactionDate:desc');
   if (!match) {
     throw badRequest('sorting must be transactionDate, brlAmount or totalTransactionAmount followed by :asc or :desc');

@@ -19,7 +19,7 @@ export const TRANSACTION_TYPES = {
   internationalPurchase: { id: 8, description: 'Compra internacional', icon: 'globe', subType: 'DEBIT' },
 } as const satisfies Record<string, TransactionType>;
 
-export interface Classification {
+interface Classification {
   code: string;
   description: string;
 }
@@ -37,7 +37,7 @@ export const CATEGORIES = {
   INCOME: { code: 'INCOME', description: 'Recebimentos' },
 } as const satisfies Record<string, Classification>;
 
-export interface Mcc {
+interface Mcc {
   code: number;
   group: number;
   description: string;

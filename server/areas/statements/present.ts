@@ -13,7 +13,7 @@ export const STATUS_NAMES = { 1: 'CANCELED', 2: 'PROCESSED', 3: 'PENDING' } as c
 
 export const contentPath = (attachmentId: string) => `/attachments/v1/content/${attachmentId}`;
 
-export const presentAttachment = (a: AttachmentSummary): Schemas['TransactionAttachment'] => ({
+const presentAttachment = (a: AttachmentSummary): Schemas['TransactionAttachment'] => ({
   id: a.id,
   name: a.name,
   type: a.content_type as AttachmentType,

@@ -7,7 +7,7 @@ import { signToken, verifyToken } from '../../http/signed-url.js';
 import { STATUS_NAMES } from './present.js';
 import { formatInstant } from '../../lib/time.js';
 
-export const RECEIPT_TTL_MS = 5 * 60 * 1000;
+const RECEIPT_TTL_MS = 5 * 60 * 1000;
 const PURPOSE = 'receipt';
 
 export const receiptHandlers = defineHandlers({

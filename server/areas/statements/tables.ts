@@ -4,7 +4,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** 1 CANCELED, 2 PROCESSED, 3 PENDING. */
-export type TransactionStatus = 1 | 2 | 3;
+type TransactionStatus = 1 | 2 | 3;
 
 export interface AccountTable {
   id: Generated<number>;
@@ -123,7 +123,7 @@ export interface BillTable {
   created_at: string;
 }
 
-export type AttachmentStatus = 'PENDING' | 'UPLOADED';
+type AttachmentStatus = 'PENDING' | 'UPLOADED';
 
 export interface AttachmentTable {
   /** UUID v4. */

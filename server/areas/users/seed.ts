@@ -78,7 +78,7 @@ const OTHERS: RoleProfile[] = [
 ];
 
 /** "Padaria Pão Quente Ltda" → "padariapaoquente.com.br" */
-export function companyDomain(companyName: string): string {
+function companyDomain(companyName: string): string {
   const words = companyName
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

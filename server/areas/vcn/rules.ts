@@ -12,7 +12,7 @@ type Schemas = components['schemas'];
  * A create request as the validator lets it through: any type with any of the blocks (the contract's
  * variants are checked here, so that a wrong block is named rather than reported once per variant).
  */
-export type VcnCreate = Omit<Schemas['VcnCreateHotel'], 'type' | 'amount' | 'hotelBooking'> & {
+type VcnCreate = Omit<Schemas['VcnCreateHotel'], 'type' | 'amount' | 'hotelBooking'> & {
   type: VcnType;
   amount?: Schemas['VcnAmountCreate'];
   limit?: Schemas['VcnLimitCreate'];

@@ -1,7 +1,7 @@
 // Retry schedule of failed deliveries: exponential backoff with jitter, for 3 days.
 
 /** Deliveries are retried until this long after their event. */
-export const RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
+const RETRY_FOR_MS = 3 * 24 * 60 * 60 * 1000;
 const FIRST_DELAY_MS = 10_000;
 const MAX_DELAY_MS = 6 * 60 * 60 * 1000;
 

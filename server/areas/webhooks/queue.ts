@@ -9,7 +9,7 @@ import { UNCLAIMED } from '../../db/event-log.js';
 type Db = Kysely<Database>;
 
 /** How long a claimed delivery belongs to its worker (longer than the 10 s send timeout). */
-export const CLAIM_MS = 60_000;
+const CLAIM_MS = 60_000;
 
 /**
  * Claims up to `limit` due deliveries for this worker. Each claim is a conditional UPDATE, so of
@@ -43,7 +43,7 @@ export async function claimDue(db: Db, now: Date, limit: number): Promise<Webhoo
   return claimed;
 }
 
-export interface AttemptOutcome {
+interface AttemptOutcome {
   at: Date;
   statusCode: number | null;
   error: string | null;

@@ -15,14 +15,14 @@ type Db = Kysely<Database>;
 const nextUlid = monotonicUlids();
 
 /** How long the previous secret still signs after a rotation. */
-export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 /** An endpoint failing for this long is disabled. */
-export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
-export interface EndpointInput {
+interface EndpointInput {
   url: string;
   enabledEvents: string[];
   description?: string | null;

@@ -14,12 +14,12 @@ import { findEndpointById, markEndpointFailing, markEndpointHealthy, signingSecr
 import { signatureHeaders } from './sign.js';
 import { webhookUrlProblem } from './url-policy.js';
 
-export const SEND_TIMEOUT_MS = 10_000;
+const SEND_TIMEOUT_MS = 10_000;
 const BATCH = 20;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 const CHORES_EVERY_MS = 60 * 1000;
 
-export interface WorkerOptions {
+interface WorkerOptions {
   db: Db;
   /** Schedules attempts and retries (tests pass a manual clock). */
   clock: Clock;

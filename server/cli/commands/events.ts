@@ -1,7 +1,7 @@
 // `finance events`: follow a company's events locally (and forward them signed), or trigger one.
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { openDatabase } from '../../db/database.js';
+import { openStore } from '../../db/store.js';
 import { EVENT_TYPES } from '../../db/event-types.js';
 import { listenForEvents, triggerEvent } from '../events.js';
 import { output, usingDb, withDb } from '../options.js';
@@ -18,7 +18,7 @@ export function register(program: Command): void {
     .option('--secret <whsec>', 'signing secret (default: a new one, printed at start)')
     .option('--types <list>', 'only these event types (comma-separated)')
     .action(async (opts: { db: string; company: string; forwardTo?: string; secret?: string; types?: string }) => {
-      const db = await openDatabase(opts.db);
+      const { db, close } = await openStore(opts.db);
       const stop = new AbortController();
       process.once('SIGINT', () => stop.abort());
       process.once('SIGTERM', () => stop.abort());
@@ -37,7 +37,7 @@ export function register(program: Command): void {
           print: (line) => process.stdout.write(`${line}\n`),
         });
       } finally {
-        await db.destroy();
+        await close();
       }
     });
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { describeLocation } from '../../db/database.js';
+import { describeLocation } from '../../db/store.js';
 import { usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {

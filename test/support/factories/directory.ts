@@ -59,7 +59,7 @@ export async function createCategory(
   return { id, name, type, establishmentIds };
 }
 
-export async function createEstablishments(
+async function createEstablishments(
   db: Db,
   companyId: string,
   categoryId: number,
@@ -96,7 +96,7 @@ export function expectError(result: { response: Response; error?: unknown }, sta
   return body.details as string[];
 }
 
-export interface Classification {
+interface Classification {
   categoryId?: number | null;
   costCenterId?: string | null;
 }

@@ -118,7 +118,7 @@ export async function createBankingTransaction(
   return id!;
 }
 
-export type CreditCardOverrides = Partial<Omit<NewCreditCardTransaction, 'company_id'>>;
+type CreditCardOverrides = Partial<Omit<NewCreditCardTransaction, 'company_id'>>;
 
 export function creditCardRow(companyId: string, overrides: CreditCardOverrides = {}): NewCreditCardTransaction {
   const n = next();

@@ -17,12 +17,12 @@ export type VcnCreate = Schemas['VcnCreate'];
  * Fields to put on a factory's request, of any type (the factory still answers its own variant's type): tests of refused requests add forbidden
  * blocks or drop required ones, which the contract's types do not let a caller write.
  */
-export type VcnOverrides = Partial<
+type VcnOverrides = Partial<
   Omit<Schemas['VcnCreateHotel'], 'type'> &
     Omit<Schemas['VcnCreateAerial'], 'type'> &
     Omit<Schemas['VcnCreateCustom'], 'type'>
 > & { type?: VcnCreate['type'] };
-export type Vcn = Schemas['Vcn'];
+type Vcn = Schemas['Vcn'];
 
 let sequence = 0;
 const next = () => String(++sequence).padStart(6, '0');

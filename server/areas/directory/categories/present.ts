@@ -2,7 +2,7 @@
 import type { CategoryRow, EstablishmentRow } from '../tables.js';
 import { typeOf, type TypeCatalogue } from '../store/types.js';
 
-export function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue) {
+function presentEstablishment(row: EstablishmentRow, types: TypeCatalogue) {
   return {
     id: row.id,
     createdAt: row.created_at,

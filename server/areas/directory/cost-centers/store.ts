@@ -1,28 +1,22 @@
 // Queries on the company's cost centers.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
-import { compiledQueries } from '../../../db/compiled.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
-import { clearCostCenter } from '../store/transactions.js';
+import { clearCostCenter } from '../../../db/reclassify.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
 
 /** Every cost center of the company, by name (case-insensitive), then id. */
-/** Compiled once (server/db/compiled.ts). */
-const listQuery = compiledQueries();
-
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
-  const { rows } = await listQuery(db, 'all', { companyId }, (bind) =>
-    db
-      .selectFrom('cost_centers')
-      .selectAll()
-      .where('company_id', '=', bind<string>('companyId'))
-      .orderBy('name_key')
-      .orderBy('id'),
-  );
-  return rows;
+  return db
+    .selectFrom('cost_centers')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {

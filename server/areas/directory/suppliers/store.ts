@@ -8,7 +8,7 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentSupplier } from './present.js';
 
-export interface Supplier {
+interface Supplier {
   id: number;
   company_id: string;
   name: string;

@@ -25,7 +25,7 @@ import {
   type TransactionRef,
 } from './store.js';
 
-export const UPLOAD_TTL_MS = 15 * 60 * 1000;
+const UPLOAD_TTL_MS = 15 * 60 * 1000;
 const PURPOSE = 'attachment-upload';
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

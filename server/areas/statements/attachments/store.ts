@@ -23,7 +23,7 @@ function presentUploaded(row: AttachmentRow, timeZone: string) {
   };
 }
 
-export const MAX_ATTACHMENTS_PER_TRANSACTION = 20;
+const MAX_ATTACHMENTS_PER_TRANSACTION = 20;
 
 export type TransactionRef = { statement: 'banking'; id: number } | { statement: 'credit-card'; id: string };
 

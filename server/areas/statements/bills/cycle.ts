@@ -3,8 +3,8 @@
 // installment n of a purchase falls n - 1 bills later.
 import { addDays, addMonths } from '../../../lib/time.js';
 
-export const DUE_DAY = 10;
-export const CLOSING_DAYS_BEFORE_DUE = 7;
+const DUE_DAY = 10;
+const CLOSING_DAYS_BEFORE_DUE = 7;
 
 export const closingDateOf = (dueDate: string) => addDays(dueDate, -CLOSING_DAYS_BEFORE_DUE);
 
@@ -15,7 +15,7 @@ export function billDueDate(purchaseDate: string, installment = 1): string {
   return addMonths(first, installment - 1);
 }
 
-export type BillStatus = 'OPEN' | 'CLOSED' | 'PAID' | 'OVERDUE';
+type BillStatus = 'OPEN' | 'CLOSED' | 'PAID' | 'OVERDUE';
 
 export function billStatus(
   bill: { due_date: string; closing_date: string; paid_at: string | null },

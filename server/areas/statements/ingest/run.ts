@@ -26,7 +26,7 @@ import {
   type CreditCardLine,
 } from './convert.js';
 
-export interface LineProblem {
+interface LineProblem {
   line: number;
   message: string;
 }
@@ -57,7 +57,7 @@ const canonical = (value: unknown): string =>
           .join(',')}}`
       : JSON.stringify(value);
 
-export interface IngestCounts {
+interface IngestCounts {
   banking: number;
   creditCard: number;
   /** Lines skipped because they were stored by an earlier ingest. */

@@ -12,12 +12,12 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
 /** Fields of a statement item that the platform assigns: an ingest line must not carry them. */
-export const ASSIGNED = {
+const ASSIGNED = {
   BankingTransaction: ['id', 'companyId', 'statusDescription', 'showReceipt', 'attachments'],
   CreditCardTransaction: ['statusDescription', 'billDueDate', 'attachments'],
 } as const;
 
-export type IngestSchema = keyof typeof ASSIGNED;
+type IngestSchema = keyof typeof ASSIGNED;
 
 function ingestVariant(schema: Json, assigned: readonly string[]): Json {
   const properties = { ...(schema.properties as Json) };

@@ -10,7 +10,7 @@ import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
 
-export interface TransactionPatch {
+interface TransactionPatch {
   notes?: string;
   isConciled?: boolean;
   categoryId?: number;
@@ -32,7 +32,7 @@ type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;
 
 /** Who changes the transaction: the company's time zone shapes the event's object; the request id goes on the event. */
-export interface ChangeContext {
+interface ChangeContext {
   timeZone: string;
   requestId: string;
 }

@@ -1,6 +1,6 @@
 // The uploaded attachments of a set of transactions, oldest first, grouped by transaction.
 import type { Db } from '../../../db/database.js';
-import { compiledQueries } from '../../../db/compiled.js';
+import { inList, prepared } from '../../../db/prepared.js';
 
 export interface AttachmentSummary {
   id: string;
@@ -10,8 +10,23 @@ export interface AttachmentSummary {
 
 type Column = 'banking_transaction_id' | 'credit_card_transaction_id';
 
-/** Compiled once per column and number of transactions (server/db/compiled.ts). */
-const queries = compiledQueries();
+/** Prepared once per column (server/db/prepared.ts); the ids bind as one list. */
+const attachmentsQuery = (column: Column) =>
+  prepared<{ companyId: string; ids: Array<number | string> }, AttachmentSummary & { transaction_id: unknown }>(
+    (db, p) =>
+      db
+        .selectFrom('attachments')
+        .select((eb) => ['id', 'name', 'content_type', eb.ref(column).as('transaction_id')])
+        .where('company_id', '=', p.companyId)
+        .where(inList(db, column, p.ids))
+        .where('status', '=', 'UPLOADED')
+        .orderBy('uploaded_at')
+        .orderBy('id'),
+  );
+const queries = {
+  banking_transaction_id: attachmentsQuery('banking_transaction_id'),
+  credit_card_transaction_id: attachmentsQuery('credit_card_transaction_id'),
+};
 
 async function attachmentsOf<K extends number | string>(
   db: Db,
@@ -21,22 +36,7 @@ async function attachmentsOf<K extends number | string>(
 ): Promise<Map<K, AttachmentSummary[]>> {
   const byTransaction = new Map<K, AttachmentSummary[]>();
   if (ids.length === 0) return byTransaction;
-  const values: Record<string, unknown> = { companyId };
-  ids.forEach((id, i) => (values[i] = id));
-  const { rows } = await queries(db, `${column}:${ids.length}`, values, (bind) =>
-    db
-      .selectFrom('attachments')
-      .select((eb) => ['id', 'name', 'content_type', eb.ref(column).as('transaction_id')])
-      .where('company_id', '=', bind<string>('companyId'))
-      .where(
-        column,
-        'in',
-        ids.map((_id, i) => bind<K>(String(i))),
-      )
-      .where('status', '=', 'UPLOADED')
-      .orderBy('uploaded_at')
-      .orderBy('id'),
-  );
+  const { rows } = await queries[column](db, { companyId, ids });
   for (const { transaction_id, ...summary } of rows) {
     const key = transaction_id as K;
     const list = byTransaction.get(key);

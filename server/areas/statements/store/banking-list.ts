@@ -8,6 +8,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
 import { literalLimit, unindexedInteger, unindexedTime } from '../../../db/dialect.js';
+import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import type { BankingPageQuery } from './banking-types.js';
 
@@ -79,7 +80,8 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
     const value = fixed[column];
     if (value !== undefined) out = out.where(column, '=', value as never);
     else if (values?.length === 1) out = out.where(column, '=', values[0] as never);
-    else if (values !== undefined) out = out.where(column, 'in', values as never);
+    // Bound as one list (a placeholder in a prepared page): any number of values, one SQL text.
+    else if (values !== undefined) out = out.where(inList(db, column, values));
   }
   return out as Q;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
 import { pageIdsQuery } from './banking-list.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
-import { compiledQueries, type Bind } from '../../../db/compiled.js';
+import { prepared, preparedShapes, type Placeholders } from '../../../db/prepared.js';
 import type { BankingPageQuery } from './banking-types.js';
 import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
@@ -57,7 +57,7 @@ export interface BankingItem extends Pick<BankingTransactionRow, (typeof ITEM_CO
   attachments: AttachmentSummary[];
 }
 
-export interface BankingPage {
+interface BankingPage {
   items: BankingItem[];
   /** The sort key of the last item when more rows follow. */
   nextKey?: [string | number, number];
@@ -91,62 +91,106 @@ export function bankingPageRowsQuery(db: Db, query: BankingPageQuery, arms = arm
 /** The ids query of a page: one row more than the page, to tell whether more follow. */
 const idsOf = (query: BankingPageQuery): BankingPageQuery => ({ ...query, take: query.take + 1 });
 
-// The page query is compiled once per shape (server/db/compiled.ts). Its shape: the sort, the page
-// size, the plan, the arms, which of the scalar filters are given, and the list and flag filters
-// with their values (arms are built from them); the company, account, dates, amount and cursor are
-// bound on each run.
-const pageQueries = compiledQueries();
+// The page query is prepared once per shape (server/db/prepared.ts): the sort, the page size, the
+// plan, which filters are given, how many values each list has (one, or several bound as one list),
+// the flag filters and, per arm, which columns it fixes. Every value (the company, account, dates,
+// amount, cursor, list members and each arm's fixed values) is a placeholder bound on each run.
+const LISTS = ['userIds', 'costCenterIds', 'categoryIds', 'status'] as const;
+type ListName = (typeof LISTS)[number];
+type Arity = 'one' | 'many' | undefined;
 
-function shapeOf(query: BankingPageQuery, arms: ArmShape[]): string {
-  const f = query.filters;
-  return JSON.stringify([
-    query.sort,
-    query.take,
-    query.rangePlan ?? null,
-    query.after !== undefined,
-    arms,
-    {
-      ...f,
-      accountId: f.accountId !== undefined,
-      from: f.from !== undefined,
-      to: f.to !== undefined,
-      amount: f.amount?.op ?? null,
-    },
-  ]);
+interface PageShape {
+  sort: BankingPageQuery['sort'];
+  take: number;
+  rangePlan: BankingPageQuery['rangePlan'];
+  after: boolean;
+  given: { accountId: boolean; from: boolean; to: boolean };
+  amount: '=' | '>' | '<' | undefined;
+  hasAttachments: boolean | undefined;
+  wasConciled: boolean | undefined;
+  lists: Record<ListName, Arity>;
+  /** Per arm, its shape with the fixed columns' values left out. */
+  arms: Array<Omit<ArmShape, 'fixed'> & { fixed: string[] }>;
 }
 
-const valuesOf = ({ companyId, filters: f, after }: BankingPageQuery) => ({
-  companyId,
-  accountId: f.accountId,
-  from: f.from,
-  to: f.to,
-  amount: f.amount?.minor,
-  afterKey: after?.[0],
-  afterId: after?.[1],
-});
-
-function withPlaceholders(query: BankingPageQuery, bind: Bind): BankingPageQuery {
+function shapeOf(query: BankingPageQuery, arms: ArmShape[]): PageShape {
   const f = query.filters;
+  const arity = (list: readonly unknown[] | undefined): Arity =>
+    list === undefined ? undefined : list.length === 1 ? 'one' : 'many';
   return {
-    ...query,
-    companyId: bind('companyId'),
-    filters: {
-      ...f,
-      ...(f.accountId !== undefined ? { accountId: bind<number>('accountId') } : {}),
-      ...(f.from !== undefined ? { from: bind<string>('from') } : {}),
-      ...(f.to !== undefined ? { to: bind<string>('to') } : {}),
-      ...(f.amount ? { amount: { op: f.amount.op, minor: bind<number>('amount') } } : {}),
-    },
-    ...(query.after ? { after: [bind<string | number>('afterKey'), bind<number>('afterId')] } : {}),
+    sort: query.sort,
+    take: query.take,
+    rangePlan: query.rangePlan,
+    after: query.after !== undefined,
+    given: { accountId: f.accountId !== undefined, from: f.from !== undefined, to: f.to !== undefined },
+    amount: f.amount?.op,
+    hasAttachments: f.hasAttachments,
+    wasConciled: f.wasConciled,
+    lists: Object.fromEntries(LISTS.map((name) => [name, arity(f[name])])) as Record<ListName, Arity>,
+    arms: arms.map((arm) => ({ ...arm, fixed: Object.keys(arm.fixed) })),
   };
 }
+
+function valuesOf({ companyId, filters: f, after }: BankingPageQuery, arms: ArmShape[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {
+    companyId,
+    accountId: f.accountId,
+    from: f.from,
+    to: f.to,
+    amount: f.amount?.minor,
+    afterKey: after?.[0],
+    afterId: after?.[1],
+  };
+  for (const name of LISTS) {
+    values[name] = f[name];
+    values[`${name}.0`] = f[name]?.[0];
+  }
+  arms.forEach((arm, i) => {
+    for (const [column, value] of Object.entries(arm.fixed)) values[`arm${i}.${column}`] = value;
+  });
+  return values;
+}
+
+/** The page query of a shape, every value a placeholder. */
+function pageOfShape(db: Db, shape: PageShape, placeholders: Placeholders<Record<string, unknown>>) {
+  // Each placeholder stands for a value of the type the query builder asks for there.
+  const p = (name: string) => placeholders[name] as never;
+  const list = (name: ListName) => {
+    const arity = shape.lists[name];
+    return arity === undefined ? undefined : arity === 'one' ? [p(`${name}.0`)] : p(name);
+  };
+  const query: BankingPageQuery = {
+    companyId: p('companyId'),
+    sort: shape.sort,
+    take: shape.take,
+    rangePlan: shape.rangePlan,
+    after: shape.after ? [p('afterKey'), p('afterId')] : undefined,
+    filters: {
+      accountId: shape.given.accountId ? p('accountId') : undefined,
+      from: shape.given.from ? p('from') : undefined,
+      to: shape.given.to ? p('to') : undefined,
+      amount: shape.amount ? { op: shape.amount, minor: p('amount') } : undefined,
+      hasAttachments: shape.hasAttachments,
+      wasConciled: shape.wasConciled,
+      userIds: list('userIds'),
+      costCenterIds: list('costCenterIds'),
+      categoryIds: list('categoryIds'),
+      status: list('status'),
+    },
+  };
+  const arms = shape.arms.map((arm, i) => ({
+    ...arm,
+    fixed: Object.fromEntries(arm.fixed.map((column) => [column, p(`arm${i}.${column}`)])),
+  }));
+  return bankingPageRowsQuery(db, query, arms);
+}
+
+const pageQueries = preparedShapes(pageOfShape);
 
 export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Promise<BankingPage> {
   const query = await planBankingPage(db, unplanned);
   const arms = armsOf(idsOf(query));
-  const { rows } = await pageQueries(db, shapeOf(query, arms), valuesOf(query), (bind) =>
-    bankingPageRowsQuery(db, withPlaceholders(query, bind), arms),
-  );
+  const { rows } = await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
   const more = rows.length > query.take;
   const pageRows = more ? rows.slice(0, query.take) : rows;
   const attachments = await bankingAttachments(
@@ -161,30 +205,27 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   return { items, nextKey: more && last ? [last.sort_key, last.id] : undefined };
 }
 
+const itemById = prepared((db, p: { companyId: string; id: number }) =>
+  db
+    .selectFrom('banking_transactions as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('users as r', 'r.id', 't.requester_user_id')
+    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
+    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
+    .select(itemColumns)
+    .select([
+      'u.email as user_email',
+      'r.email as requester_email',
+      'c.name as custom_category_name',
+      'cc.name as cost_center_name',
+    ])
+    .where('t.company_id', '=', p.companyId)
+    .where('t.id', '=', p.id),
+);
+
 /** One banking transaction of the company with its names and attachments, or undefined. */
-
-const itemById = compiledQueries();
-
 export async function findBankingItem(db: Db, companyId: string, id: number): Promise<BankingItem | undefined> {
-  const {
-    rows: [row],
-  } = await itemById(db, 'by id', { companyId, id }, (bind) =>
-    db
-      .selectFrom('banking_transactions as t')
-      .leftJoin('users as u', 'u.id', 't.user_id')
-      .leftJoin('users as r', 'r.id', 't.requester_user_id')
-      .leftJoin('categories as c', 'c.id', 't.custom_category_id')
-      .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
-      .select(itemColumns)
-      .select([
-        'u.email as user_email',
-        'r.email as requester_email',
-        'c.name as custom_category_name',
-        'cc.name as cost_center_name',
-      ])
-      .where('t.company_id', '=', bind<string>('companyId'))
-      .where('t.id', '=', bind<number>('id')),
-  );
+  const [row] = (await itemById(db, { companyId, id })).rows;
   if (!row) return undefined;
   const attachments = await bankingAttachments(db, companyId, [row.id]);
   return { ...row, attachments: attachments.get(row.id) ?? [] };

@@ -9,7 +9,7 @@ import type { BankingPageQuery } from './banking-types.js';
 import { rangeOnly } from './banking-arms.js';
 
 /** Rows in a range above which walking the amount index beats sorting the range. */
-export const RANGE_ROWS = 2_000;
+const RANGE_ROWS = 2_000;
 
 /** Sets `rangePlan` where it matters; a plan the caller already chose (tests, benchmarks) is kept. */
 export async function planBankingPage(db: Db, q: BankingPageQuery): Promise<BankingPageQuery> {

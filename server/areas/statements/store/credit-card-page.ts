@@ -12,7 +12,7 @@ export interface CreditCardItem extends CreditCardTransactionRow {
   attachments: AttachmentSummary[];
 }
 
-export interface CreditCardPageQuery {
+interface CreditCardPageQuery {
   companyId: string;
   cardIds?: string[];
   from?: string;

@@ -64,7 +64,7 @@ export async function publishIngest(
 }
 
 /** Deletes a run's rows, chunk by chunk, restoring the balances and bill totals they had moved. */
-export async function undoRun(db: Db, runId: string, now: Date): Promise<void> {
+async function undoRun(db: Db, runId: string, now: Date): Promise<void> {
   for (;;) {
     const left = await writeTransaction(db, async (trx) => {
       const rows = await trx

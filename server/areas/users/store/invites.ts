@@ -49,7 +49,7 @@ export async function markInviteAccepted(
     .execute();
 }
 
-export interface InviteView extends InviteRow {
+interface InviteView extends InviteRow {
   role_name: string;
 }
 

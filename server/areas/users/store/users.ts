@@ -1,6 +1,5 @@
 // Queries on the company's users. Deleted users (deleted_at set) are invisible to every query here.
 import type { Db } from '../../../db/database.js';
-import { compiledQueries } from '../../../db/compiled.js';
 import type { RoleProfile, UserRow } from '../tables.js';
 
 /** A live user with its role. */
@@ -49,14 +48,8 @@ export async function listUsers(
     .execute();
 }
 
-/** Compiled once (server/db/compiled.ts): every request about a user starts here. */
-const userById = compiledQueries();
-
 export async function findUser(db: Db, companyId: string, userId: string): Promise<UserView | undefined> {
-  const { rows } = await userById(db, 'by id', { companyId, userId }, (bind) =>
-    liveUsers(db, bind('companyId')).where('users.id', '=', bind<string>('userId')),
-  );
-  return rows[0];
+  return liveUsers(db, companyId).where('users.id', '=', userId).executeTakeFirst();
 }
 
 export async function findUserByEmail(

@@ -21,7 +21,7 @@ export async function findActiveFundingCard(
     .executeTakeFirst();
 }
 
-export interface NewFundingCard {
+interface NewFundingCard {
   companyId: string;
   cardType: VcnType;
   currency: string;

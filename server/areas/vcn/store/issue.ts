@@ -10,7 +10,7 @@ import { callIssuer } from './provider.js';
 import { confirmReservation, dropReservation, reserveKey, type IssueRequest } from './reservation.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
-export interface IssuedVcn {
+interface IssuedVcn {
   row: VcnRow;
   /** The clear PAN, for the response only. */
   pan: string;

@@ -3,7 +3,7 @@
 // as long as the issuer takes): the operations reserve, call, then confirm or roll back.
 import { VcnError } from '../../../http/errors.js';
 
-export const ISSUER_TIMEOUT_MS = 10_000;
+const ISSUER_TIMEOUT_MS = 10_000;
 
 /**
  * A reservation (or a top-up in flight) older than this was left by a process that died between

@@ -5,7 +5,7 @@ import type { VcnRow, VcnType } from '../tables.js';
 import type { VcnStatus } from '../status.js';
 import { issuedCard } from './cards.js';
 
-export interface CardQuery {
+interface CardQuery {
   status?: VcnStatus;
   type?: VcnType;
   /** The company's current day: EXPIRED is a live card past its end date. */

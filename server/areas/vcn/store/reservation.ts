@@ -151,7 +151,7 @@ export async function reserveKey(db: Kysely<Database>, request: IssueRequest): P
   });
 }
 
-export interface CardData {
+interface CardData {
   providerRef: string;
   panCiphertext: string;
   panLast4: string;

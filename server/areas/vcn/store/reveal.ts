@@ -1,11 +1,11 @@
 // Reading a card for a reveal, recorded in the audit table in the same transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import type { VcnRevealRow, VcnRow } from '../tables.js';
+import type { VcnRow } from '../tables.js';
 import { getVcn } from './cards.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
-export interface RevealRequest {
+interface RevealRequest {
   companyId: string;
   vcnId: string;
   clientId: string;
@@ -29,19 +29,4 @@ export async function recordReveal(db: Kysely<Database>, request: RevealRequest)
       .execute();
     return card;
   });
-}
-
-export async function listReveals(
-  db: Kysely<Database>,
-  companyId: string,
-  vcnId: string,
-): Promise<Array<Omit<VcnRevealRow, 'id'> & { id: number }>> {
-  return db
-    .selectFrom('vcn_reveals')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('vcn_id', '=', vcnId)
-    .orderBy('revealed_at')
-    .orderBy('id')
-    .execute();
 }

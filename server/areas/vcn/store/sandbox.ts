@@ -12,7 +12,7 @@ import { issuedCard, spentOn, vcnNotFound } from './cards.js';
 import { isAbandoned } from './provider.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
-export type DeclineReason =
+type DeclineReason =
   | 'CARD_BLOCKED'
   | 'CARD_CANCELLED'
   | 'CARD_EXPIRED'
@@ -39,7 +39,7 @@ async function locate(db: Kysely<Database>, vcnId: string): Promise<VcnRow & { t
   return issuedCard(card);
 }
 
-export interface Purchase {
+interface Purchase {
   vcnId: string;
   amountMinor: number;
   merchantName: string;
@@ -101,7 +101,7 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
   });
 }
 
-export class CardStateError extends Error {}
+class CardStateError extends Error {}
 
 const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
   BLOCKED: ['ACTIVE', 'BLOCKED'],

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { VcnTransactionRow, VcnTransactionStatus } from '../tables.js';
 
-export interface TransactionQuery {
+interface TransactionQuery {
   companyId: string;
   vcnId: string;
   startDate?: string;

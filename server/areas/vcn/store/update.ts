@@ -17,7 +17,7 @@ import { getVcn, spentOn } from './cards.js';
 import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
-export interface UpdateRequest {
+interface UpdateRequest {
   companyId: string;
   vcnId: string;
   limit?: { value: number; expectedValue?: number };

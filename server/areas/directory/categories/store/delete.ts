@@ -2,7 +2,7 @@
 import type { Db } from '../../../../db/database.js';
 import { badRequest, unprocessable, ApiError } from '../../../../http/errors.js';
 import { TYPE_ID } from '../../store/types.js';
-import { reassignCategory } from '../../store/transactions.js';
+import { reassignCategory } from '../../../../db/reclassify.js';
 import { protectedCategories } from './categories.js';
 import { writeTransaction } from '../../../../db/transaction.js';
 import { shownCategories } from './shown.js';

@@ -17,11 +17,7 @@ export async function shownCategories(db: Db, companyId: string, rows: CategoryR
 }
 
 /** The establishments linked to the company's categories `ids`, in ascending id order. */
-export async function listEstablishments(
-  db: Db,
-  companyId: string,
-  ids: readonly number[],
-): Promise<EstablishmentRow[]> {
+async function listEstablishments(db: Db, companyId: string, ids: readonly number[]): Promise<EstablishmentRow[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('establishments')

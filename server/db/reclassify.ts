@@ -1,6 +1,8 @@
-// What deleting a category or cost center does to the statement transactions classified with it.
+// What deleting a category or cost center (the directory's) does to the statement transactions
+// classified with it (the statements'): the one place the directory writes statement rows, named here
+// so the write across areas is visible (test/areas.table-owners.test.ts).
 import type { Transaction } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from './schema.js';
 
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
 

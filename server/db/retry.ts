@@ -1,0 +1,37 @@
+// The one retry policy of the store: what is worth running again, how often, and how long to wait.
+// Two things are retried, each by its owner:
+//  - a SQLite lock held by another process (`LOCK`): a statement or BEGIN runs again for up to
+//    4 seconds (better-sqlite3 waits synchronously, so its own busy timeout is kept tiny);
+//  - a PostgreSQL serialization conflict or deadlock (`CONFLICT`): the whole write transaction runs
+//    again, at most 10 times.
+// Still failing afterwards, the caller gets StoreBusyError: 503 with Retry-After, never 500.
+import { backoff, isPostgresRetryable, isSqliteBusy, StoreBusyError } from './errors.js';
+
+interface RetryPolicy {
+  retryable: (err: unknown) => boolean;
+  /** Runs at most this many times… */
+  attempts?: number;
+  /** …or keeps trying for this long. */
+  withinMs?: number;
+  /** Backoff: 0..min(capMs, baseMs·2^attempt) ms, full jitter. */
+  baseMs: number;
+  capMs: number;
+}
+
+export const LOCK: RetryPolicy = { retryable: isSqliteBusy, withinMs: 4_000, baseMs: 2, capMs: 50 };
+
+export const CONFLICT: RetryPolicy = { retryable: isPostgresRetryable, attempts: 10, baseMs: 5, capMs: 250 };
+
+export async function retrying<T>(policy: RetryPolicy, run: () => T | Promise<T>): Promise<T> {
+  const deadline = policy.withinMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + policy.withinMs;
+  const attempts = policy.attempts ?? Number.POSITIVE_INFINITY;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!policy.retryable(err)) throw err;
+      if (attempt + 1 >= attempts || Date.now() >= deadline) throw new StoreBusyError(err);
+      await backoff(attempt, policy.baseMs, policy.capMs);
+    }
+  }
+}

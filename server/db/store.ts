@@ -1,0 +1,103 @@
+// Opens the store: SQLite (a file path, or `:memory:`) or PostgreSQL (a `postgres://…` URL), migrated
+// to the latest version. The kind is decided here, once, and the handle carries everything the rest of
+// the service needs from it; nothing outside this folder asks which database it is. sqlite.ts and
+// postgres.ts open them, dialect.ts and column-types.ts hold the few differences in SQL, transaction.ts
+// and retry.ts make writes behave the same under concurrency, errors.ts classifies driver errors.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Kysely, sql, type Transaction } from 'kysely';
+import { migrate, type Db } from './database.js';
+import type { Database } from './schema.js';
+import type { StoreKind } from './dialect.js';
+import { isStoreBusy } from './errors.js';
+import { sqliteDialect } from './sqlite.js';
+import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
+import { writeTransaction } from './transaction.js';
+
+export interface Store {
+  readonly db: Db;
+  readonly kind: StoreKind;
+  /** For messages: the file path, or the URL without its password. */
+  readonly description: string;
+  /** Replicas of the service may share it: state that changes an answer must live in it (or Redis). */
+  readonly shared: boolean;
+  /** Attachment files by default: beside a SQLite file; none on PostgreSQL (kept in the database). */
+  readonly filesDir: string;
+  writeTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /** Locks or serialization conflicts that outlasted their retries: 503 with Retry-After. */
+  isBusy(err: unknown): boolean;
+  close(): Promise<void>;
+}
+
+/** A SQLite file that is not there, opened with `mustExist`. */
+export class StoreMissingError extends Error {
+  constructor(readonly location: string) {
+    super(`no database at ${location}`);
+    this.name = 'StoreMissingError';
+  }
+}
+
+interface OpenOptions {
+  /** Run pending migrations (default true). */
+  migrate?: boolean;
+  /** Fail with StoreMissingError instead of creating a SQLite file that is not there. */
+  mustExist?: boolean;
+}
+
+/** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
+const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  const kind: StoreKind = isPostgresUrl(location) ? 'postgres' : 'sqlite';
+  const memory = location === ':memory:';
+  if (kind === 'sqlite' && options.mustExist && !memory && !existsSync(location)) throw new StoreMissingError(location);
+  const db =
+    kind === 'postgres'
+      ? new Kysely<Database>({ dialect: postgresDialect(location).dialect, plugins: [new SixtyFourBitIntegers()] })
+      : new Kysely<Database>({ dialect: await sqliteDialect(location) });
+  if (options.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.destroy();
+      throw err;
+    }
+  }
+  if (kind === 'postgres') await warnUnlessByteOrder(db);
+  return {
+    db,
+    kind,
+    description: kind === 'postgres' ? withoutPassword(location) : location,
+    shared: kind === 'postgres',
+    filesDir: kind === 'postgres' ? '' : join(memory ? './data' : dirname(location), 'files'),
+    writeTransaction: (work) => writeTransaction(db, work),
+    isBusy: isStoreBusy,
+    close: () => db.destroy(),
+  };
+}
+
+/** Names and keys sort byte-wise on SQLite; PostgreSQL does too only under a C collation. */
+async function warnUnlessByteOrder(db: Db): Promise<void> {
+  const { rows } = await sql<{
+    collation: string;
+  }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
+  const collation = rows[0]?.collation ?? '';
+  if (!/^(C|POSIX|C\.UTF-?8)$/i.test(collation)) {
+    process.stderr.write(
+      `warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`,
+    );
+  }
+}
+
+function withoutPassword(location: string): string {
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/** Where a store lives, for messages, without opening it. */
+export const describeLocation = (location: string) => (isPostgresUrl(location) ? withoutPassword(location) : location);

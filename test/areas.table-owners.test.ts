@@ -1,0 +1,90 @@
+// Each table belongs to the area whose tables.ts declares it. Another area, the HTTP layer or the
+// command line reaches it through a function of the owning area or a named module in server/db/
+// (company-zone.ts, reclassify.ts, …), never by naming the table in its own queries: the import rules
+// (.dependency-cruiser.cjs) cannot see SQL, so this test reads the sources for table names.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** table → owning area, from `export interface …Tables { table: Row; … }` in server/areas/<area>/tables.ts. */
+function owners(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const area of readdirSync('server/areas')) {
+    let source: string;
+    try {
+      source = readFileSync(join('server/areas', area, 'tables.ts'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const [, body] of source.matchAll(/export interface \w+Tables[^{]*\{([^}]*)\}/g))
+      for (const [, table] of body!.matchAll(/^ {2}(\w+):/gm)) out.set(table!, area);
+  }
+  return out;
+}
+
+/** Where a file's queries belong: its area, or the top folder under server/ (db/ may name any table). */
+const placeOf = (file: string) => {
+  const [, top, area] = file.split('/');
+  return top === 'areas' ? area! : top!.replace(/\.ts$/, '');
+};
+
+/**
+ * Uses that predate this check, each with its reason. Shrink this list; do not grow it.
+ * - Names joined into one statement for display: a page's rows carry the names of their user,
+ *   category and cost center (a query per page more otherwise).
+ * - Seeding and the sandbox simulation read the company they fill.
+ * - Ingest resolves the references of each line in the same transaction.
+ */
+const KNOWN = new Set([
+  'server/main.ts companies',
+  'server/cli/seed.ts companies',
+  'server/areas/users/store/seed.ts companies',
+  'server/areas/vcn/store/expiry.ts companies',
+  'server/areas/vcn/store/events.ts companies',
+  'server/areas/vcn/store/sandbox.ts companies',
+  'server/areas/statements/store/receipt.ts companies',
+  'server/areas/statements/store/lookups.ts users',
+  'server/areas/statements/store/banking-page.ts users',
+  'server/areas/statements/store/banking-page.ts categories',
+  'server/areas/statements/store/banking-page.ts cost_centers',
+  'server/areas/statements/store/credit-card-page.ts users',
+  'server/areas/statements/store/credit-card-page.ts categories',
+  'server/areas/statements/store/credit-card-page.ts cost_centers',
+  'server/areas/statements/store/annotate.ts categories',
+  'server/areas/statements/store/annotate.ts cost_centers',
+  'server/areas/statements/store/seed-support.ts users',
+  'server/areas/statements/store/seed-support.ts categories',
+  'server/areas/statements/store/seed-support.ts cost_centers',
+  'server/areas/statements/store/ingest-references.ts users',
+  'server/areas/statements/store/ingest-references.ts categories',
+  'server/areas/statements/store/ingest-references.ts cost_centers',
+]);
+
+function crossAreaUses(): string[] {
+  const owner = owners();
+  const uses = new Set<string>();
+  const files = readdirSync('server', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('db/'))
+    .map((f) => join('server', f));
+  for (const file of files) {
+    const place = placeOf(file);
+    // A table named in a string: 'users', 'users as u', 'users.email'.
+    for (const [, table] of readFileSync(file, 'utf8').matchAll(/'([a-z_]+)(?: as \w+|\.\w+)?'/g)) {
+      const area = owner.get(table!);
+      if (area !== undefined && area !== place && !file.endsWith(`areas/${area}/tables.ts`))
+        uses.add(`${file} ${table}`);
+    }
+  }
+  return [...uses].sort();
+}
+
+describe('table ownership', () => {
+  it("when a file outside an area names one of the area's tables in a query, then it is one of the known uses", () => {
+    expect(crossAreaUses().filter((use) => !KNOWN.has(use))).toEqual([]);
+  });
+
+  it('when a known use is gone, then it is also gone from the list', () => {
+    const uses = new Set(crossAreaUses());
+    expect([...KNOWN].filter((use) => !uses.has(use))).toEqual([]);
+  });
+});
