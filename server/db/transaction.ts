@@ -5,7 +5,7 @@
 // with 40001 (or 40P01 on a deadlock), which is run again a bounded number of times. Still failing
 // afterwards, it surfaces as StoreBusyError (503 with Retry-After), never 500.
 import type { Kysely, Transaction } from 'kysely';
-import { backoff, isPostgresRetryable, StoreBusyError } from './errors.js';
+import { backoff, isPostgresRetryable, StoreBusyError, storeEvents } from './errors.js';
 import { storeKind } from './dialect.js';
 
 const ATTEMPTS = 10;
@@ -19,6 +19,7 @@ export async function writeTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transa
     } catch (err) {
       if (!isPostgresRetryable(err)) throw err;
       if (attempt + 1 >= ATTEMPTS) throw new StoreBusyError(err);
+      storeEvents.transactionRetries += 1;
       await backoff(attempt, 5, 250);
     }
   }
