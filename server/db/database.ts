@@ -2,9 +2,10 @@
 // runs the migrations to the latest version. This folder is the only place that knows which one:
 // sqlite.ts and postgres.ts open them, dialect.ts and column-types.ts hold the few differences,
 // transaction.ts and errors.ts make writes behave the same under concurrency.
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, Migrator, sql, type Migration } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { migrationStatus, withUnknown } from './migration-status.js';
 import { isPostgresUrl } from './dialect.js';
 import { sqliteDialect } from './sqlite.js';
 import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
@@ -42,12 +43,27 @@ async function warnUnlessByteOrder(db: Db): Promise<void> {
   }
 }
 
-/** Runs every pending migration. Safe to run from several processes at once (the migrator locks). */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Runs every pending migration. Safe to run from several processes at once (the migrator locks).
+ * Migrations a newer build ran are logged and left alone, unless one is marked as breaking older
+ * builds (migration-status.ts): then this build refuses the database. `known`: this build's list.
+ */
+export async function migrate(db: Db, known: Record<string, Migration> = migrations): Promise<void> {
+  const status = await migrationStatus(db as never, known);
+  if (status.breaking.length > 0) {
+    throw new Error(
+      `The database was migrated by a newer build with changes older builds cannot run on (${status.breaking.join(', ')}); deploy that build or newer`,
+    );
+  }
+  if (status.unknown.length > 0) {
+    process.stderr.write(
+      `warning: the database has migrations this build does not know (run by a newer build): ${status.unknown.join(', ')}; they only add to the schema, starting anyway\n`,
+    );
+  }
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => withUnknown(known, status.unknown) },
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -78,6 +78,9 @@ export function postgresDialect(url: string): { dialect: PostgresDialect; pool: 
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => undefined);
+  // Nor a checked-out client losing it between two queries (pg emits that on the client): its next
+  // query fails instead, and the caller answers 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   pools.add(pool);
   return { dialect: new PostgresDialect({ pool }), pool };
 }

@@ -12,8 +12,10 @@ export { apiFor };
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
-  /** Everything the process wrote to stderr (its logs at LOG_LEVEL=warn). */
+  /** Everything the process wrote to stderr. */
   stderr(): string;
+  /** Everything the process wrote to stdout: the banner, then its logs (LOG_LEVEL=warn unless given). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startServerProcess(
     baseUrl: `http://127.0.0.1:${port}`,
     child,
     stderr: () => err,
+    stdout: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
