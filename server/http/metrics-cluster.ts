@@ -28,7 +28,11 @@ export function serveClusterMetrics(): void {
 }
 
 /** In a worker: these registries are what the primary gathers from this process. */
-export const reportToPrimary = (registries: Registry[]) => AggregatorRegistry.setRegistries(registries);
+export function reportToPrimary(registries: Registry[]): void {
+  // Constructing one installs prom-client's listener that answers the primary.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries(registries);
+}
 
 let nextId = 0;
 
