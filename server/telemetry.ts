@@ -17,7 +17,13 @@ const [{ NodeSDK }, { HttpInstrumentation }, { ExpressInstrumentation }, { PgIns
 const sdk = new NodeSDK({
   serviceName: process.env.OTEL_SERVICE_NAME ?? 'company-finance-service',
   instrumentations: [
-    new HttpInstrumentation(),
+    // The request's server span, kept on the request for trace-context.ts (Express's own middleware
+    // spans are the active ones by the time our middleware runs).
+    new HttpInstrumentation({
+      requestHook: (span, request) => {
+        (request as unknown as Record<symbol, unknown>)[Symbol.for('finance.server-span')] = span;
+      },
+    }),
     new ExpressInstrumentation(),
     new PgInstrumentation({ enhancedDatabaseReporting: false }),
   ],

@@ -6,8 +6,9 @@
 // (server/telemetry.ts) its server span is the request's span, the ids are its ids.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { trace } from '@opentelemetry/api';
+import { trace, type Span } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
+import { routeOf } from './route.js';
 
 export interface TraceContext {
   traceId: string;
@@ -35,11 +36,14 @@ export function parseTraceparent(header: string | undefined): { traceId: string;
 
 const storage = new AsyncLocalStorage<TraceContext>();
 const tracing = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
+/** Where server/telemetry.ts keeps the request's server span. */
+const SERVER_SPAN = Symbol.for('finance.server-span');
+const serverSpanOf = (req: Request) => (req as unknown as Record<symbol, Span | undefined>)[SERVER_SPAN];
 
 function contextOf(req: Request): TraceContext {
   const state = req.headers.tracestate;
   const traceState = typeof state === 'string' && TRACESTATE.test(state) ? state : undefined;
-  const span = tracing ? trace.getActiveSpan()?.spanContext() : undefined;
+  const span = tracing ? serverSpanOf(req)?.spanContext() : undefined;
   if (span && trace.isSpanContextValid(span)) {
     return { traceId: span.traceId, spanId: span.spanId, flags: span.traceFlags ? '01' : '00', traceState };
   }
@@ -53,8 +57,21 @@ function contextOf(req: Request): TraceContext {
   };
 }
 
+/** The exported server span is named by the contract's route template, set as the answer starts. */
+function nameSpanByRoute(req: Request, res: Response): void {
+  const span = serverSpanOf(req);
+  if (!span) return;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    const route = routeOf(req, res);
+    if (route) span.setAttribute('http.route', route).updateName(`${req.method} ${route}`);
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+}
+
 /** Starts the request's span context, answers `traceparent`, and runs the rest of the request inside it. */
 export function traceContext(req: Request, res: Response, next: NextFunction): void {
+  if (tracing) nameSpanByRoute(req, res);
   const context = contextOf(req);
   res.locals.trace = context;
   res.setHeader('traceparent', `00-${context.traceId}-${context.spanId}-${context.flags}`);
