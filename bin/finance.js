@@ -10,4 +10,6 @@ if (!existsSync(main)) {
   process.exit(1);
 }
 process.setSourceMapsEnabled(true);
+// Tracing is loaded first, and only when asked for: it must see express and pg being imported.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) await import(new URL('../dist/telemetry.js', import.meta.url).href);
 await import(main.href);

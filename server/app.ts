@@ -10,6 +10,10 @@ import type { Services } from './http/handler.js';
 import { requestId } from './http/request-id.js';
 import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
+import { traceContext } from './http/trace-context.js';
+import { appMetrics, type AppMetrics } from './http/metrics.js';
+import { metricsEndpoint } from './http/metrics-endpoint.js';
+import { readiness, type ReadinessCheck } from './http/readiness.js';
 import { authenticate } from './http/auth.js';
 import { rateLimiter } from './http/rate-limit.js';
 import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
@@ -42,6 +46,10 @@ interface AppOptions {
   lagProbe?: () => LagProbe;
   /** Where rate-limit counters live; this process's memory when not given. */
   rateLimitStore?: Store;
+  /** The app's metrics registry; a new one when not given. */
+  metrics?: AppMetrics;
+  /** What `/ready` asks besides the database (Redis, when configured). */
+  readinessChecks?: Record<string, ReadinessCheck>;
 }
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
@@ -57,6 +65,8 @@ export function createApp({
   issuer = createSimulatedIssuer(),
   lagProbe = () => eventLoopLag(),
   rateLimitStore,
+  metrics = appMetrics(db),
+  readinessChecks,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
   const index = contract();
@@ -72,6 +82,8 @@ export function createApp({
   app.use(
     compose(
       requestId,
+      traceContext,
+      metrics.record,
       securityHeaders(config.baseUrl),
       corsMiddleware(config.corsOrigins),
       httpLogger(logger),
@@ -88,6 +100,8 @@ export function createApp({
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/ready', readiness(db, readinessChecks));
+  if (!config.metricsPort) app.get('/metrics', metricsEndpoint(metrics, config));
   const publicText = JSON.stringify(loadBundle('public'));
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();

@@ -13,6 +13,9 @@ import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
+import { appMetrics, processMetrics } from './http/metrics.js';
+import { metricsServer } from './http/metrics-endpoint.js';
+import { reportToPrimary, serveClusterMetrics } from './http/metrics-cluster.js';
 import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
@@ -110,10 +113,24 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
     clock: systemClock,
     shared: store.shared || cluster.isWorker,
     redisUrl: process.env.REDIS_URL,
+    logger,
   });
 
-  const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: limits.store });
+  const metrics = appMetrics(db);
+  if (cluster.isWorker) reportToPrimary([processMetrics(), metrics.registry]);
+  const app = createApp({
+    db,
+    clock: systemClock,
+    config,
+    logger,
+    rateLimitStore: limits.store,
+    metrics,
+    readinessChecks: limits.ping ? { redis: limits.ping } : {},
+  });
   const server = await listen(createHttpServer(app), port);
+  const metricsPort = config.metricsPort
+    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort)
+    : undefined;
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
     db,
@@ -135,6 +152,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
       onClosed: async () => {
         await worker.stop();
         await limits.close();
+        metricsPort?.close();
         await store.close();
         logger.info('stopped');
         process.exit(0);
@@ -152,10 +170,12 @@ async function primary(port: number, dbPath: string, workers: number): Promise<u
   const prepared = await prepare(store, dbPath, port);
   await store.close();
 
+  serveClusterMetrics();
   let stopping = false;
   let listening = 0;
   const fork = () => cluster.fork({ PORT: String(port) });
-  cluster.on('listening', () => {
+  cluster.on('listening', (_worker, address) => {
+    if (address.port !== port) return;
     listening += 1;
     if (listening === workers) process.stdout.write(banner(prepared, workers));
   });

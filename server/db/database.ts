@@ -1,16 +1,32 @@
 // The store's Kysely type and its migrations. Opening a store: store.ts.
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, type Migration } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { migrationStatus, withUnknown } from './migration-status.js';
 
 export type Db = Kysely<Database>;
 
-/** Runs every pending migration. Safe to run from several processes at once (the migrator locks). */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Runs every pending migration. Safe to run from several processes at once (the migrator locks).
+ * Migrations a newer build ran are logged and left alone, unless one is marked as breaking older
+ * builds (migration-status.ts): then this build refuses the database. `known`: this build's list.
+ */
+export async function migrate(db: Db, known: Record<string, Migration> = migrations): Promise<void> {
+  const status = await migrationStatus(db as never, known);
+  if (status.breaking.length > 0) {
+    throw new Error(
+      `The database was migrated by a newer build with changes older builds cannot run on (${status.breaking.join(', ')}); deploy that build or newer`,
+    );
+  }
+  if (status.unknown.length > 0) {
+    process.stderr.write(
+      `warning: the database has migrations this build does not know (run by a newer build): ${status.unknown.join(', ')}; they only add to the schema, starting anyway\n`,
+    );
+  }
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => withUnknown(known, status.unknown) },
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -38,8 +38,38 @@ export class StoreBusyError extends Error {
 export const isStoreBusy = (err: unknown) =>
   err instanceof StoreBusyError || isSqliteBusy(err) || isPostgresRetryable(err);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Counts the metrics read (server/http/metrics.ts). */
+export const storeEvents = { transactionRetries: 0 };
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Exponential backoff with full jitter: 0..min(cap, base·2^attempt) ms. */
 export const backoff = (attempt: number, base = 5, cap = 200) =>
   sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
+
+/** Socket errors of a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** 53300 too_many_connections; 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now. */
+const POSTGRES_UNAVAILABLE = new Set(['53300', '57P01', '57P02', '57P03']);
+/** pg and pg-pool's own words for a lost connection and a pool acquire that timed out. */
+const PG_CONNECTION_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * The store cannot answer at all (as opposed to a conflict): PostgreSQL refusing or dropping
+ * connections (08xxx connection exceptions, shutdown, too many connections, a pool acquire that
+ * timed out), SQLite unable to write (SQLITE_FULL, SQLITE_READONLY*, SQLITE_IOERR*, SQLITE_CANTOPEN).
+ * The caller answers 503 with Retry-After; nothing of the request was committed.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  const code = codeOf(err);
+  if (typeof code === 'string') {
+    if (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (/^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/.test(code)) return true;
+  }
+  if (err instanceof AggregateError) return err.errors.some(isStoreUnavailable);
+  return err instanceof Error && PG_CONNECTION_MESSAGE.test(err.message);
+}
+
+/** Seconds a client should wait after the store was unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;

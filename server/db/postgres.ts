@@ -47,17 +47,41 @@ const types = {
 
 /** Connections per process; replicas × workers × this must stay under the server's max_connections. */
 const POOL_SIZE = Number(process.env.PG_POOL_SIZE ?? 10);
+/** How long a query waits for a connection (a new one, or one of a full pool) before it fails as unavailable. */
+const CONNECT_TIMEOUT_MS = Number(process.env.PG_CONNECT_TIMEOUT_MS ?? 5000);
+
+const pools = new Set<pg.Pool>();
+
+/** Connections of this process's open pools, for metrics. */
+export function poolUsage(): { total: number; idle: number; waiting: number } {
+  const usage = { total: 0, idle: 0, waiting: 0 };
+  for (const pool of pools) {
+    if (pool.ended) {
+      pools.delete(pool);
+      continue;
+    }
+    usage.total += pool.totalCount;
+    usage.idle += pool.idleCount;
+    usage.waiting += pool.waitingCount;
+  }
+  return usage;
+}
 
 export function postgresDialect(url: string): { dialect: PostgresDialect; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: types as pg.CustomTypesConfig,
     options: '-c TimeZone=UTC',
     application_name: 'company-finance-service',
   });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => undefined);
+  // Nor a checked-out client losing it between two queries (pg emits that on the client): its next
+  // query fails instead, and the caller answers 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  pools.add(pool);
   return { dialect: new PostgresDialect({ pool }), pool };
 }
 

@@ -5,7 +5,7 @@
 //  - a PostgreSQL serialization conflict or deadlock (`CONFLICT`): the whole write transaction runs
 //    again, at most 10 times.
 // Still failing afterwards, the caller gets StoreBusyError: 503 with Retry-After, never 500.
-import { backoff, isPostgresRetryable, isSqliteBusy, StoreBusyError } from './errors.js';
+import { backoff, isPostgresRetryable, isSqliteBusy, StoreBusyError, storeEvents } from './errors.js';
 
 interface RetryPolicy {
   retryable: (err: unknown) => boolean;
@@ -16,11 +16,21 @@ interface RetryPolicy {
   /** Backoff: 0..min(capMs, baseMs·2^attempt) ms, full jitter. */
   baseMs: number;
   capMs: number;
+  /** Counts each retry (the metrics read them). */
+  onRetry?: () => void;
 }
 
 export const LOCK: RetryPolicy = { retryable: isSqliteBusy, withinMs: 4_000, baseMs: 2, capMs: 50 };
 
-export const CONFLICT: RetryPolicy = { retryable: isPostgresRetryable, attempts: 10, baseMs: 5, capMs: 250 };
+export const CONFLICT: RetryPolicy = {
+  retryable: isPostgresRetryable,
+  attempts: 10,
+  baseMs: 5,
+  capMs: 250,
+  onRetry: () => {
+    storeEvents.transactionRetries += 1;
+  },
+};
 
 export async function retrying<T>(policy: RetryPolicy, run: () => T | Promise<T>): Promise<T> {
   const deadline = policy.withinMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + policy.withinMs;
@@ -31,6 +41,7 @@ export async function retrying<T>(policy: RetryPolicy, run: () => T | Promise<T>
     } catch (err) {
       if (!policy.retryable(err)) throw err;
       if (attempt + 1 >= attempts || Date.now() >= deadline) throw new StoreBusyError(err);
+      policy.onRetry?.();
       await backoff(attempt, policy.baseMs, policy.capMs);
     }
   }

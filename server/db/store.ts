@@ -45,7 +45,7 @@ interface OpenOptions {
 }
 
 /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
-const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
   const kind: StoreKind = isPostgresUrl(location) ? 'postgres' : 'sqlite';

@@ -13,7 +13,7 @@ import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
 import type { ContractIndex, ErrorBody } from '../contract/index.js';
 import { operationOf } from './operation.js';
-import { isStoreBusy, RETRY_AFTER_SECONDS } from '../db/errors.js';
+import { isStoreBusy, isStoreUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
   status: number;
@@ -84,6 +84,18 @@ function normalize(err: unknown): {
       problems: [{ field: '', message }],
       plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`],
       headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      expected: true,
+    };
+  }
+  if (isStoreUnavailable(err)) {
+    const seconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
+    const message = `The service is temporarily unavailable, retry in ${seconds} seconds`;
+    return {
+      status: 503,
+      message,
+      problems: [{ field: '', message }],
+      plain: [`Retry-After: ${seconds}`],
+      headers: { 'Retry-After': String(seconds) },
       expected: true,
     };
   }
@@ -206,7 +218,11 @@ export function errorHandler(logger: Logger, index: ContractIndex) {
 
     const n = normalize(err);
     if (!n.expected) logger.error({ err, requestId }, 'unhandled error');
-    else if (n.status === 503) logger.warn({ err, requestId }, 'store busy');
+    else if (n.status === 503 && !(err instanceof ApiError)) {
+      const unavailable = isStoreUnavailable(err);
+      res.locals.dependencyFailure = unavailable ? 'database' : 'busy';
+      logger.warn({ err, requestId }, unavailable ? 'database unavailable' : 'store busy');
+    }
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
 

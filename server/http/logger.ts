@@ -2,8 +2,11 @@
 // Credentials and card data never reach a log line. The process's own log goes to stdout through
 // an asynchronous writer that batches lines up to 4 KiB and flushes at least every 250 ms (and on
 // exit), so a request neither waits for the terminal or a pipe nor pays a write of its own.
+// Every line written during a request carries its `trace_id` and `span_id` (trace-context.ts).
 import { pino, type Logger } from 'pino';
 import type { NextFunction, Request, Response } from 'express';
+import { routeOf } from './route.js';
+import { currentTraceFields, traceFields, type TraceContext } from './trace-context.js';
 
 const REDACT = [
   'req.headers.authorization',
@@ -21,7 +24,7 @@ const REDACT = [
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const stream = destination ?? (level === 'silent' ? undefined : batchedStdout());
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, stream as never);
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, mixin: currentTraceFields }, stream as never);
 }
 
 const FLUSH_EVERY_MS = 250;
@@ -38,11 +41,10 @@ function batchedStdout() {
   return stream;
 }
 
-type Routed = Request & { openapi?: { openApiRoute?: string } };
-
 /**
  * Logs each request once it is answered (or the client went away): `req` {id, method, url without
- * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms.
+ * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms,
+ * `trace_id` and `span_id`.
  */
 export function httpLogger(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
@@ -62,9 +64,10 @@ export function httpLogger(logger: Logger) {
       lines[level](
         {
           req: { id: String(res.locals.requestId ?? ''), method: req.method, url: q < 0 ? url : url.slice(0, q) },
-          route: (req as Routed).openapi?.openApiRoute,
+          route: routeOf(req, res),
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - started),
+          ...traceFields(res.locals.trace as TraceContext | undefined),
         },
         res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
       );

@@ -46,8 +46,9 @@ const RETRY_AFTER_SECONDS = 1;
 export function shedOverload(maxLagMs: number, probe: () => LagProbe) {
   if (maxLagMs <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
   const lag = probe();
-  return (_req: Request, _res: Response, next: NextFunction): void => {
+  return (_req: Request, res: Response, next: NextFunction): void => {
     if (lag.lagMs() <= maxLagMs) return next();
+    res.locals.shed = true;
     next(
       new ApiError(503, 'The server is overloaded, retry shortly', [], { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
     );

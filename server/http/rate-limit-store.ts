@@ -1,10 +1,16 @@
 // Where request counters live, so every worker and replica counts against one limit:
-//  - Redis (`REDIS_URL`), through rate-limit-redis;
+//  - Redis (`REDIS_URL`), through rate-limit-redis, with the database's counters as its fallback
+//    while Redis fails (rate-limit-fallback.ts): a Redis outage never takes the API down;
 //  - else the database: one row per key and fixed window, bumped by an atomic upsert;
 //  - memory only for a single process on SQLite (nothing else could share it).
 import type { Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
+import type { Logger } from 'pino';
+import { FallbackRateLimitStore } from './rate-limit-fallback.js';
+
+/** A Redis command that has no answer by then has failed (the fallback counts instead). */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** Fraction of increments that also delete windows older than the previous one. */
 const PRUNE_SHARE = 0.01;
@@ -77,26 +83,43 @@ export class DatabaseRateLimitStore implements Store {
 interface RateLimitStoreChoice {
   /** Undefined: express-rate-limit's memory store (one process on SQLite). */
   store?: Store;
+  /** Redis's readiness probe, when Redis is configured. */
+  ping?: () => Promise<unknown>;
   close(): Promise<void>;
 }
 
-/** Redis when `redisUrl` is given; the database when counters must be shared; else memory. */
+/** Redis (falling back to the database) when `redisUrl` is given; the database when counters must be shared; else memory. */
 export async function rateLimitStore(options: {
   db: Db;
   clock: Clock;
   shared: boolean;
   redisUrl?: string;
+  logger: Logger;
 }): Promise<RateLimitStoreChoice> {
+  const database = new DatabaseRateLimitStore(options.db, options.clock);
   if (options.redisUrl) {
     const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
-    const client = new Redis(options.redisUrl, { maxRetriesPerRequest: 2 });
-    const store = new RedisStore({
+    // Commands fail at once while disconnected (no offline queue) or after the timeout when Redis
+    // does not answer; ioredis keeps reconnecting in the background. Its `error` events are expected
+    // during an outage: the fallback store logs the switch.
+    const client = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    });
+    client.on('error', () => undefined);
+    const redis = new RedisStore({
       prefix: 'finance:rl:',
       sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<never>,
     });
-    return { store, close: async () => void (await client.quit().catch(() => undefined)) };
+    // The store loads its scripts at once and again on demand; a load that fails now is retried then.
+    for (const loading of [redis.incrementScriptSha, redis.getScriptSha]) loading.catch(() => undefined);
+    return {
+      store: new FallbackRateLimitStore(redis, database, options.logger),
+      ping: () => client.ping(),
+      close: async () => void (await client.quit().catch(() => undefined)),
+    };
   }
-  if (options.shared)
-    return { store: new DatabaseRateLimitStore(options.db, options.clock), close: async () => undefined };
+  if (options.shared) return { store: database, close: async () => undefined };
   return { close: async () => undefined };
 }

@@ -17,6 +17,7 @@ export function rateLimiter(perMinute: number, store?: Store) {
         ? `client:${(res.locals.auth as { clientId: string }).clientId}`
         : `ip:${ipKeyGenerator(req.ip ?? '')}`,
     handler: (_req, res, next) => {
+      res.locals.rateLimited = true;
       const retryAfter = String(res.getHeader('Retry-After') ?? '60');
       next(new ApiError(429, `Rate limit exceeded, retry in ${retryAfter} seconds`, [], { 'Retry-After': retryAfter }));
     },

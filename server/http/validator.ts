@@ -17,7 +17,7 @@ import { mediaTypeOf } from './media-type.js';
 import { loadEngine, type ValidatorEngine } from './validator-engine.js';
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
-const ALL_ERRORS_MAX_BYTES = 16 * 1024;
+export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
 
 /** Records the size of a parsed body (the `verify` option of the body parsers). */
 export const recordBodySize = (req: IncomingMessage, _res: unknown, buf: Buffer) => {

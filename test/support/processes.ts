@@ -13,8 +13,10 @@ export { apiFor };
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
-  /** Everything the process wrote to stderr (its logs at LOG_LEVEL=warn). */
+  /** Everything the process wrote to stderr. */
   stderr(): string;
+  /** Everything the process wrote to stdout: the banner, then its logs (LOG_LEVEL=warn unless given). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ const freePort = () =>
   });
 
 /** Starts `finance serve` on `location` and resolves once it listens. */
-async function startServerProcess(
+export async function startServerProcess(
   location: string,
   options: { env?: Record<string, string>; workers?: number } = {},
 ): Promise<ServerProcess> {
@@ -61,6 +63,7 @@ async function startServerProcess(
     baseUrl: `http://127.0.0.1:${port}`,
     child,
     stderr: () => err,
+    stdout: () => out,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,0 +1,60 @@
+// Figures read from the database when metrics are scraped: the webhook delivery queue and ingest
+// runs. Every worker and replica sees the same rows, so a cluster scrape keeps one value (`max`), not
+// the sum. A store that cannot answer leaves the figures out of that scrape.
+import { Gauge, type Registry } from 'prom-client';
+import type { Db } from '../db/database.js';
+
+export function queueFigures(db: Db, registry: Registry): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'finance_webhook_deliveries',
+    help: 'Webhook deliveries by status (pending, succeeded, failed).',
+    labelNames: ['status'],
+    aggregator: 'max',
+    registers,
+    async collect() {
+      this.reset();
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute()
+        .catch(() => []);
+      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+    },
+  });
+  new Gauge({
+    name: 'finance_webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest webhook delivery still pending (0 when none is).',
+    aggregator: 'max',
+    registers,
+    async collect() {
+      this.reset();
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('created_at').as('oldest'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (!row) return;
+      this.set(row.oldest ? Math.max(0, (Date.now() - Date.parse(String(row.oldest))) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'finance_ingest_runs',
+    help: 'Statement ingest runs by status (LOADING, DONE).',
+    labelNames: ['status'],
+    aggregator: 'max',
+    registers,
+    async collect() {
+      this.reset();
+      const rows = await db
+        .selectFrom('ingest_runs')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute()
+        .catch(() => []);
+      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+    },
+  });
+}

@@ -1,0 +1,69 @@
+// A rate-limit store that survives its shared store failing. Counts go to the primary (Redis); when
+// a command fails or times out, the count is taken by the fallback (the database's counters) and the
+// primary is left alone for RETRY_PRIMARY_MS, then tried again: the API keeps its limit through a
+// Redis outage and returns to Redis by itself. Each switch is logged once; every count the fallback
+// takes is counted (`finance_rate_limit_store_fallbacks_total`). Counts taken by one store are not
+// seen by the other, so a client may get up to one extra window's worth around a switch.
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import { countRateLimitFallback } from './metrics.js';
+
+const RETRY_PRIMARY_MS = 5000;
+
+export class FallbackRateLimitStore implements Store {
+  readonly localKeys = false;
+  private primaryDownUntil = 0;
+  private primaryDown = false;
+
+  constructor(
+    private readonly primary: Store,
+    private readonly fallback: Store,
+    private readonly logger: Logger,
+    private readonly names = { primary: 'redis', fallback: 'database' },
+  ) {}
+
+  init(options: Options): void {
+    void this.primary.init?.(options);
+    void this.fallback.init?.(options);
+  }
+
+  private async run<T>(work: (store: Store) => Promise<T> | T): Promise<T> {
+    if (Date.now() >= this.primaryDownUntil) {
+      try {
+        const result = await work(this.primary);
+        if (this.primaryDown) {
+          this.primaryDown = false;
+          this.logger.info({ store: this.names.primary }, 'rate-limit store is back; counting there again');
+        }
+        return result;
+      } catch (err) {
+        if (!this.primaryDown) {
+          this.primaryDown = true;
+          this.logger.warn(
+            { err, store: this.names.primary, fallback: this.names.fallback },
+            'rate-limit store failed',
+          );
+        }
+        this.primaryDownUntil = Date.now() + RETRY_PRIMARY_MS;
+      }
+    }
+    countRateLimitFallback();
+    return work(this.fallback);
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.run((store) => store.get?.(key));
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    return this.run((store) => store.increment(key));
+  }
+
+  async decrement(key: string): Promise<void> {
+    return this.run((store) => store.decrement(key));
+  }
+
+  async resetKey(key: string): Promise<void> {
+    return this.run((store) => store.resetKey(key));
+  }
+}

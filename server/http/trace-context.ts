@@ -1,0 +1,87 @@
+// W3C Trace Context (https://www.w3.org/TR/trace-context/): a caller's `traceparent` names the
+// trace this request belongs to; the request is a new span in it (a new trace when none came or the
+// header is malformed). Every log line written while the request runs carries `trace_id` and
+// `span_id` (the logger's mixin reads them here), and the answer carries `traceparent` naming this
+// request's span, so a caller's gateway and our logs join on one id. When OpenTelemetry is loaded
+// (server/telemetry.ts) its server span is the request's span, the ids are its ids.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { trace, type Span } from '@opentelemetry/api';
+import type { NextFunction, Request, Response } from 'express';
+import { routeOf } from './route.js';
+
+export interface TraceContext {
+  traceId: string;
+  spanId: string;
+  /** `01` sampled, `00` not: the caller's decision, kept. */
+  flags: string;
+  /** The caller's vendor entries, passed on untouched. */
+  traceState?: string;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZEROS = /^0+$/;
+/** At most 32 list members of printable characters (W3C: 512 characters a vendor should keep). */
+const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
+
+/** The caller's trace id and flags, or undefined for an absent or malformed header (then a new trace starts). */
+export function parseTraceparent(header: string | undefined): { traceId: string; flags: string } | undefined {
+  const match = header === undefined ? null : TRACEPARENT.exec(header.trim());
+  if (!match) return undefined;
+  const [, version, traceId, parentId, flags, rest] = match as unknown as string[];
+  if (version === 'ff' || (version === '00' && rest)) return undefined;
+  if (ZEROS.test(traceId!) || ZEROS.test(parentId!)) return undefined;
+  return { traceId: traceId!, flags: flags! };
+}
+
+const storage = new AsyncLocalStorage<TraceContext>();
+const tracing = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
+/** Where server/telemetry.ts keeps the request's server span. */
+const SERVER_SPAN = Symbol.for('finance.server-span');
+const serverSpanOf = (req: Request) => (req as unknown as Record<symbol, Span | undefined>)[SERVER_SPAN];
+
+function contextOf(req: Request): TraceContext {
+  const state = req.headers.tracestate;
+  const traceState = typeof state === 'string' && TRACESTATE.test(state) ? state : undefined;
+  const span = tracing ? serverSpanOf(req)?.spanContext() : undefined;
+  if (span && trace.isSpanContextValid(span)) {
+    return { traceId: span.traceId, spanId: span.spanId, flags: span.traceFlags ? '01' : '00', traceState };
+  }
+  const header = req.headers.traceparent;
+  const parent = parseTraceparent(typeof header === 'string' ? header : undefined);
+  return {
+    traceId: parent?.traceId ?? randomBytes(16).toString('hex'),
+    spanId: randomBytes(8).toString('hex'),
+    flags: parent?.flags ?? '01',
+    traceState,
+  };
+}
+
+/** The exported server span is named by the contract's route template, set as the answer starts. */
+function nameSpanByRoute(req: Request, res: Response): void {
+  const span = serverSpanOf(req);
+  if (!span) return;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    const route = routeOf(req, res);
+    if (route) span.setAttribute('http.route', route).updateName(`${req.method} ${route}`);
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+}
+
+/** Starts the request's span context, answers `traceparent`, and runs the rest of the request inside it. */
+export function traceContext(req: Request, res: Response, next: NextFunction): void {
+  if (tracing) nameSpanByRoute(req, res);
+  const context = contextOf(req);
+  res.locals.trace = context;
+  res.setHeader('traceparent', `00-${context.traceId}-${context.spanId}-${context.flags}`);
+  if (context.traceState) res.setHeader('tracestate', context.traceState);
+  storage.run(context, next);
+}
+
+/** The log fields of a request's trace context. */
+export const traceFields = (context: TraceContext | undefined) =>
+  context ? { trace_id: context.traceId, span_id: context.spanId } : {};
+
+/** The log fields of the request running now (none outside a request). */
+export const currentTraceFields = () => traceFields(storage.getStore());
