@@ -67,6 +67,8 @@ export function createApp({
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Which peers may name the client's address (req.ip: rate limits, authentication throttling).
+  app.set('trust proxy', config.trustProxy);
 
   app.use(
     compose(

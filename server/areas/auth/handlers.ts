@@ -21,10 +21,12 @@ export const handlers = defineHandlers({
     const secret = basic?.pass ?? body.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
-    await assertNotThrottled(db, clientId, clock.now(), config.authFailuresPerMinute);
+    const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
+    const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
+    await assertNotThrottled(db, attempt, clock.now(), limits);
     const client = await authenticateClient(db, clientId, secret);
     if (!client) {
-      await recordFailure(db, clientId, clock.now());
+      await recordFailure(db, attempt, clock.now());
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
     }
 
