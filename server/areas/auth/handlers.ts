@@ -17,7 +17,8 @@ export const handlers = defineHandlers({
     if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
       throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
     }
-    const clientId = basic?.name ?? body.client_id;
+    // PostgreSQL text cannot hold NUL: an id with one names no client, and is counted as one with U+FFFD.
+    const clientId = (basic?.name ?? body.client_id)?.replaceAll('\u0000', '\uFFFD');
     const secret = basic?.pass ?? body.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
