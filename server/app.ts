@@ -78,6 +78,8 @@ export function createApp({
   // Paths are the contract's, exactly: `/Statements/v1/banking` and `/statements/v1/banking/` are not it.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
+  // Which peers may name the client's address (req.ip: rate limits, authentication throttling).
+  app.set('trust proxy', config.trustProxy);
 
   app.use(
     compose(

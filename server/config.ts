@@ -1,5 +1,6 @@
 // Runtime configuration. `loadConfig` reads the environment; tests build one with `testConfig`.
 import { randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 
 export interface Config {
   /** Public base URL of this server, used for signed URLs and `Location` headers. */
@@ -22,8 +23,22 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
-  /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
+  /**
+   * Failed authentications of one client id from one source address per minute before that pair
+   * gets 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). The same client id from another
+   * address is not affected (server/areas/auth/throttle.ts).
+   */
   authFailuresPerMinute: number;
+  /** Failed client authentications from one source address per minute, whatever the client id, before 429 (`AUTH_SOURCE_FAILURES_PER_MINUTE`, 30; 0 turns it off). */
+  authSourceFailuresPerMinute: number;
+  /**
+   * Express's `trust proxy` (`TRUST_PROXY`): which peers may name the client's address in
+   * X-Forwarded-For. Unset or `false`: none, the source is the TCP peer. A number: that many proxy
+   * hops. Otherwise a comma-separated list of addresses, CIDR ranges or Express's names
+   * (`loopback`, `linklocal`, `uniquelocal`). `true` trusts any peer: only behind a proxy that
+   * overwrites the header.
+   */
+  trustProxy: boolean | number | string[];
   /**
    * Load shedding: while the event loop runs more than this many milliseconds behind, API requests
    * get 503 with Retry-After instead of queueing. 0 turns shedding off.
@@ -74,6 +89,25 @@ function parseOrigins(value: string | undefined): string[] | undefined {
     .filter(Boolean);
 }
 
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]{1,3}$/.test(v)) return Number(v);
+  const entries = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits] = entry.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    const valid = ipaddr.isValid(address) && (bits === undefined || /^[0-9]{1,3}$/.test(bits));
+    if (!named && !valid)
+      throw new Error(`TRUST_PROXY: ${entry} is not an address, a CIDR range, loopback, linklocal or uniquelocal`);
+  }
+  return entries;
+}
+
 const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
   if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
@@ -93,6 +127,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
+    authSourceFailuresPerMinute: nonNegative(
+      env.AUTH_SOURCE_FAILURES_PER_MINUTE,
+      'AUTH_SOURCE_FAILURES_PER_MINUTE',
+      30,
+    ),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Shedding protects production latency; the sandbox answers everything (a developer's own load tests expect answers).
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',

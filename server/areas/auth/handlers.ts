@@ -17,14 +17,17 @@ export const handlers = defineHandlers({
     if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
       throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
     }
-    const clientId = basic?.name ?? body.client_id;
+    // PostgreSQL text cannot hold NUL: an id with one names no client, and is counted as one with U+FFFD.
+    const clientId = (basic?.name ?? body.client_id)?.replaceAll('\u0000', '\uFFFD');
     const secret = basic?.pass ?? body.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
-    await assertNotThrottled(db, clientId, clock.now(), config.authFailuresPerMinute);
+    const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
+    const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
+    await assertNotThrottled(db, attempt, clock.now(), limits);
     const client = await authenticateClient(db, clientId, secret);
     if (!client) {
-      await recordFailure(db, clientId, clock.now());
+      await recordFailure(db, attempt, clock.now());
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
     }
 

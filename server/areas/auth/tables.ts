@@ -34,9 +34,12 @@ export interface ServerSecretRow {
   value: string;
 }
 
-/** Failed client authentications of one client id in the current one-minute window (migration 0007). */
+/**
+ * Failed client authentications in the current one-minute window (migrations 0007, 0012), of one
+ * source address (`source <address>`) or of one client id from one source (`client <id> from <address>`).
+ */
 export interface AuthFailureRow {
-  client_id: string;
+  counter_key: string;
   /** Epoch milliseconds; bigint columns may come back as strings on some drivers. */
   window_start: number | string;
   failures: number;

@@ -112,6 +112,17 @@ export interface IngestRunTable {
   heartbeat_at: string;
 }
 
+/** Where a staged row belongs: its ingest run and its place in the run (migration 0013). */
+interface Staged {
+  run_id: string;
+  seq: number;
+}
+
+/** A banking row of an ingest run that has not finished; moved into banking_transactions when it does. */
+export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id'> & Staged;
+/** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */
+export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id'> & Staged;
+
 export interface BillTable {
   company_id: string;
   due_date: string;
@@ -174,5 +185,7 @@ export interface StatementsTables {
   attachments: AttachmentTable;
   attachment_blobs: AttachmentBlobTable;
   ingest_runs: IngestRunTable;
+  ingest_banking_rows: StagedBankingTable;
+  ingest_credit_card_rows: StagedCreditCardTable;
   ingested_lines: IngestedLineTable;
 }

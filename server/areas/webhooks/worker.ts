@@ -12,7 +12,8 @@ import { claimDue, recordAttempt } from './queue.js';
 import { nextAttemptAt } from './backoff.js';
 import { findEndpointById, markEndpointFailing, markEndpointHealthy, signingSecrets } from './store.js';
 import { signatureHeaders } from './sign.js';
-import { webhookUrlProblem } from './url-policy.js';
+import { urlShapeProblem, type Resolve } from './url-policy.js';
+import { pinnedFetch } from './pinned-fetch.js';
 
 const SEND_TIMEOUT_MS = 10_000;
 const BATCH = 20;
@@ -30,7 +31,8 @@ interface WorkerOptions {
   allowPrivate: boolean;
   /** Pause between rounds when nothing was due. */
   intervalMs?: number;
-  fetch?: typeof fetch;
+  /** Resolves endpoint host names (DNS when not given; tests answer for themselves). */
+  resolve?: Resolve;
   random?: () => number;
   /** Periodic chores of other areas (e.g. recording card expiries), run about once a minute. */
   housekeeping?: Array<(now: Date) => Promise<unknown>>;
@@ -45,7 +47,7 @@ export interface DeliveryWorker {
 
 export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const { db, clock, logger, allowPrivate, intervalMs = 250, random = Math.random, wallClock = systemClock } = options;
-  const send = options.fetch ?? fetch;
+  const sender = pinnedFetch({ allowPrivate, resolve: options.resolve });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
@@ -71,13 +73,14 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     const began = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
-    const problem = await webhookUrlProblem(endpoint.url, allowPrivate);
+    // The address written in the URL now; a name's addresses when the connection resolves it.
+    const problem = urlShapeProblem(endpoint.url, allowPrivate);
     if (problem) {
       error = problem;
     } else {
       const body = JSON.stringify(presentEvent(event));
       try {
-        const res = await send(endpoint.url, {
+        const res = await sender.send(endpoint.url, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -85,7 +88,6 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
             ...signatureHeaders(delivery.id, wallClock.now(), body, signingSecrets(endpoint, startedAt)),
           },
           body,
-          redirect: 'manual',
           signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
         });
         statusCode = res.status;
@@ -95,7 +97,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         error =
           err instanceof Error && err.name === 'TimeoutError'
             ? 'no answer within 10 s'
-            : `could not connect: ${(err as Error).message}`;
+            : `could not connect: ${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}`;
       }
     }
     const durationMs = Math.round(performance.now() - began);
@@ -159,6 +161,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      await sender.close();
     },
   };
 }

@@ -11,6 +11,8 @@ import * as m0008 from './0008_events.js';
 import * as m0009 from './0009_rate_limits.js';
 import * as m0010 from './0010_ingest_runs.js';
 import * as m0011 from './0011_banking_fee_rows.js';
+import * as m0012 from './0012_auth_failure_keys.js';
+import * as m0013 from './0013_ingest_staging.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0009_rate_limits': m0009,
   '0010_ingest_runs': m0010,
   '0011_banking_fee_rows': m0011,
+  '0012_auth_failure_keys': m0012,
+  '0013_ingest_staging': m0013,
 };

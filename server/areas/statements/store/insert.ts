@@ -48,7 +48,7 @@ export async function applyBalances(trx: Trx, rows: NewBankingTransaction[], now
 }
 
 /** Opens the bills the rows belong to (when absent); returns each bill's total of processed rows. */
-async function openBills(trx: Trx, rows: NewCreditCardTransaction[], now: Date) {
+export async function openBills(trx: Trx, rows: NewCreditCardTransaction[], now: Date) {
   const totals = new Map<string, { companyId: string; dueDate: string; total: number }>();
   for (const row of rows) {
     const key = `${row.company_id}|${row.bill_due_date}`;

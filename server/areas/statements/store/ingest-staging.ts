@@ -1,0 +1,211 @@
+// The staging side of an ingest run (migration 0013): rows are written here in short transactions
+// while the run loads, where no reader looks, and moved into the statement tables — with the
+// balances and bill totals they move — by the run's closing transaction, so they appear all at once.
+// The move is INSERT … SELECT inside the store: no row crosses the wire again.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type {
+  NewBankingTransaction,
+  NewCreditCardTransaction,
+  StagedBankingTable,
+  StagedCreditCardTable,
+} from '../tables.js';
+import { addBillTotals, applyBalances, openBills } from './insert.js';
+
+type Trx = Kysely<Database>;
+
+/** Rows per INSERT statement, under SQLite's bound-parameter limit for these widths. */
+const BATCH = 500;
+/** Rows per INSERT … SELECT of the move (several statements of one transaction). */
+const MOVE_BATCH = 5_000;
+
+type Columns<T> = ReadonlyArray<Exclude<keyof T, 'run_id' | 'seq'>>;
+/** Compile-time check that a column list names every column of its table. */
+type Every<T, L extends Columns<T>> = Exclude<keyof T, 'run_id' | 'seq' | L[number]> extends never ? L : never;
+
+const BANKING = [
+  'company_id',
+  'account_id',
+  'transaction_type_id',
+  'transaction_type_description',
+  'transaction_type_icon',
+  'sub_type',
+  'status',
+  'final_card_number',
+  'bearer_name',
+  'transaction_date',
+  'brl_amount_minor',
+  'usd_amount_minor',
+  'usd_exchange_rate',
+  'usd_exchange_rate_date',
+  'total_amount_minor',
+  'iof_amount_minor',
+  'fee_service_amount_minor',
+  'mcc_code',
+  'mcc_group',
+  'mcc_description',
+  'id_purchase_event',
+  'source_destination_name',
+  'place_establishment',
+  'description',
+  'notes',
+  'conciled',
+  'conciled_at',
+  'category_code',
+  'category_description',
+  'custom_category_id',
+  'cost_center_id',
+  'user_id',
+  'requester_user_id',
+  'has_attachments',
+  'created_at',
+] as const;
+const CREDIT_CARD = [
+  'id',
+  'company_id',
+  'card_id',
+  'final_card_number',
+  'bearer_name',
+  'transaction_date',
+  'description',
+  'merchant_name',
+  'mcc_code',
+  'category_code',
+  'category_description',
+  'amount_minor',
+  'currency',
+  'brl_amount_minor',
+  'exchange_rate',
+  'iof_amount_minor',
+  'installment_number',
+  'installment_total',
+  'status',
+  'bill_due_date',
+  'notes',
+  'conciled',
+  'conciled_at',
+  'custom_category_id',
+  'cost_center_id',
+  'user_id',
+  'has_attachments',
+  'created_at',
+] as const;
+const bankingColumns: Every<StagedBankingTable, typeof BANKING> = BANKING;
+const creditCardColumns: Every<StagedCreditCardTable, typeof CREDIT_CARD> = CREDIT_CARD;
+
+/** The statement tables' column defaults: the staging tables have none. */
+const DEFAULTS = { iof_amount_minor: 0, notes: '', conciled: 0, has_attachments: 0 };
+
+export async function stageBanking(trx: Trx, runId: string, first: number, rows: NewBankingTransaction[]) {
+  const staged = rows.map(({ id: _id, ingest_run_id: _run, ...row }, i) => ({
+    ...DEFAULTS,
+    ...row,
+    run_id: runId,
+    seq: first + i,
+  }));
+  for (let i = 0; i < staged.length; i += BATCH)
+    await trx
+      .insertInto('ingest_banking_rows')
+      .values(staged.slice(i, i + BATCH))
+      .execute();
+}
+
+export async function stageCreditCards(trx: Trx, runId: string, first: number, rows: NewCreditCardTransaction[]) {
+  const staged = rows.map(({ ingest_run_id: _run, ...row }, i) => ({
+    ...DEFAULTS,
+    ...row,
+    run_id: runId,
+    seq: first + i,
+  }));
+  for (let i = 0; i < staged.length; i += BATCH)
+    await trx
+      .insertInto('ingest_credit_card_rows')
+      .values(staged.slice(i, i + BATCH))
+      .execute();
+}
+
+/** Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call in the closing transaction. */
+export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
+  for (let from = 0; from < counts.banking; from += MOVE_BATCH)
+    await trx
+      .insertInto('banking_transactions')
+      .columns(bankingColumns)
+      .expression((eb) =>
+        eb
+          .selectFrom('ingest_banking_rows')
+          .select(bankingColumns)
+          .where('run_id', '=', runId)
+          .where('seq', '>=', from)
+          .where('seq', '<', from + MOVE_BATCH)
+          .orderBy('seq'),
+      )
+      .execute();
+  // The bills the card rows are charged on exist before the rows (foreign key).
+  const bills = await trx
+    .selectFrom('ingest_credit_card_rows')
+    .select(['company_id', 'bill_due_date', 'status', sql<string | number>`sum(brl_amount_minor)`.as('total')])
+    .where('run_id', '=', runId)
+    .groupBy(['company_id', 'bill_due_date', 'status'])
+    .execute();
+  const totals = await openBills(
+    trx,
+    bills.map((b) => ({ ...b, brl_amount_minor: Number(b.total) }) as unknown as NewCreditCardTransaction),
+    now,
+  );
+  for (let from = 0; from < counts.cards; from += MOVE_BATCH)
+    await trx
+      .insertInto('credit_card_transactions')
+      .columns(creditCardColumns)
+      .expression((eb) =>
+        eb
+          .selectFrom('ingest_credit_card_rows')
+          .select(creditCardColumns)
+          .where('run_id', '=', runId)
+          .where('seq', '>=', from)
+          .where('seq', '<', from + MOVE_BATCH)
+          .orderBy('seq'),
+      )
+      .execute();
+  // Totals last: on PostgreSQL the accounts' and bills' rows stay locked only for the end of the transaction.
+  const balances = await trx
+    .selectFrom('ingest_banking_rows')
+    .select(['account_id', 'sub_type', 'status', sql<string | number>`sum(total_amount_minor)`.as('total')])
+    .where('run_id', '=', runId)
+    .groupBy(['account_id', 'sub_type', 'status'])
+    .execute();
+  await applyBalances(
+    trx,
+    balances.map((b) => ({ ...b, total_amount_minor: Number(b.total) }) as unknown as NewBankingTransaction),
+    now,
+  );
+  await addBillTotals(trx, totals);
+}
+
+/** Deletes a run's staged rows, a short transaction per batch. */
+export async function dropStaged(db: Trx, runId: string): Promise<void> {
+  for (const table of ['ingest_banking_rows', 'ingest_credit_card_rows'] as const) {
+    for (;;) {
+      const batch = await db
+        .selectFrom(table)
+        .select('seq')
+        .where('run_id', '=', runId)
+        .orderBy('seq')
+        .limit(MOVE_BATCH)
+        .execute();
+      const last = batch.at(-1);
+      if (!last) break;
+      await db.deleteFrom(table).where('run_id', '=', runId).where('seq', '<=', last.seq).execute();
+    }
+  }
+}
+
+/** Runs with staged rows left behind (a process that died between the closing transaction and the clean-up, or mid-run). */
+export async function runsWithStagedRows(db: Trx): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ingest_banking_rows')
+    .select('run_id')
+    .distinct()
+    .union(db.selectFrom('ingest_credit_card_rows').select('run_id').distinct())
+    .execute();
+  return rows.map((r) => r.run_id);
+}
