@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
 import { isPostgresUrl, openDatabase, type Db } from '../server/db/database.js';
 import { createCompany } from '../server/areas/auth/store.js';
-import { ManualClock } from '../server/lib/clock.js';
+import { ManualClock, systemClock } from '../server/lib/clock.js';
 import { createRng } from '../server/lib/random.js';
 import { testConfig } from '../server/config.js';
 import { seedDirectory } from '../server/areas/directory/seed.js';
@@ -95,7 +95,13 @@ async function main() {
       await db.executeQuery(CompiledQuery.raw('ANALYZE'));
     }
 
-    const auth = { companyId, clientId: 'bench', scopes: new Set(['statements:read']), timeZone: 'America/Sao_Paulo' };
+    const auth = {
+      companyId,
+      clientId: 'bench',
+      scopes: new Set(['statements:read']),
+      timeZone: 'America/Sao_Paulo',
+      companyClock: systemClock,
+    };
     const ctx = { db, clock, config, auth, requestId: 'bench' } as unknown as HandlerContext;
     const list = (query: Query) =>
       handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);

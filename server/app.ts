@@ -28,6 +28,7 @@ import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
+import { productionDocsPath, servedBundle } from './http/sandbox-filter.js';
 import { changelogPath, docsPath } from './docs.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
@@ -59,8 +60,9 @@ export function createApp({
   rateLimitStore,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
-  const internal = loadBundle('internal');
-  const publicBundle = loadBundle('public');
+  const internal = servedBundle(loadBundle('internal'), config.sandboxHelpers);
+  const publicBundle = servedBundle(loadBundle('public'), config.sandboxHelpers);
+  const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
   const routes = operationRoutes(internal);
 
   const app = express();
@@ -91,10 +93,10 @@ export function createApp({
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
   const servedDocs = (baseUrl: string) => {
-    const { mtimeMs } = statSync(docsPath);
+    const { mtimeMs } = statSync(docsPage);
     const cached = docsPages.get(baseUrl);
     if (cached?.mtimeMs === mtimeMs) return cached;
-    const html = withBaseUrl(readFileSync(docsPath, 'utf8'), baseUrl);
+    const html = withBaseUrl(readFileSync(docsPage, 'utf8'), baseUrl);
     const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
     if (docsPages.size > 16) docsPages.clear();
     docsPages.set(baseUrl, page);
@@ -104,7 +106,7 @@ export function createApp({
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
   app.get('/docs', (req, res, next) => {
-    if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
     const page = servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
     res.type('text/html').send(page.html);

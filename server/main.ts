@@ -13,11 +13,13 @@ import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
-import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, defaultScopes } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
+import { loadBundle } from './http/spec.js';
+import { buildProductionDocs, productionDocsPath } from './http/sandbox-filter.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 export interface ServeOptions {
@@ -27,11 +29,11 @@ export interface ServeOptions {
   workers?: number;
 }
 
-async function ensureDemoCompany(db: Db) {
+async function ensureDemoCompany(db: Db, sandboxHelpers: boolean) {
   const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
-  const client = await createClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
+  const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
   return client;
 }
@@ -48,9 +50,11 @@ function configFor(dbPath: string, port: number): { env: NodeJS.ProcessEnv; base
 async function prepare(db: Db, dbPath: string, port: number) {
   const { env, base } = configFor(dbPath, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
-  const demo = await ensureDemoCompany(db);
+  const demo = await ensureDemoCompany(db, config.sandboxHelpers);
   const hint = demo ? [] : await restartHint(db, dbPath);
   if (!existsSync(docsPath)) await buildDocs();
+  if (!config.sandboxHelpers && !existsSync(productionDocsPath(docsPath)))
+    await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
   return { config, demo, hint };
 }
 
