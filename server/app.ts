@@ -15,7 +15,7 @@ import { rateLimiter } from './http/rate-limit.js';
 import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
 import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
-import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
+import { assertJsonShape, maxMembersOf, wellFormedBody } from './http/json-shape.js';
 import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
@@ -141,7 +141,7 @@ export function createApp({
         limit: '1mb',
         verify: (req, res, buf) => {
           recordBodySize(req, res, buf);
-          assertJsonShape(buf);
+          assertJsonShape(buf, maxMembersOf((req as Request).path));
           keepRawBody(req as Request, res as Response, buf);
         },
       }),
