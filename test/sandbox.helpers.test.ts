@@ -266,7 +266,7 @@ describe('acceptSandboxInvite', () => {
     const roles = await createRoles(server.db, globex.companyId);
     await globex.api.POST('/users/v1/invites', { body: { roleId: roles.manager.id, email: 'joao@globex.com' } });
     const [created] = await eventsOf(globex, 'invite.created');
-    const inviteId = (created?.data.object as { id: string }).id;
+    const inviteId = (created!.data.object as { id: string }).id;
     const { data, response } = await globex.api.POST('/sandbox/v1/invites/{inviteId}/accept', {
       params: { path: { inviteId } },
       body: { name: 'João Pereira' },
