@@ -30,7 +30,8 @@ import { loadBundle, operationRoutes } from './http/spec.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './http/sandbox-filter.js';
 import { changelogPath, docsPath } from './docs.js';
-import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
+import type { CardIssuer } from './areas/vcn/issuer.js';
+import { createSimulatedIssuer } from './sandbox/issuer.js';
 
 export interface AppOptions {
   db: Db;

@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { expect } from 'vitest';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../../server/db/database.js';
-import type { SimulatedIssuer } from '../../../server/areas/vcn/issuer.js';
+import type { SimulatedIssuer } from '../../../server/sandbox/issuer.js';
 import { addFundingCard, findActiveFundingCard } from '../../../server/areas/vcn/store/funding.js';
 import { authorizePurchase, setCardStatus } from '../../../server/sandbox/cards.js';
 import type { StoredVcnStatus, VcnTransactionRow, VcnType } from '../../../server/areas/vcn/tables.js';
