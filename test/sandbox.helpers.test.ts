@@ -6,6 +6,7 @@ import { startTestServer, type TestCompany, type TestServer } from './support/se
 import { aerialRequest, customRequest, fundedCompany, issue, reauthenticate } from './support/factories/vcn.js';
 import { createAccount } from './support/factories/statements.js';
 import { createRoles } from './support/factories/users.js';
+import { createFinanceClient } from '../client/index.js';
 
 type BankingCreate = components['schemas']['SandboxBankingTransactionCreate'];
 type CardCreate = components['schemas']['SandboxCreditCardTransactionCreate'];
@@ -224,20 +225,25 @@ describe('authorizeSandboxVcnPurchase', () => {
   });
 
   it('when the card is blocked, cancelled or expired, then declined with that reason', async () => {
-    const card = await issue(acme, customRequest({ endDate: '2026-11-21' }));
-    const block = await acme.api.POST('/sandbox/v1/vcns/{vcnId}/block', { params: { path: { vcnId: card.vcnId } } });
+    const initech = await fundedCompany(server); // its clock moves
+    const card = await issue(initech, customRequest({ endDate: '2026-11-21' }));
+    const block = await initech.api.POST('/sandbox/v1/vcns/{vcnId}/block', { params: { path: { vcnId: card.vcnId } } });
     expect(block.data?.status).toBe('BLOCKED');
-    expect((await authorize(acme, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_BLOCKED' });
-    const unblock = await acme.api.POST('/sandbox/v1/vcns/{vcnId}/unblock', {
+    expect((await authorize(initech, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_BLOCKED' });
+    const unblock = await initech.api.POST('/sandbox/v1/vcns/{vcnId}/unblock', {
       params: { path: { vcnId: card.vcnId } },
     });
     expect(unblock.data?.status).toBe('ACTIVE');
-    await acme.api.POST('/sandbox/v1/clock/advance', { body: { to: '2026-11-23T15:00:00Z' } });
-    expect((await authorize(acme, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_EXPIRED' });
-    const cancel = await acme.api.POST('/sandbox/v1/vcns/{vcnId}/cancel', { params: { path: { vcnId: card.vcnId } } });
+    await initech.api.POST('/sandbox/v1/clock/advance', { body: { to: '2026-11-23T15:00:00Z' } });
+    expect((await authorize(initech, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_EXPIRED' });
+    const cancel = await initech.api.POST('/sandbox/v1/vcns/{vcnId}/cancel', {
+      params: { path: { vcnId: card.vcnId } },
+    });
     expect(cancel.data?.status).toBe('CANCELLED');
-    expect((await authorize(acme, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_CANCELLED' });
-    const again = await acme.api.POST('/sandbox/v1/vcns/{vcnId}/unblock', { params: { path: { vcnId: card.vcnId } } });
+    expect((await authorize(initech, card.vcnId, 1)).data).toMatchObject({ declineReason: 'CARD_CANCELLED' });
+    const again = await initech.api.POST('/sandbox/v1/vcns/{vcnId}/unblock', {
+      params: { path: { vcnId: card.vcnId } },
+    });
     expect(again.response.status).toBe(409);
     expect(again.error).toMatchObject({ code: 'vcn-not-active' });
   });
@@ -258,6 +264,64 @@ describe('authorizeSandboxVcnPurchase', () => {
     const { response, error } = await authorize(acme, card.vcnId, 1, 'USD');
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ code: 'invalid-vcn-request' });
+  });
+});
+
+const statusChange = (company: TestCompany, action: 'block' | 'unblock' | 'cancel', vcnId: string) =>
+  company.api.POST(`/sandbox/v1/vcns/{vcnId}/${action}`, { params: { path: { vcnId } } });
+
+describe('blockSandboxVcn', () => {
+  it('when an active card is blocked, then 200 BLOCKED and vcn.blocked once; blocking again changes nothing', async () => {
+    const card = await issue(acme, customRequest());
+    const { data, response } = await statusChange(acme, 'block', card.vcnId);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ vcnId: card.vcnId, status: 'BLOCKED' });
+    expect((await statusChange(acme, 'block', card.vcnId)).data?.status).toBe('BLOCKED');
+    const events = await eventsOf(acme, 'vcn.blocked');
+    expect(events.filter((e) => (e.data.object as { vcnId: string }).vcnId === card.vcnId)).toHaveLength(1);
+  });
+});
+
+describe('unblockSandboxVcn', () => {
+  it('when a blocked card is unblocked, then 200 ACTIVE and vcn.unblocked; a card of another company is 404', async () => {
+    const card = await issue(acme, customRequest());
+    await statusChange(acme, 'block', card.vcnId);
+    expect((await statusChange(globex, 'unblock', card.vcnId)).response.status).toBe(404);
+    const { data } = await statusChange(acme, 'unblock', card.vcnId);
+    expect(data?.status).toBe('ACTIVE');
+    expect((await eventsOf(acme, 'vcn.unblocked'))[0]?.data.object).toMatchObject({ vcnId: card.vcnId });
+  });
+});
+
+describe('cancelSandboxVcn', () => {
+  it('when a card is cancelled, then 200 CANCELLED, vcn.cancelled, and it cannot be blocked any more', async () => {
+    const card = await issue(acme, customRequest());
+    expect((await statusChange(acme, 'cancel', card.vcnId)).data?.status).toBe('CANCELLED');
+    expect((await eventsOf(acme, 'vcn.cancelled'))[0]?.data.object).toMatchObject({ vcnId: card.vcnId });
+    const block = await statusChange(acme, 'block', card.vcnId);
+    expect(block.response.status).toBe(409);
+    expect(block.error).toMatchObject({ code: 'vcn-not-active' });
+  });
+});
+
+describe('finance.sandbox', () => {
+  it('when the typed client drives the helpers, then it answers their bodies and throws their errors', async () => {
+    const finance = createFinanceClient({
+      baseUrl: server.baseUrl,
+      clientId: acme.clientId,
+      clientSecret: acme.clientSecret,
+    });
+    const card = await issue(acme, customRequest({ limit: { value: 50, currency: 'BRL' } }));
+    const approved = await finance.sandbox.authorizeVcnPurchase(card.vcnId, {
+      amount: { value: 12.5, currency: 'BRL' },
+      merchant: { name: 'RESTAURANTE FIGUEIRA', mcc: '5812' },
+    });
+    expect(approved).toMatchObject({ approved: true, vcn: { purchaseCount: 1 } });
+    expect((await finance.sandbox.blockVcn(card.vcnId)).status).toBe('BLOCKED');
+    const [first] = await finance.sandbox.createBankingTransactions([banking()]);
+    expect(first?.companyId).toBe(acme.companyId);
+    expect(await finance.sandbox.clock.get()).toBe((await acme.api.GET('/sandbox/v1/clock')).data?.now);
+    await expect(finance.sandbox.clock.advance('2026-01-01T00:00:00Z')).rejects.toMatchObject({ status: 400 });
   });
 });
 
