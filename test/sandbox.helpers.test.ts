@@ -113,7 +113,7 @@ describe('createSandboxBankingTransaction', () => {
       body: { transactions: [...transactions, banking()] },
     });
     expect(over.response.status).toBe(400);
-  });
+  }, 90_000);
 
   it('when one line of a batch breaks a rule, then 400 naming it and nothing is stored', async () => {
     const before = await server.db
