@@ -125,6 +125,43 @@ describe('what the company clock drives', () => {
     expect(later.data).toMatchObject({ approved: true, transaction: { date: '2026-11-26T12:00:00.000Z' } });
   });
 
+  it('when advanced past a bill closing and due date, then the bill reads CLOSED, then OVERDUE', async () => {
+    const created = await acme.api.POST('/sandbox/v1/credit-card-transactions', {
+      body: {
+        id: '01JD3Q5W2K8Z9Y7X6V5T4SBXYZ',
+        cardId: 'c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e',
+        finalCardNumber: '4021',
+        bearerName: 'MARIANA COSTA',
+        transactionDate: '2026-11-12T19:44:10-03:00',
+        description: 'RESTAURANTE FIGUEIRA',
+        merchantName: 'RESTAURANTE FIGUEIRA RUBAIYAT',
+        mccCode: 5812,
+        amount: 312.4,
+        currency: 'BRL',
+        brlAmount: 312.4,
+        exchangeRate: null,
+        iofAmount: 0,
+        status: 2,
+        notes: '',
+        conciliation: { description: 'Not reconciled', conciled: false },
+        category: { id: 'FOOD', description: 'Alimentação' },
+        customCategory: null,
+        costCenter: null,
+        user: null,
+      },
+    });
+    expect(created.response.status).toBe(201);
+    const status = async () =>
+      (await acme.api.GET('/credit-cards/v1/bills/{dueDate}', { params: { path: { dueDate: '2026-12-10' } } })).data
+        ?.status;
+    expect(await status()).toBe('OPEN');
+    await advance(acme, '2026-12-05T12:00:00Z');
+    expect(await status()).toBe('CLOSED');
+    await advance(acme, '2026-12-11T12:00:00Z');
+    expect(await status()).toBe('OVERDUE');
+    expect(await (await globex.api.GET('/credit-cards/v1/bills')).data?.items).toEqual([]);
+  });
+
   it('when advanced past an invite expiry, then it cannot be accepted', async () => {
     const roles = await createRoles(server.db, acme.companyId);
     await acme.api.POST('/users/v1/invites', { body: { roleId: roles.employee.id, email: 'ana@acme.com' } });
