@@ -25,6 +25,14 @@ module.exports = {
       to: { path: '^server/(cli/|app\\.ts|main\\.ts|http/(operations|dispatch|error-handler)\\.ts)' },
     },
     {
+      name: 'sandbox-only-from-entry-points',
+      severity: 'error',
+      comment:
+        'server/sandbox (test helpers, the test clock, seeds and simulations) uses the areas like the CLI does; what production runs never imports it, except the handler map and the entry points.',
+      from: { path: '^server/(areas|db|lib)/|^server/http/', pathNot: '^server/http/operations\\.ts$' },
+      to: { path: '^server/sandbox/' },
+    },
+    {
       name: 'lib-is-a-leaf',
       severity: 'error',
       comment: 'server/lib holds pure helpers: no HTTP, no database, no areas.',

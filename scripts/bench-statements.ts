@@ -13,12 +13,12 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from '../server/db/database.js';
 import { openStore } from '../server/db/store.js';
 import { createCompany } from '../server/areas/auth/store.js';
-import { ManualClock } from '../server/lib/clock.js';
+import { ManualClock, systemClock } from '../server/lib/clock.js';
 import { createRng } from '../server/lib/random.js';
 import { testConfig } from '../server/config.js';
-import { seedDirectory } from '../server/areas/directory/seed.js';
-import { seedUsers } from '../server/areas/users/seed.js';
-import { seedStatements } from '../server/areas/statements/seed.js';
+import { seedDirectory } from '../server/sandbox/seed/directory.js';
+import { seedUsers } from '../server/sandbox/seed/users.js';
+import { seedStatements } from '../server/sandbox/seed/statements.js';
 import { handlers } from '../server/areas/statements/handlers.js';
 import { bankingPageQuery } from '../server/areas/statements/banking-query.js';
 import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statements/store/banking-page.js';
@@ -97,7 +97,13 @@ async function main() {
       await db.executeQuery(CompiledQuery.raw('ANALYZE'));
     }
 
-    const auth = { companyId, clientId: 'bench', scopes: new Set(['statements:read']), timeZone: 'America/Sao_Paulo' };
+    const auth = {
+      companyId,
+      clientId: 'bench',
+      scopes: new Set(['statements:read']),
+      timeZone: 'America/Sao_Paulo',
+      companyClock: systemClock,
+    };
     const ctx = { db, clock, config, auth, requestId: 'bench' } as unknown as HandlerContext;
     const list = (query: Query) =>
       handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);

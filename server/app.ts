@@ -19,7 +19,7 @@ import { rateLimiter } from './http/rate-limit.js';
 import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
 import { contractValidator, recordBodySize } from './http/validator.js';
 import { strictNumbers } from './http/strict-numbers.js';
-import { assertJsonShape, wellFormedBody } from './http/json-shape.js';
+import { assertJsonShape, maxMembersOf, wellFormedBody } from './http/json-shape.js';
 import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
@@ -32,8 +32,10 @@ import { errorHandler } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
+import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
-import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
+import type { CardIssuer } from './areas/vcn/issuer.js';
+import { createSimulatedIssuer } from './sandbox/issuer.js';
 
 interface AppOptions {
   db: Db;
@@ -69,7 +71,8 @@ export function createApp({
   readinessChecks,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
-  const index = contract();
+  const index = contract({ sandbox: config.sandboxHelpers });
+  const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();
   app.disable('x-powered-by');
@@ -104,14 +107,14 @@ export function createApp({
   });
   app.get('/ready', readiness(db, readinessChecks));
   if (!config.metricsPort) app.get('/metrics', metricsEndpoint(metrics, config));
-  const publicText = JSON.stringify(loadBundle('public'));
+  const publicText = JSON.stringify(servedBundle(loadBundle('public'), config.sandboxHelpers));
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
   const servedDocs = (baseUrl: string) => {
-    const { mtimeMs } = statSync(docsPath);
+    const { mtimeMs } = statSync(docsPage);
     const cached = docsPages.get(baseUrl);
     if (cached?.mtimeMs === mtimeMs) return cached;
-    const html = withBaseUrl(readFileSync(docsPath, 'utf8'), baseUrl);
+    const html = withBaseUrl(readFileSync(docsPage, 'utf8'), baseUrl);
     const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
     if (docsPages.size > 16) docsPages.clear();
     docsPages.set(baseUrl, page);
@@ -121,7 +124,7 @@ export function createApp({
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
   app.get('/docs', (req, res, next) => {
-    if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
     const page = servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
     res.type('text/html').send(page.html);
@@ -159,7 +162,7 @@ export function createApp({
         limit: '1mb',
         verify: (req, res, buf) => {
           recordBodySize(req, res, buf);
-          assertJsonShape(buf);
+          assertJsonShape(buf, maxMembersOf((req as Request).path));
           keepRawBody(req as Request, res as Response, buf);
         },
       }),

@@ -47,6 +47,8 @@ export interface Config {
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
+  /** The sandbox's test helpers and test clock (`/sandbox/v1/…`): on unless production, where `SANDBOX_HELPERS=true` turns them on. */
+  sandboxHelpers: boolean;
   /** Webhook URLs may point at private, loopback and link-local addresses (the sandbox; WEBHOOKS_ALLOW_PRIVATE=true). */
   webhooksAllowPrivate: boolean;
   /** Server secrets, each 32 bytes. */
@@ -114,6 +116,10 @@ const nonNegative = (value: string | undefined, name: string, fallback: number):
   return Number(value);
 };
 
+/** Whether the sandbox helpers exist: always outside production, in production only with `SANDBOX_HELPERS=true`. */
+export const sandboxHelpersEnabled = (env: NodeJS.ProcessEnv): boolean =>
+  env.NODE_ENV !== 'production' || env.SANDBOX_HELPERS === 'true';
+
 /** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = {}): Config {
   const port = Number(env.PORT ?? 8080);
@@ -137,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
+    sandboxHelpers: sandboxHelpersEnabled(env),
     webhooksAllowPrivate:
       env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {

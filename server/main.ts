@@ -16,11 +16,13 @@ import { rateLimitStore } from './http/rate-limit-store.js';
 import { appMetrics, processMetrics } from './http/metrics.js';
 import { metricsServer } from './http/metrics-endpoint.js';
 import { reportToPrimary, serveClusterMetrics } from './http/metrics-cluster.js';
-import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, defaultScopes } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
+import { loadBundle } from './contract/index.js';
+import { buildProductionDocs, productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 interface ServeOptions {
@@ -30,11 +32,11 @@ interface ServeOptions {
   workers?: number;
 }
 
-async function ensureDemoCompany(db: Db) {
+async function ensureDemoCompany(db: Db, sandboxHelpers: boolean) {
   const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
-  const client = await createClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
+  const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
   return client;
 }
@@ -51,9 +53,11 @@ async function prepare(store: Store, dbPath: string, port: number) {
   const { db } = store;
   const { env, base } = configFor(store, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
-  const demo = await ensureDemoCompany(db);
+  const demo = await ensureDemoCompany(db, config.sandboxHelpers);
   const hint = demo ? [] : await restartHint(store, dbPath);
   if (!existsSync(docsPath)) await buildDocs();
+  if (!config.sandboxHelpers && !existsSync(productionDocsPath(docsPath)))
+    await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
   return { config, demo, hint };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { seedDirectory } from '../server/areas/directory/seed.js';
+import { seedDirectory } from '../server/sandbox/seed/directory.js';
 import { createRng } from '../server/lib/random.js';
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { seedUsers } from '../server/areas/users/seed.js';
+import { seedUsers } from '../server/sandbox/seed/users.js';
 import { createRng } from '../server/lib/random.js';
 
 let server: TestServer;

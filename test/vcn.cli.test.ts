@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCompany } from '../server/areas/auth/store.js';
-import { createSimulatedIssuer } from '../server/areas/vcn/issuer.js';
+import { createSimulatedIssuer } from '../server/sandbox/issuer.js';
 import { planIssue } from '../server/areas/vcn/rules.js';
 import { issueVcn } from '../server/areas/vcn/store/issue.js';
 import { listTransactions } from '../server/areas/vcn/store/transactions.js';

@@ -1,6 +1,6 @@
 // seedVcn: a seeded company can issue every card type in BRL and USD, and only those.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedVcn } from '../server/areas/vcn/seed.js';
+import { seedVcn } from '../server/sandbox/seed/vcn.js';
 import { createRng } from '../server/lib/random.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { expectVcnError, issue, requestOf } from './support/factories/vcn.js';

@@ -1072,6 +1072,253 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/banking-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create banking transactions (sandbox)
+         * @description **Sandbox only.** Makes a banking transaction arrive as the bank would report it: the body is
+         *     one transaction in the shape of an ingest line's `transaction` (`BankingTransaction` without
+         *     the fields the platform assigns), or `{"transactions": [...]}` with 1 to 1,000 of them, stored
+         *     all or none. The account's balance follows, and `statement.ingested` is recorded in the same
+         *     transaction, so webhooks fire as for an ingested file.
+         *     - **201**: the transaction as `GET /statements/v1/banking` shows it (a batch: `{transactions}`,
+         *       in the order sent).
+         *     - **400**: the body breaks the schema or a rule of the statement (the total is not the sum of its
+         *       parts, a reconciled transaction that is not processed), or names an account, user, category or
+         *       cost center the company does not have.
+         */
+        post: operations["createSandboxBankingTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/credit-card-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create credit-card transactions (sandbox)
+         * @description **Sandbox only.** Makes a credit-card transaction arrive as the card processor would report it:
+         *     the body is one transaction in the shape of an ingest line's `transaction`
+         *     (`CreditCardTransaction` without the fields the platform assigns; `id` is the caller's ULID),
+         *     or `{"transactions": [...]}` with 1 to 1,000 of them, stored all or none. The transaction joins
+         *     its bill (opened when absent), and `statement.ingested` is recorded in the same transaction.
+         *     - **201**: the transaction as `GET /statements/v1/credit-card` shows it (a batch:
+         *       `{transactions}`, in the order sent).
+         *     - **400**: the body breaks the schema or a rule of the statement, an `id` is taken, or it names
+         *       a user, category or cost center the company does not have.
+         */
+        post: operations["createSandboxCreditCardTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/vcns/{vcnId}/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a purchase with a virtual card (sandbox)
+         * @description **Sandbox only.** A purchase attempt as the card network would send it, in the card's currency.
+         *     The card approves it, or declines it by the same rules as `finance vcn authorize` (the same
+         *     code), checked in this order: `CARD_CANCELLED`, `CARD_EXPIRED`, `CARD_BLOCKED`,
+         *     `NOT_YET_VALID` (before `startDate`), `PURCHASE_QUANTITY_EXCEEDED`, `LIMIT_EXCEEDED`. Days
+         *     are the company's, on its clock (`GET /sandbox/v1/clock`).
+         *     - **201**: `approved: true` — the card's `spent` and `purchaseCount` grow and `vcn.authorized`
+         *       is recorded; or `approved: false` with `declineReason` — nothing changes but the
+         *       `vcn.declined` event.
+         *     - **400**: the body is invalid, or `amount.currency` is not the card's currency.
+         *     - **404**: no such card in the company.
+         */
+        post: operations["authorizeSandboxVcnPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/vcns/{vcnId}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a virtual card (sandbox)
+         * @description **Sandbox only.** Blocks the card as its holder or the issuer would: purchases are declined (`CARD_BLOCKED`) until it is unblocked. Records `vcn.blocked`; blocking a blocked card changes nothing.
+         *     - **200**: the card as `GET /credit-cards/v1/vcns/{vcnId}` shows it.
+         *     - **404**: no such card in the company.
+         *     - **409**: the card's state does not allow it (`vcn-not-active`): a cancelled card stays
+         *       cancelled, and an expired card can only be cancelled.
+         */
+        post: operations["blockSandboxVcn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/vcns/{vcnId}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unblock a virtual card (sandbox)
+         * @description **Sandbox only.** Makes a blocked card `ACTIVE` again and records `vcn.unblocked`; unblocking an active card changes nothing.
+         *     - **200**: the card as `GET /credit-cards/v1/vcns/{vcnId}` shows it.
+         *     - **404**: no such card in the company.
+         *     - **409**: the card's state does not allow it (`vcn-not-active`): a cancelled card stays
+         *       cancelled, and an expired card can only be cancelled.
+         */
+        post: operations["unblockSandboxVcn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/vcns/{vcnId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a virtual card (sandbox)
+         * @description **Sandbox only.** Cancels the card for good (an expired card too): purchases are declined (`CARD_CANCELLED`) and its idempotency key can be issued again. Records `vcn.cancelled`; cancelling a cancelled card changes nothing.
+         *     - **200**: the card as `GET /credit-cards/v1/vcns/{vcnId}` shows it.
+         *     - **404**: no such card in the company.
+         *     - **409**: the card's state does not allow it (`vcn-not-active`): a cancelled card stays
+         *       cancelled, and an expired card can only be cancelled.
+         */
+        post: operations["cancelSandboxVcn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/invites/{inviteId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite's id, as the `invite.created` event shows it. */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invite (sandbox)
+         * @description **Sandbox only.** The invitee's side of an invite, as `finance invite accept` does it: the
+         *     pending invite's address becomes an active user with the invited role, and `invite.accepted`
+         *     is recorded. Invites expire 7 days after they were sent, on the company's clock.
+         *     - **200**: the new user as `GET /users/v1/users/{userId}` shows it.
+         *     - **404**: no such invite in the company.
+         *     - **409**: the invite is not pending (accepted, or expired), or its address is already a member.
+         */
+        post: operations["acceptSandboxInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the company's clock (sandbox)
+         * @description **Sandbox only.** The instant the company's business rules read: card windows and expiry, bill
+         *     status, invite expiry, and the time of the events they cause. It follows wall time until
+         *     advanced (`POST /sandbox/v1/clock/advance`), then keeps running from where it was moved.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the company's clock forward (sandbox)
+         * @description **Sandbox only.** Moves the company's clock to `to`, for every replica and worker (it is
+         *     stored in the database), and runs at once the rules that time drives: cards whose `endDate`
+         *     has passed become `EXPIRED` and record `vcn.expired`, stamped with the company's new time;
+         *     bills and invites read the new day on the next request. Wall-time clocks do not move: access
+         *     tokens, signed URLs, idempotency keys and rate limits.
+         *     - **200**: the clock's new `now`.
+         *     - **400**: `to` is before the clock's current `now` (it only moves forward), or more than 10
+         *       years ahead of wall time.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "banking-transaction": {
@@ -3373,6 +3620,349 @@ export interface components {
              * @example eyJrIjpbIm1zZ18wMUpEM1MySzhaOVk3WDZWNVQ0UzNSMlExUCJdfQ.c2ln
              */
             nextPageStartKey?: string;
+        };
+        /**
+         * @description A banking transaction as the bank would report it: `BankingTransaction` without the fields the
+         *     platform assigns (`id`, `companyId`, `statusDescription`, `showReceipt`, `attachments`); the same
+         *     shape as an ingest line's `transaction`.
+         */
+        SandboxBankingTransactionCreate: {
+            transactionType: components["schemas"]["BankingTransactionType"];
+            /**
+             * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed transactions can be reconciled and have a receipt.
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3;
+            /**
+             * Format: int32
+             * @description The account the movement belongs to.
+             * @example 3
+             */
+            accountId: number;
+            /**
+             * @description Last four digits of the card, for card movements.
+             * @example 4021
+             */
+            finalCardNumber: string | null;
+            /**
+             * @description Name printed on the card, for card movements.
+             * @example MARIANA COSTA
+             */
+            bearerName: string | null;
+            /**
+             * Format: date-time
+             * @description When the movement happened, with the company's UTC offset.
+             * @example 2026-11-18T14:32:05-03:00
+             */
+            transactionDate: string;
+            /**
+             * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
+             * @example 543.33
+             */
+            brlAmount: number;
+            /**
+             * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
+             * @example 100
+             */
+            usdAmount: number | null;
+            /**
+             * @description BRL per USD applied to `usdAmount` (up to 4 decimal places).
+             * @example 5.4333
+             */
+            usdExchangeRate: number | null;
+            /**
+             * Format: date-time
+             * @description When `usdExchangeRate` was quoted.
+             * @example 2026-11-18T00:00:00-03:00
+             */
+            usdExchangeRateDate: string | null;
+            /**
+             * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
+             * @example 562.35
+             */
+            totalTransactionAmount: number;
+            /**
+             * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
+             * @example 19.02
+             */
+            iofAmount: number;
+            /**
+             * @description Service fee in reais; 0 when none. At most 2 decimal places.
+             * @example 0
+             */
+            feeServiceAmount: number;
+            /**
+             * @description Merchant category code (ISO 18245), for card movements.
+             * @example 4511
+             */
+            mccCode: number | null;
+            /**
+             * @description Group of merchant category codes the MCC belongs to.
+             * @example 4
+             */
+            mccGroup: number | null;
+            /**
+             * @description Display name of the MCC.
+             * @example Companhias aéreas
+             */
+            mccDescription: string | null;
+            /**
+             * Format: int64
+             * @description The card processor's event id of the purchase.
+             * @example 99120331
+             */
+            idPurchaseEvent: number | null;
+            /**
+             * @description The counterpart of the movement (merchant, payee or payer).
+             * @example LATAM AIRLINES
+             */
+            sourceDestinationName: string;
+            /**
+             * @description Where the merchant is, for card movements.
+             * @example MIAMI - US
+             */
+            placeEstablishment: string | null;
+            /**
+             * @description The statement line.
+             * @example LATAM AIRLINES GRU-MIA
+             */
+            description: string;
+            /**
+             * @description The company's notes; empty when none.
+             * @example Viagem comercial - feira NRF
+             */
+            notes: string;
+            conciliation: components["schemas"]["Conciliation"];
+            category: components["schemas"]["TransactionCategory"];
+            /** @description The company cost center assigned, or null. */
+            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            /** @description The user responsible for the movement (the card holder for card movements); `responsibleEmail` matches its email. */
+            user: components["schemas"]["TransactionUser"] | null;
+            /** @description The user who requested the movement (for transfers and payments), or null. */
+            requesterUser: components["schemas"]["TransactionUser"] | null;
+            /** @description The company category assigned, or null. */
+            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+        };
+        /** @description Several banking transactions created together, all or none. */
+        SandboxBankingTransactionBatch: {
+            /** @description The transactions, 1 to 1,000, stored in this order. */
+            transactions: components["schemas"]["SandboxBankingTransactionCreate"][];
+        };
+        /** @description The banking transactions a batch created, in the order sent, as `GET /statements/v1/banking` shows them. */
+        SandboxBankingTransactions: {
+            /** @description The created transactions. */
+            transactions: components["schemas"]["BankingTransaction"][];
+        };
+        /**
+         * @description A credit-card transaction as the card processor would report it: `CreditCardTransaction`
+         *     without the fields the platform assigns (`statusDescription`, `billDueDate`, `attachments`); the
+         *     same shape as an ingest line's `transaction`.
+         */
+        SandboxCreditCardTransactionCreate: {
+            /**
+             * @description The record id, a ULID; use it in `PATCH /statements/v1/credit-card/{transactionId}`.
+             * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The card; filter with `cardIds`.
+             * @example c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e
+             */
+            cardId: string;
+            /**
+             * @description Last four digits of the card.
+             * @example 4021
+             */
+            finalCardNumber: string;
+            /**
+             * @description Name printed on the card.
+             * @example MARIANA COSTA
+             */
+            bearerName: string;
+            /**
+             * Format: date-time
+             * @description When the purchase was made, with the company's UTC offset (the same on every installment).
+             * @example 2026-11-12T19:44:10-03:00
+             */
+            transactionDate: string;
+            /**
+             * @description The statement line.
+             * @example AMAZON AWS 02/06
+             */
+            description: string;
+            /**
+             * @description The merchant.
+             * @example AMAZON WEB SERVICES
+             */
+            merchantName: string;
+            /**
+             * @description Merchant category code (ISO 18245).
+             * @example 7372
+             */
+            mccCode: number;
+            /**
+             * @description The amount in `currency`, for this installment. At most 2 decimal places.
+             * @example 120
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency of `amount`.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
+             * @example 674.82
+             */
+            brlAmount: number;
+            /**
+             * @description BRL per unit of `currency` applied (up to 4 decimal places); null for purchases in reais.
+             * @example 5.4333
+             */
+            exchangeRate: number | null;
+            /**
+             * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
+             * @example 22.82
+             */
+            iofAmount: number;
+            installment?: components["schemas"]["Installment"];
+            /**
+             * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed records can be reconciled and count on a bill.
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3;
+            /**
+             * @description The company's notes; empty when none.
+             * @example Infraestrutura - ambiente de produção
+             */
+            notes: string;
+            conciliation: components["schemas"]["Conciliation"];
+            category: components["schemas"]["TransactionCategory"];
+            /** @description The company category assigned (with `categoryId`), or null. */
+            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            /** @description The company cost center assigned (with `costCenterId`), or null. */
+            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            /** @description The card holder, when the card belongs to a user of the company. */
+            user: components["schemas"]["TransactionUser"] | null;
+        };
+        /** @description Several credit-card transactions created together, all or none. */
+        SandboxCreditCardTransactionBatch: {
+            /** @description The transactions, 1 to 1,000, stored in this order. */
+            transactions: components["schemas"]["SandboxCreditCardTransactionCreate"][];
+        };
+        /** @description The credit-card transactions a batch created, in the order sent, as `GET /statements/v1/credit-card` shows them. */
+        SandboxCreditCardTransactions: {
+            /** @description The created transactions. */
+            transactions: components["schemas"]["CreditCardTransaction"][];
+        };
+        /** @description A purchase attempt with a virtual card, as the card network would send it. */
+        SandboxAuthorizationCreate: {
+            amount: components["schemas"]["VcnMoney"];
+            /** @description The merchant the purchase is made at. */
+            merchant: {
+                /**
+                 * @description The merchant's name as the card network shows it.
+                 * @example RESTAURANTE FIGUEIRA RUBAIYAT
+                 */
+                name: string;
+                /**
+                 * @description The merchant category code (4 digits).
+                 * @example 5812
+                 */
+                mcc: string;
+            };
+        };
+        /**
+         * @description Why a purchase was declined: the card was `BLOCKED`, `CANCELLED` or `EXPIRED`; the day was
+         *     before the window (`NOT_YET_VALID`); the purchase count was used up
+         *     (`PURCHASE_QUANTITY_EXCEEDED`); or the purchase would take the card past its ceiling
+         *     (`LIMIT_EXCEEDED`).
+         * @example LIMIT_EXCEEDED
+         * @enum {string}
+         */
+        VcnDeclineReason: "CARD_BLOCKED" | "CARD_CANCELLED" | "CARD_EXPIRED" | "NOT_YET_VALID" | "PURCHASE_QUANTITY_EXCEEDED" | "LIMIT_EXCEEDED";
+        /**
+         * @description `APPROVED`: the purchase was authorized and counts against the ceiling. `DECLINED`: refused (see `declineReason`).
+         * @example APPROVED
+         * @enum {string}
+         */
+        VcnTransactionStatus: "APPROVED" | "DECLINED";
+        /** @description A purchase attempt with a virtual card. */
+        VcnTransaction: {
+            /**
+             * @description The transaction's identifier (a ULID).
+             * @example 01JD4B2C8N6M4K2J0H8G6F4D2S
+             */
+            transactionId: string;
+            status: components["schemas"]["VcnTransactionStatus"];
+            amount: components["schemas"]["VcnMoney"];
+            /**
+             * Format: date-time
+             * @description When the purchase was attempted.
+             * @example 2026-12-10T18:42:11.000Z
+             */
+            date: string;
+            /**
+             * @description The merchant as the card network names it.
+             * @example HOTEL PAULISTA PLAZA
+             */
+            merchantName: string;
+            /**
+             * @description The merchant category code (MCC).
+             * @example 7011
+             */
+            merchantCategory: string;
+            /**
+             * @description The issuer's authorization code; present on `APPROVED` transactions only.
+             * @example A1B2C3
+             */
+            authorizationCode?: string;
+            declineReason?: components["schemas"]["VcnDeclineReason"];
+        };
+        /**
+         * @description The card's answer to a purchase attempt. An approved purchase adds to the card's `spent` and
+         *     `purchaseCount`; a declined one changes nothing but records `vcn.declined`.
+         */
+        SandboxAuthorization: {
+            /**
+             * @description Whether the purchase was approved.
+             * @example true
+             */
+            approved: boolean;
+            declineReason?: components["schemas"]["VcnDeclineReason"];
+            transaction: components["schemas"]["VcnTransaction"];
+            vcn: components["schemas"]["VcnDetails"];
+        };
+        /** @description The invitee's side of accepting an invite. */
+        SandboxInviteAccept: {
+            /**
+             * @description The new user's full name; derived from the address when absent.
+             * @example Joao Pereira
+             */
+            name?: string;
+        };
+        /**
+         * @description The company's clock: the instant every business rule of the company reads (card windows and
+         *     expiry, bill status, invite expiry, the time of the events it causes). It follows wall time
+         *     until advanced, then runs on from where it was moved.
+         */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The company's current instant.
+             * @example 2026-12-31T12:00:00.000Z
+             */
+            now: string;
+        };
+        /** @description Where to move the company's clock. It only moves forward, at most 10 years ahead of wall time. */
+        SandboxClockAdvance: {
+            /**
+             * Format: date-time
+             * @description The new instant; not before the clock's current `now`.
+             * @example 2026-12-31T12:00:00.000Z
+             */
+            to: string;
         };
         /** @description The event body of the types `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
         BankingTransactionEvent: components["schemas"]["Event"] & {
@@ -8053,6 +8643,718 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+        };
+    };
+    createSandboxBankingTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactionType": {
+                 *         "id": 2,
+                 *         "description": "PIX enviado",
+                 *         "icon": "pix",
+                 *         "subType": "DEBIT"
+                 *       },
+                 *       "status": 2,
+                 *       "accountId": 3,
+                 *       "finalCardNumber": null,
+                 *       "bearerName": null,
+                 *       "transactionDate": "2026-11-17T14:02:11-03:00",
+                 *       "brlAmount": 1890,
+                 *       "usdAmount": null,
+                 *       "usdExchangeRate": null,
+                 *       "usdExchangeRateDate": null,
+                 *       "totalTransactionAmount": 1890,
+                 *       "iofAmount": 0,
+                 *       "feeServiceAmount": 0,
+                 *       "mccCode": null,
+                 *       "mccGroup": null,
+                 *       "mccDescription": null,
+                 *       "idPurchaseEvent": null,
+                 *       "sourceDestinationName": "GRAFICA PAULISTA LTDA",
+                 *       "placeEstablishment": null,
+                 *       "description": "PIX GRAFICA PAULISTA LTDA",
+                 *       "notes": "Impressão de material - feira",
+                 *       "conciliation": {
+                 *         "description": "Not reconciled",
+                 *         "conciled": false
+                 *       },
+                 *       "category": {
+                 *         "id": "SERVICES",
+                 *         "description": "Serviços"
+                 *       },
+                 *       "costCenter": null,
+                 *       "user": null,
+                 *       "requesterUser": null,
+                 *       "customCategory": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxBankingTransactionCreate"] | components["schemas"]["SandboxBankingTransactionBatch"];
+            };
+        };
+        responses: {
+            /** @description The transaction (or the batch's transactions) as the banking statement shows it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 48214,
+                     *       "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *       "statusDescription": "PROCESSED",
+                     *       "showReceipt": true,
+                     *       "attachments": [],
+                     *       "transactionType": {
+                     *         "id": 2,
+                     *         "description": "PIX enviado",
+                     *         "icon": "pix",
+                     *         "subType": "DEBIT"
+                     *       },
+                     *       "status": 2,
+                     *       "accountId": 3,
+                     *       "finalCardNumber": null,
+                     *       "bearerName": null,
+                     *       "transactionDate": "2026-11-17T14:02:11-03:00",
+                     *       "brlAmount": 1890,
+                     *       "usdAmount": null,
+                     *       "usdExchangeRate": null,
+                     *       "usdExchangeRateDate": null,
+                     *       "totalTransactionAmount": 1890,
+                     *       "iofAmount": 0,
+                     *       "feeServiceAmount": 0,
+                     *       "mccCode": null,
+                     *       "mccGroup": null,
+                     *       "mccDescription": null,
+                     *       "idPurchaseEvent": null,
+                     *       "sourceDestinationName": "GRAFICA PAULISTA LTDA",
+                     *       "placeEstablishment": null,
+                     *       "description": "PIX GRAFICA PAULISTA LTDA",
+                     *       "notes": "Impressão de material - feira",
+                     *       "conciliation": {
+                     *         "description": "Not reconciled",
+                     *         "conciled": false
+                     *       },
+                     *       "category": {
+                     *         "id": "SERVICES",
+                     *         "description": "Serviços"
+                     *       },
+                     *       "costCenter": null,
+                     *       "user": null,
+                     *       "requesterUser": null,
+                     *       "customCategory": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingTransaction"] | components["schemas"]["SandboxBankingTransactions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxCreditCardTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                 *       "finalCardNumber": "4021",
+                 *       "bearerName": "MARIANA COSTA",
+                 *       "transactionDate": "2026-11-12T19:44:10-03:00",
+                 *       "description": "RESTAURANTE FIGUEIRA",
+                 *       "merchantName": "RESTAURANTE FIGUEIRA RUBAIYAT",
+                 *       "mccCode": 5812,
+                 *       "amount": 312.4,
+                 *       "currency": "BRL",
+                 *       "brlAmount": 312.4,
+                 *       "exchangeRate": null,
+                 *       "iofAmount": 0,
+                 *       "status": 2,
+                 *       "notes": "Impressão de material - feira",
+                 *       "conciliation": {
+                 *         "description": "Not reconciled",
+                 *         "conciled": false
+                 *       },
+                 *       "category": {
+                 *         "id": "FOOD",
+                 *         "description": "Alimentação"
+                 *       },
+                 *       "customCategory": null,
+                 *       "costCenter": null,
+                 *       "user": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxCreditCardTransactionCreate"] | components["schemas"]["SandboxCreditCardTransactionBatch"];
+            };
+        };
+        responses: {
+            /** @description The transaction (or the batch's transactions) as the credit-card statement shows it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusDescription": "PROCESSED",
+                     *       "billDueDate": "2026-12-10",
+                     *       "attachments": [],
+                     *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *       "finalCardNumber": "4021",
+                     *       "bearerName": "MARIANA COSTA",
+                     *       "transactionDate": "2026-11-12T19:44:10-03:00",
+                     *       "description": "RESTAURANTE FIGUEIRA",
+                     *       "merchantName": "RESTAURANTE FIGUEIRA RUBAIYAT",
+                     *       "mccCode": 5812,
+                     *       "amount": 312.4,
+                     *       "currency": "BRL",
+                     *       "brlAmount": 312.4,
+                     *       "exchangeRate": null,
+                     *       "iofAmount": 0,
+                     *       "status": 2,
+                     *       "notes": "Impressão de material - feira",
+                     *       "conciliation": {
+                     *         "description": "Not reconciled",
+                     *         "conciled": false
+                     *       },
+                     *       "category": {
+                     *         "id": "FOOD",
+                     *         "description": "Alimentação"
+                     *       },
+                     *       "customCategory": null,
+                     *       "costCenter": null,
+                     *       "user": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardTransaction"] | components["schemas"]["SandboxCreditCardTransactions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    authorizeSandboxVcnPurchase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": {
+                 *         "value": 12.5,
+                 *         "currency": "BRL"
+                 *       },
+                 *       "merchant": {
+                 *         "name": "RESTAURANTE FIGUEIRA RUBAIYAT",
+                 *         "mcc": "5812"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxAuthorizationCreate"];
+            };
+        };
+        responses: {
+            /** @description The card's answer, the transaction it recorded and the card after it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "approved": true,
+                     *       "transaction": {
+                     *         "transactionId": "01JD4B2C8N6M4K2J0H8G6F4D2S",
+                     *         "status": "APPROVED",
+                     *         "amount": {
+                     *           "value": 12.5,
+                     *           "currency": "BRL"
+                     *         },
+                     *         "date": "2026-12-10T18:42:11.000Z",
+                     *         "merchantName": "RESTAURANTE FIGUEIRA RUBAIYAT",
+                     *         "merchantCategory": "5812",
+                     *         "authorizationCode": "A1B2C3"
+                     *       },
+                     *       "vcn": {
+                     *         "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *         "type": "CUSTOM",
+                     *         "customUse": {
+                     *           "id": "PO-2026-0042",
+                     *           "description": "Software licences"
+                     *         },
+                     *         "status": "ACTIVE",
+                     *         "startDate": "2026-11-20",
+                     *         "endDate": "2027-01-19",
+                     *         "limit": {
+                     *           "value": 5000,
+                     *           "currency": "BRL"
+                     *         },
+                     *         "spent": {
+                     *           "value": 12.5,
+                     *           "currency": "BRL"
+                     *         },
+                     *         "purchaseCount": 1,
+                     *         "maxPurchaseQuantity": 10000,
+                     *         "last4": "0518",
+                     *         "createdAt": "2026-11-20T15:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxAuthorization"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
+        };
+    };
+    blockSandboxVcn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "type": "CUSTOM",
+                     *       "customUse": {
+                     *         "id": "PO-2026-0042",
+                     *         "description": "Software licences"
+                     *       },
+                     *       "status": "BLOCKED",
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-01-19",
+                     *       "limit": {
+                     *         "value": 5000,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "spent": {
+                     *         "value": 12.5,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "purchaseCount": 1,
+                     *       "maxPurchaseQuantity": 10000,
+                     *       "last4": "0518",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnDetails"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
+        };
+    };
+    unblockSandboxVcn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "type": "CUSTOM",
+                     *       "customUse": {
+                     *         "id": "PO-2026-0042",
+                     *         "description": "Software licences"
+                     *       },
+                     *       "status": "ACTIVE",
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-01-19",
+                     *       "limit": {
+                     *         "value": 5000,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "spent": {
+                     *         "value": 12.5,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "purchaseCount": 1,
+                     *       "maxPurchaseQuantity": 10000,
+                     *       "last4": "0518",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnDetails"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
+        };
+    };
+    cancelSandboxVcn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
+                vcnId: components["parameters"]["VcnId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
+                     *       "type": "CUSTOM",
+                     *       "customUse": {
+                     *         "id": "PO-2026-0042",
+                     *         "description": "Software licences"
+                     *       },
+                     *       "status": "CANCELLED",
+                     *       "startDate": "2026-11-20",
+                     *       "endDate": "2027-01-19",
+                     *       "limit": {
+                     *         "value": 5000,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "spent": {
+                     *         "value": 12.5,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "purchaseCount": 1,
+                     *       "maxPurchaseQuantity": 10000,
+                     *       "last4": "0518",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VcnDetails"];
+                };
+            };
+            400: components["responses"]["VcnBadRequest"];
+            401: components["responses"]["VcnUnauthorized"];
+            403: components["responses"]["VcnForbidden"];
+            404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            429: components["responses"]["VcnTooManyRequests"];
+            500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceBusy"];
+        };
+    };
+    acceptSandboxInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The invite's id, as the `invite.created` event shows it. */
+                inviteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Joao Pereira"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxInviteAccept"];
+            };
+        };
+        responses: {
+            /** @description The user the invite became. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f9c2b1e-8d4a-4c6f-a2b7-5e1d0c9f8a64",
+                     *       "email": "joao.pereira@acme.com.br",
+                     *       "name": "Joao Pereira",
+                     *       "role": {
+                     *         "id": "2c9f4b7e-1d3a-4e6f-8b5c-7a9d0e1f2b3c",
+                     *         "name": "Finance"
+                     *       },
+                     *       "active": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company's current instant. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "2026-12-31T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The clock was moved. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-12-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveBankingTransactionEvent: {

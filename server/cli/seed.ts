@@ -4,11 +4,11 @@ import cliProgress from 'cli-progress';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { createRng } from '../lib/random.js';
-import type { SeedContext } from '../lib/seed-context.js';
-import { seedDirectory } from '../areas/directory/seed.js';
-import { seedUsers } from '../areas/users/seed.js';
-import { seedStatements } from '../areas/statements/seed.js';
-import { seedVcn } from '../areas/vcn/seed.js';
+import type { SeedContext } from '../sandbox/seed/seed-context.js';
+import { seedDirectory } from '../sandbox/seed/directory.js';
+import { seedUsers } from '../sandbox/seed/users.js';
+import { seedStatements } from '../sandbox/seed/statements.js';
+import { seedVcn } from '../sandbox/seed/vcn.js';
 
 interface SeedOptions {
   companyId: string;

@@ -5,6 +5,7 @@ import { loadBundle, resolveRef, type Json } from './bundle.js';
 import { matcher, type Match } from './match.js';
 import { readOperations, type ContractOperation, type ErrorBody } from './operations.js';
 import { validatorSpec } from './validator-spec.js';
+import { withoutSandbox } from './sandbox.js';
 
 export type { ContractOperation, ErrorBody, LimitBounds, NumericParam } from './operations.js';
 export type { Match } from './match.js';
@@ -52,10 +53,18 @@ function eventExample(bundle: Json, type: string): Record<string, unknown> | und
   return undefined;
 }
 
-let internal: ContractIndex | undefined;
+const indexes = new Map<boolean, ContractIndex>();
 
-/** The index of the internal bundle (every operation the server serves), built on first use. */
-export function contract(): ContractIndex {
-  internal ??= buildIndex(loadBundle('internal'));
-  return internal;
+/**
+ * The index of the internal bundle (every operation the server serves), built on first use; without
+ * the sandbox (`sandbox: false`, production) its /sandbox/ operations are not in it: unknown paths.
+ */
+export function contract({ sandbox = true }: { sandbox?: boolean } = {}): ContractIndex {
+  let index = indexes.get(sandbox);
+  if (!index) {
+    const bundle = loadBundle('internal');
+    index = buildIndex(sandbox ? bundle : withoutSandbox(bundle));
+    indexes.set(sandbox, index);
+  }
+  return index;
 }

@@ -8,6 +8,7 @@ import type { Database } from './schema.js';
 import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
 import type { EventType } from './event-types.js';
 import { writeTransaction } from './transaction.js';
+import { clockOffset } from './company-clock.js';
 
 type Db = Kysely<Database>;
 
@@ -32,8 +33,11 @@ interface NewEvent {
 /** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
 export async function recordEvent(db: Db, now: Date | string, event: NewEvent): Promise<EventRow> {
   const at = typeof now === 'string' ? new Date(now) : now;
+  // `now` is the company's time; ids and the first delivery attempt follow wall time, so the log
+  // keeps one order across processes and a company whose clock was moved ahead is not held back.
+  const wall = new Date(at.getTime() - (await clockOffset(db, event.companyId)));
   const row: EventRow = {
-    id: `evt_${nextEventId(at.getTime())}`,
+    id: `evt_${nextEventId(wall.getTime())}`,
     company_id: event.companyId,
     type: event.type,
     created_at: at.toISOString(),
@@ -46,7 +50,7 @@ export async function recordEvent(db: Db, now: Date | string, event: NewEvent): 
     }),
   };
   await db.insertInto('events').values(row).execute();
-  await enqueueDeliveries(db, row);
+  await enqueueDeliveries(db, row, wall);
   return row;
 }
 
@@ -63,8 +67,8 @@ export function changedAttributes<T extends object>(before: T, after: T): Partia
 /** Does an endpoint with these enabled events want an event of `type`? */
 const wants = (enabledEvents: string[], type: string) => enabledEvents.includes('*') || enabledEvents.includes(type);
 
-/** One pending delivery per enabled endpoint of the company that wants the event. */
-async function enqueueDeliveries(db: Db, event: EventRow): Promise<void> {
+/** One pending delivery per enabled endpoint of the company that wants the event, due at `wall`. */
+async function enqueueDeliveries(db: Db, event: EventRow, wall: Date): Promise<void> {
   const endpoints = await db
     .selectFrom('webhook_endpoints')
     .select(['id', 'enabled_events'])
@@ -74,13 +78,13 @@ async function enqueueDeliveries(db: Db, event: EventRow): Promise<void> {
   const rows: WebhookDeliveryRow[] = endpoints
     .filter((e) => wants(JSON.parse(e.enabled_events) as string[], event.type))
     .map((e) => ({
-      id: `msg_${nextDeliveryId(new Date(event.created_at).getTime())}`,
+      id: `msg_${nextDeliveryId(wall.getTime())}`,
       company_id: event.company_id,
       endpoint_id: e.id,
       event_id: event.id,
       status: 'pending',
       attempts: 0,
-      next_attempt_at: event.created_at,
+      next_attempt_at: wall.toISOString(),
       claimed_until: UNCLAIMED,
       last_attempt_at: null,
       last_status_code: null,

@@ -6,6 +6,7 @@ import type { Services, AuthContext } from './handler.js';
 import { forbidden, unauthorized } from './errors.js';
 import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
 import { operationOf } from './operation.js';
+import { offsetClock } from '../lib/clock.js';
 
 // RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
 const SCHEME = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+(.*?))?\s*$/;
@@ -88,7 +89,8 @@ export function authenticate(services: Services) {
         `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
       return next(error);
     }
-    const auth: AuthContext = grant;
+    const { clockOffsetMs, ...rest } = grant;
+    const auth: AuthContext = { ...rest, companyClock: offsetClock(services.clock, clockOffsetMs) };
     res.locals.auth = auth;
     next();
   };

@@ -63,6 +63,12 @@ export interface AuthContext {
   scopes: ReadonlySet<string>;
   /** IANA time zone of the company: calendar dates are days in this zone. */
   timeZone: string;
+  /**
+   * The company's clock: business rules (card windows and expiry, bills, invite expiry, event times)
+   * read it. Wall time until the sandbox moves it (`/sandbox/v1/clock`); security clocks (tokens,
+   * signed URLs, idempotency, rate limits) read `clock`, never this.
+   */
+  companyClock: Clock;
 }
 
 export interface Services {

@@ -1,12 +1,19 @@
 // A linear scan of a JSON body before it is parsed: too many members or too deep a nesting is a
 // 400 at once. Parsing a megabyte of tiny keys costs a few hundred milliseconds and a lot of
 // memory; deep nesting would exhaust the validator's recursion. No request of the contract
-// comes near these limits.
+// comes near these limits, except the sandbox's batches of 1,000 transactions, which get their own.
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors.js';
 
-const MAX_JSON_MEMBERS = 5_000;
-const MAX_JSON_DEPTH = 32;
+export const MAX_JSON_MEMBERS = 5_000;
+/** The sandbox's batches of up to 1,000 statement transactions (about 70 members each). */
+export const MAX_SANDBOX_BATCH_MEMBERS = 80_000;
+const SANDBOX_BATCH = /^\/sandbox\/v1\/(banking|credit-card)-transactions$/;
+
+/** The member limit of a request's JSON body. */
+export const maxMembersOf = (path: string): number =>
+  SANDBOX_BATCH.test(path) ? MAX_SANDBOX_BATCH_MEMBERS : MAX_JSON_MEMBERS;
+export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22,
   BACKSLASH = 0x5c,
@@ -18,7 +25,7 @@ const OPEN_OBJECT = 0x7b,
   CLOSE_ARRAY = 0x5d;
 
 /** Throws a 400 when `bytes` (JSON text) holds more members or deeper nesting than allowed. */
-export function assertJsonShape(bytes: Buffer): void {
+export function assertJsonShape(bytes: Buffer, maxMembers = MAX_JSON_MEMBERS): void {
   let inString = false;
   let depth = 0;
   let members = 0;
@@ -31,9 +38,9 @@ export function assertJsonShape(bytes: Buffer): void {
     }
     if (c === QUOTE) inString = true;
     else if (c === COLON || c === COMMA) {
-      if (++members > MAX_JSON_MEMBERS)
-        throw badRequest(`The request body has more than ${MAX_JSON_MEMBERS} members`, [
-          `body: more than ${MAX_JSON_MEMBERS} members`,
+      if (++members > maxMembers)
+        throw badRequest(`The request body has more than ${maxMembers} members`, [
+          `body: more than ${maxMembers} members`,
         ]);
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > MAX_JSON_DEPTH)

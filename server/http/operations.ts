@@ -10,6 +10,7 @@ import { handlers as bills } from '../areas/statements/bills/handlers.js';
 import { handlers as vcn } from '../areas/vcn/handlers.js';
 import { handlers as events } from '../areas/events/handlers.js';
 import { handlers as webhooks } from '../areas/webhooks/handlers.js';
+import { handlers as sandbox } from '../sandbox/handlers.js';
 
 export const operations = {
   ...auth,
@@ -22,4 +23,5 @@ export const operations = {
   ...vcn,
   ...events,
   ...webhooks,
+  ...sandbox,
 } satisfies Handlers;

@@ -21,3 +21,7 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
 }
+
+/** A clock running `offsetMs` ahead of `wall`: a company's clock once the sandbox has moved it. */
+export const offsetClock = (wall: Clock, offsetMs: number): Clock =>
+  offsetMs === 0 ? wall : { now: () => new Date(wall.now().getTime() + offsetMs) };

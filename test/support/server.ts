@@ -19,7 +19,7 @@ import type { LagProbe } from '../../server/http/overload.js';
 import { createHttpServer, listen } from '../../server/http/server.js';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
-import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/areas/vcn/issuer.js';
+import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/sandbox/issuer.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
 import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
 

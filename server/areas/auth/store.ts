@@ -20,9 +20,14 @@ export const ALL_SCOPES = [
   'events:read',
   'webhooks:read',
   'webhooks:write',
+  'sandbox:write',
 ] as const;
 
-interface NewClient {
+/** The scopes a new company's first client gets: all of them, less `sandbox:write` where the sandbox helpers are off. */
+export const defaultScopes = (sandboxHelpers: boolean): string[] =>
+  ALL_SCOPES.filter((scope) => sandboxHelpers || scope !== 'sandbox:write');
+
+export interface NewClient {
   companyId: string;
   clientId: string;
   clientSecret: string;
@@ -133,7 +138,15 @@ const tokenLookup = prepared((db, p: { digest: string }) =>
     .selectFrom('access_tokens as t')
     .innerJoin('api_clients as c', 'c.id', 't.client_id')
     .innerJoin('companies as co', 'co.id', 't.company_id')
-    .select(['t.client_id', 't.company_id', 't.scopes', 't.expires_at', 'c.revoked_at', 'co.time_zone'])
+    .select([
+      't.client_id',
+      't.company_id',
+      't.scopes',
+      't.expires_at',
+      'c.revoked_at',
+      'co.time_zone',
+      'co.clock_offset_ms',
+    ])
     .where('t.token_hash', '=', p.digest),
 );
 
@@ -153,6 +166,7 @@ export async function lookupToken(db: Db, clock: Clock, token: string) {
       companyId: row.company_id,
       scopes: new Set(row.scopes.split(' ').filter(Boolean)),
       timeZone: row.time_zone,
+      clockOffsetMs: Number(row.clock_offset_ms),
     },
   };
 }

@@ -1,10 +1,13 @@
 // Row types of companies, API clients and access tokens (migration 0001).
+import type { Generated } from 'kysely';
 
 export interface CompanyRow {
   id: string;
   name: string;
   time_zone: string;
   created_at: string;
+  /** How far the company's clock runs ahead of wall time (sandbox test clocks); 0 until moved. */
+  clock_offset_ms: Generated<number>;
 }
 
 export interface ApiClientRow {

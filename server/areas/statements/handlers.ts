@@ -54,19 +54,35 @@ export const handlers = defineHandlers({
     };
   },
 
-  reconcileBankingTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
-    await annotateTransaction(db, 'banking_transactions', auth.companyId, params.transactionId, body, clock.now(), {
-      timeZone: auth.timeZone,
-      requestId,
-    });
+  reconcileBankingTransaction: async ({ params, body }, { db, auth, requestId }) => {
+    await annotateTransaction(
+      db,
+      'banking_transactions',
+      auth.companyId,
+      params.transactionId,
+      body,
+      auth.companyClock.now(),
+      {
+        timeZone: auth.timeZone,
+        requestId,
+      },
+    );
     return { status: 204 };
   },
 
-  reconcileCreditCardTransaction: async ({ params, body }, { db, auth, clock, requestId }) => {
-    await annotateTransaction(db, 'credit_card_transactions', auth.companyId, params.transactionId, body, clock.now(), {
-      timeZone: auth.timeZone,
-      requestId,
-    });
+  reconcileCreditCardTransaction: async ({ params, body }, { db, auth, requestId }) => {
+    await annotateTransaction(
+      db,
+      'credit_card_transactions',
+      auth.companyId,
+      params.transactionId,
+      body,
+      auth.companyClock.now(),
+      {
+        timeZone: auth.timeZone,
+        requestId,
+      },
+    );
     return { status: 204 };
   },
 });

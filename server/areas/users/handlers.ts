@@ -27,12 +27,19 @@ export const handlers = defineHandlers({
   },
 
   updateUser: async ({ params, body }, ctx) => {
-    const user = await updateUser(ctx.db, ctx.clock, ctx.auth.companyId, params.userId, body, ctx.requestId);
+    const user = await updateUser(
+      ctx.db,
+      ctx.auth.companyClock,
+      ctx.auth.companyId,
+      params.userId,
+      body,
+      ctx.requestId,
+    );
     return { status: 200, body: presentUser(user) };
   },
 
   deleteUser: async ({ params }, ctx) => {
-    await deleteUser(ctx.db, ctx.clock, ctx.auth.companyId, params.userId, ctx.requestId);
+    await deleteUser(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, params.userId, ctx.requestId);
     return { status: 204 };
   },
 
@@ -44,7 +51,7 @@ export const handlers = defineHandlers({
   },
 
   createInvite: async ({ body }, ctx) => {
-    const email = await createInvite(ctx.db, ctx.clock, ctx.auth.companyId, body, ctx.requestId);
+    const email = await createInvite(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, body, ctx.requestId);
     return { status: 201, body: { message: `Invite sent to ${email}` } };
   },
 });

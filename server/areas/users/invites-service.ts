@@ -83,21 +83,26 @@ export class InviteNotAcceptable extends Error {
   override name = 'InviteNotAcceptable';
 }
 
-/** Turns the address's pending invite into an active user with the invited role. */
+/**
+ * Turns the address's pending invite into an active user with the invited role. With `inviteId`,
+ * only that invite: it must be the address's pending one.
+ */
 export async function acceptInvite(
   db: Db,
   clock: Clock,
   companyId: string,
-  input: { email: string; name?: string },
+  input: { email: string; name?: string; inviteId?: string; requestId?: string | null },
 ): Promise<UserView> {
   const normalized = normalizeEmail(input.email);
   const now = clock.now().toISOString();
   return writeTransaction(db, async (trx) => {
     await expireInvites(trx, companyId, normalized, now);
     const invite = await findPendingInvite(trx, companyId, normalized);
-    if (!invite)
+    if (!invite || (input.inviteId !== undefined && invite.id !== input.inviteId))
       throw new InviteNotAcceptable(
-        `no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`,
+        input.inviteId !== undefined
+          ? `the invite ${input.inviteId} is not pending (accepted, or expired)`
+          : `no pending invite for ${input.email} in company ${companyId} (never sent, expired or accepted)`,
       );
     if (await findUserByEmail(trx, companyId, normalized))
       throw new InviteNotAcceptable(`${input.email} is already a member of the company`);
@@ -124,7 +129,7 @@ export async function acceptInvite(
     await recordEvent(trx, now, {
       companyId,
       type: 'invite.accepted',
-      requestId: null,
+      requestId: input.requestId ?? null,
       object: presentInvite({ ...invite, status: 'ACCEPTED', accepted_at: now, user_id: id }),
       previousAttributes: { status: invite.status },
     });

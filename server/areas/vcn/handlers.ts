@@ -14,9 +14,9 @@ import { updateVcn } from './store/update.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Now, and the company's current day. */
+/** Now on the company's clock, and the company's current day. */
 const clockOf = (ctx: HandlerContext) => {
-  const now = ctx.clock.now();
+  const now = ctx.auth.companyClock.now();
   return { now, today: localDate(now, ctx.auth.timeZone) };
 };
 

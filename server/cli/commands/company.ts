@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { ALL_SCOPES, createClient, createCompany, listCompanies } from '../../areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, defaultScopes, listCompanies } from '../../areas/auth/store.js';
+import { sandboxHelpersEnabled } from '../../config.js';
 import { nonEmptyName, output, parseScopes, timeZone, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
@@ -8,9 +9,12 @@ export function register(program: Command): void {
   withDb(company.command('create'))
     .description('Create a company and its first API client')
     .requiredOption('--name <name>', 'company name', nonEmptyName)
-    .option('--scopes <scopes>', `comma-separated scopes of the first client (${ALL_SCOPES.join(', ')})`, parseScopes, [
-      ...ALL_SCOPES,
-    ])
+    .option(
+      '--scopes <scopes>',
+      `comma-separated scopes of the first client (${ALL_SCOPES.join(', ')}; default: all, without sandbox:write in production)`,
+      parseScopes,
+      defaultScopes(sandboxHelpersEnabled(process.env)),
+    )
     .option('--time-zone <zone>', 'IANA time zone of the company', timeZone, 'America/Sao_Paulo')
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; name: string; scopes: string[]; timeZone: string; json?: boolean }) => {

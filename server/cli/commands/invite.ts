@@ -1,6 +1,7 @@
 // `finance invite`: the sandbox stand-in for the invitee's side of an invite.
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
+import { companyClock } from '../../db/company-clock.js';
 import { acceptInvite } from '../../areas/users/invites-service.js';
 import { listInvites } from '../../areas/users/store/invites.js';
 import type { InviteStatus } from '../../areas/users/tables.js';
@@ -18,8 +19,8 @@ export function register(program: Command): void {
     .option('--name <name>', "the new user's full name (default: derived from the address)", nonEmptyName)
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; email: string; name?: string; json?: boolean }) => {
-      const user = await usingDb(opts.db, (db) =>
-        acceptInvite(db, systemClock, opts.company, {
+      const user = await usingDb(opts.db, async (db) =>
+        acceptInvite(db, await companyClock(db, systemClock, opts.company), opts.company, {
           email: opts.email,
           ...(opts.name !== undefined ? { name: opts.name } : {}),
         }),
@@ -45,8 +46,10 @@ export function register(program: Command): void {
       if (status !== undefined && !STATUSES.includes(status as InviteStatus)) {
         throw new Error(`unknown status ${opts.status}: use one of ${STATUSES.join(', ')}`);
       }
-      const now = systemClock.now().toISOString();
-      const rows = await usingDb(opts.db, (db) => listInvites(db, opts.company));
+      const { rows, now } = await usingDb(opts.db, async (db) => ({
+        rows: await listInvites(db, opts.company),
+        now: (await companyClock(db, systemClock, opts.company)).now().toISOString(),
+      }));
       const invites = rows
         .map((r) => ({
           id: r.id,

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { fromMinor, hasAtMostTwoDecimals, toMinor } from '../../lib/money.js';
-import { authorizePurchase, setCardStatus } from '../../areas/vcn/store/sandbox.js';
+import { authorizePurchase, setCardStatus } from '../../sandbox/cards.js';
 import type { StoredVcnStatus } from '../../areas/vcn/tables.js';
 import { output, usingDb, withDb } from '../options.js';
 
@@ -25,7 +25,9 @@ function statusCommand(vcn: Command, name: string, target: StoredVcnStatus, desc
     .requiredOption('--vcn <id>', 'the vcnId')
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; vcn: string; json?: boolean }) => {
-      const card = await usingDb(opts.db, (db) => setCardStatus(db, opts.vcn, target, systemClock.now()));
+      const { card } = await usingDb(opts.db, (db) =>
+        setCardStatus(db, { vcnId: opts.vcn }, target, systemClock.now()),
+      );
       output(Boolean(opts.json), { vcnId: card.id, status: card.status });
     });
 }
@@ -41,13 +43,13 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .action(
       async (opts: { db: string; vcn: string; amount: number; merchant: string; mcc: string; json?: boolean }) => {
-        const tx = await usingDb(opts.db, (db) =>
+        const { transaction: tx } = await usingDb(opts.db, (db) =>
           authorizePurchase(db, {
             vcnId: opts.vcn,
             amountMinor: toMinor(opts.amount),
             merchantName: opts.merchant,
             merchantCategory: opts.mcc,
-            now: systemClock.now(),
+            wall: systemClock.now(),
           }),
         );
         output(Boolean(opts.json), {

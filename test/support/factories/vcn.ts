@@ -4,9 +4,9 @@ import { ulid } from 'ulid';
 import { expect } from 'vitest';
 import type { components } from '../../../generated/openapi.js';
 import type { Db } from '../../../server/db/database.js';
-import type { SimulatedIssuer } from '../../../server/areas/vcn/issuer.js';
+import type { SimulatedIssuer } from '../../../server/sandbox/issuer.js';
 import { addFundingCard, findActiveFundingCard } from '../../../server/areas/vcn/store/funding.js';
-import { authorizePurchase, setCardStatus } from '../../../server/areas/vcn/store/sandbox.js';
+import { authorizePurchase, setCardStatus } from '../../../server/sandbox/cards.js';
 import type { StoredVcnStatus, VcnTransactionRow, VcnType } from '../../../server/areas/vcn/tables.js';
 import { toMinor } from '../../../server/lib/money.js';
 import type { TestCompany, TestServer } from '../server.js';
@@ -139,8 +139,8 @@ export function purchase(
     amountMinor: toMinor(amount),
     merchantName: merchant,
     merchantCategory: mcc,
-    now: server.clock.now(),
-  });
+    wall: server.clock.now(),
+  }).then((result) => result.transaction);
 }
 
 /** Resolves once `count` issuer calls are waiting at the simulated issuer's hold. */
@@ -202,7 +202,7 @@ export async function leftReservation(
 }
 
 export const setStatus = (server: TestServer, vcnId: string, status: StoredVcnStatus) =>
-  setCardStatus(server.db, vcnId, status, server.clock.now());
+  setCardStatus(server.db, { vcnId }, status, server.clock.now()).then((result) => result.card);
 
 interface ErrorReply {
   error?: unknown;

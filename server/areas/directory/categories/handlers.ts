@@ -35,7 +35,7 @@ export const handlers = defineHandlers({
     const { companyId } = ctx.auth;
     const category = await createCategory(
       ctx.db,
-      newCategory(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()),
+      newCategory(companyId, body.name, 'CUSTOM', ctx.auth.companyClock.now().toISOString()),
       ctx.requestId,
     );
     return {
@@ -57,7 +57,7 @@ export const handlers = defineHandlers({
       companyId,
       params.id,
       body.name,
-      ctx.clock.now().toISOString(),
+      ctx.auth.companyClock.now().toISOString(),
       ctx.requestId,
     );
     return { status: 200, body: await one(ctx.db, companyId, row) };
@@ -69,7 +69,7 @@ export const handlers = defineHandlers({
       ctx.auth.companyId,
       query.ids,
       query.moveTo,
-      ctx.clock.now().toISOString(),
+      ctx.auth.companyClock.now().toISOString(),
       ctx.requestId,
     );
     return { status: 204 };

@@ -30,7 +30,7 @@ export const handlers = defineHandlers({
   },
 
   createCostCenter: async ({ body }, ctx) => {
-    const row = newCostCenter(ctx.auth.companyId, body.name, ctx.clock.now().toISOString());
+    const row = newCostCenter(ctx.auth.companyId, body.name, ctx.auth.companyClock.now().toISOString());
     await createCostCenter(ctx.db, row, ctx.requestId);
     return {
       status: 201,
@@ -51,7 +51,7 @@ export const handlers = defineHandlers({
       ctx.auth.companyId,
       idOf(params),
       body.name,
-      ctx.clock.now().toISOString(),
+      ctx.auth.companyClock.now().toISOString(),
       ctx.requestId,
     );
     if (!row) throw costCenterNotFound();
@@ -60,7 +60,13 @@ export const handlers = defineHandlers({
 
   deleteCostCenter: async ({ params }, ctx) => {
     if (
-      !(await deleteCostCenter(ctx.db, ctx.auth.companyId, idOf(params), ctx.clock.now().toISOString(), ctx.requestId))
+      !(await deleteCostCenter(
+        ctx.db,
+        ctx.auth.companyId,
+        idOf(params),
+        ctx.auth.companyClock.now().toISOString(),
+        ctx.requestId,
+      ))
     )
       throw costCenterNotFound();
     return { status: 204 };

@@ -20,7 +20,7 @@ export const handlers = defineHandlers({
     const { companyId } = ctx.auth;
     const row = await createSupplier(
       ctx.db,
-      newSupplier(companyId, body.name, 'CUSTOM', ctx.clock.now().toISOString()),
+      newSupplier(companyId, body.name, 'CUSTOM', ctx.auth.companyClock.now().toISOString()),
       ctx.requestId,
     );
     return {
@@ -42,7 +42,7 @@ export const handlers = defineHandlers({
       ctx.auth.companyId,
       params.id,
       body.name,
-      ctx.clock.now().toISOString(),
+      ctx.auth.companyClock.now().toISOString(),
       ctx.requestId,
     );
     if (!row) throw supplierNotFound();
@@ -50,7 +50,15 @@ export const handlers = defineHandlers({
   },
 
   deleteSupplier: async ({ params }, ctx) => {
-    if (!(await deleteSupplier(ctx.db, ctx.auth.companyId, params.id, ctx.clock.now().toISOString(), ctx.requestId)))
+    if (
+      !(await deleteSupplier(
+        ctx.db,
+        ctx.auth.companyId,
+        params.id,
+        ctx.auth.companyClock.now().toISOString(),
+        ctx.requestId,
+      ))
+    )
       throw supplierNotFound();
     return { status: 204 };
   },

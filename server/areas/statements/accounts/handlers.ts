@@ -6,10 +6,10 @@ import { formatInstant } from '../../../lib/time.js';
 import { listAccounts } from './store.js';
 
 export const handlers = defineHandlers({
-  getAccountBalance: async ({ query }, { db, auth, clock }) => {
+  getAccountBalance: async ({ query }, { db, auth }) => {
     const accounts = await listAccounts(db, auth.companyId, query.accountId);
     if (query.accountId !== undefined && accounts.length === 0) throw notFound('Account not found');
-    const asOf = formatInstant(clock.now(), auth.timeZone);
+    const asOf = formatInstant(auth.companyClock.now(), auth.timeZone);
     return {
       status: 200,
       body: {

@@ -21,11 +21,11 @@ const presentBill = (b: BillRow, today: string, timeZone: string): components['s
 });
 
 export const handlers = defineHandlers({
-  listBills: async ({ query }, { db, auth, clock, config }) => {
+  listBills: async ({ query }, { db, auth, config }) => {
     const page = paging('listBills', { auth, config }, query, {}, ['string']);
     const rows = await listBills(db, auth.companyId, page.limit + 1, page.after?.[0]);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.due_date]);
-    const today = localDate(clock.now(), auth.timeZone);
+    const today = localDate(auth.companyClock.now(), auth.timeZone);
     return {
       status: 200,
       body: {
@@ -35,14 +35,14 @@ export const handlers = defineHandlers({
     };
   },
 
-  getBill: async ({ params }, { db, auth, clock }) => {
+  getBill: async ({ params }, { db, auth }) => {
     const bill = await findBill(db, auth.companyId, params.dueDate);
     if (!bill) throw notFound('No bill is due on this date');
     const transactions = await loadBillTransactions(db, auth.companyId, bill.due_date);
     return {
       status: 200,
       body: {
-        ...presentBill(bill, localDate(clock.now(), auth.timeZone), auth.timeZone),
+        ...presentBill(bill, localDate(auth.companyClock.now(), auth.timeZone), auth.timeZone),
         transactions: transactions.map((t) => presentCreditCard(t, auth.timeZone)),
       },
     };

@@ -65,7 +65,7 @@ interface IngestCounts {
 }
 const MAX_REPORTED = 50;
 
-function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>): string[] {
+export function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<string>): string[] {
   const out: string[] = [];
   const t = p.t;
   if (p.statement === 'banking' && !refs.accountIds.has(p.t.accountId))

@@ -30,6 +30,16 @@ export async function findPendingInvite(
     .executeTakeFirst();
 }
 
+/** The company's invite by id, in any state. */
+export async function findInvite(db: Db, companyId: string, inviteId: string): Promise<InviteRow | undefined> {
+  return db
+    .selectFrom('invites')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', inviteId)
+    .executeTakeFirst();
+}
+
 export async function insertInvite(db: Db, row: InviteRow): Promise<void> {
   await db.insertInto('invites').values(row).execute();
 }

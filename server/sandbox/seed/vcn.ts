@@ -1,8 +1,8 @@
 // Sandbox funding: BRL and USD funding cards for every card type, so every company can issue.
 import type { Db } from '../../db/database.js';
-import type { SeedContext } from '../../lib/seed-context.js';
-import { addFundingCard } from './store/funding.js';
-import type { VcnType } from './tables.js';
+import type { SeedContext } from './seed-context.js';
+import { addFundingCard } from '../../areas/vcn/store/funding.js';
+import type { VcnType } from '../../areas/vcn/tables.js';
 
 const TYPES: readonly VcnType[] = ['HOTEL', 'AERIAL', 'CUSTOM'];
 const CURRENCIES = ['BRL', 'USD'] as const;

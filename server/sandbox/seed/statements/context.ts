@@ -1,6 +1,6 @@
 // What the statement generators share: the company's people and classifications, and helpers to draw from them.
 import type { Rng } from '../../../lib/random.js';
-import type { SeedPools } from '../store/seed-support.js';
+import type { SeedPools } from './support.js';
 
 export interface Card {
   id: string;

@@ -2,13 +2,18 @@
 // suppliers, some CUSTOM ones, and cost centers (some with the deprecated legacy responsible).
 // Deterministic from ctx.rng and ctx.clock; a company seeded before is left as it is.
 import type { Db } from '../../db/database.js';
-import type { SeedContext } from '../../lib/seed-context.js';
+import type { SeedContext } from './seed-context.js';
 import { seededUuid, type Rng } from '../../lib/random.js';
-import type { DirectoryType } from './tables.js';
-import { TYPE_ID } from './store/types.js';
-import { insertCostCenters, newCostCenter } from './cost-centers/store.js';
-import { insertSuppliers, newSupplier } from './suppliers/store.js';
-import { hasCategories, insertCategories, insertEstablishments, newCategory } from './categories/store/categories.js';
+import type { DirectoryType } from '../../areas/directory/tables.js';
+import { TYPE_ID } from '../../areas/directory/store/types.js';
+import { insertCostCenters, newCostCenter } from '../../areas/directory/cost-centers/store.js';
+import { insertSuppliers, newSupplier } from '../../areas/directory/suppliers/store.js';
+import {
+  hasCategories,
+  insertCategories,
+  insertEstablishments,
+  newCategory,
+} from '../../areas/directory/categories/store/categories.js';
 import {
   COST_CENTERS,
   CUSTOM_CATEGORIES,
@@ -16,7 +21,7 @@ import {
   DEFAULT_CATEGORIES,
   DEFAULT_SUPPLIERS,
   LEGACY_RESPONSIBLES,
-} from './seed-data.js';
+} from './directory-data.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 /** `count` distinct items of `items`, in their original order. */

@@ -1,6 +1,6 @@
 // Banking statement rows: card purchases (some abroad, in USD with exchange rate and IOF), PIX and
 // TED transfers, bill payments, fees and refunds.
-import type { NewBankingTransaction } from '../tables.js';
+import type { NewBankingTransaction } from '../../../areas/statements/tables.js';
 import {
   COUNTERPARTS,
   CATEGORIES,
@@ -11,7 +11,7 @@ import {
   TRANSACTION_TYPES,
   mccByCode,
   type TransactionType,
-} from '../catalog.js';
+} from './catalog.js';
 import { classification, conciled, NOTES, rate, status, type Generator } from './context.js';
 
 const TYPES: Array<[number, keyof typeof TRANSACTION_TYPES]> = [

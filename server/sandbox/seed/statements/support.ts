@@ -2,7 +2,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
-import type { AccountTable } from '../tables.js';
+import type { AccountTable } from '../../../areas/statements/tables.js';
 
 export interface SeedPools {
   users: Array<{ id: string; name: string; email: string }>;

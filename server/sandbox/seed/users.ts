@@ -3,14 +3,14 @@
 // domain (one of them inactive), and one pending invite. Deterministic from ctx.rng.
 import type { Db } from '../../db/database.js';
 import { seededUuid } from '../../lib/random.js';
-import type { SeedContext } from '../../lib/seed-context.js';
-import type { InviteRow, RoleProfile, RoleRow, UserRow } from './tables.js';
-import { insertRoles } from './store/roles.js';
-import { insertUsers } from './store/users.js';
-import { insertInvite } from './store/invites.js';
-import { seedState } from './store/seed.js';
-import { normalizeEmail } from './email.js';
-import { INVITE_TTL_MS } from './invites-service.js';
+import type { SeedContext } from './seed-context.js';
+import type { InviteRow, RoleProfile, RoleRow, UserRow } from '../../areas/users/tables.js';
+import { insertRoles } from '../../areas/users/store/roles.js';
+import { insertUsers } from '../../areas/users/store/users.js';
+import { insertInvite } from '../../areas/users/store/invites.js';
+import { seedState } from './users-state.js';
+import { normalizeEmail } from '../../areas/users/email.js';
+import { INVITE_TTL_MS } from '../../areas/users/invites-service.js';
 import { writeTransaction } from '../../db/transaction.js';
 
 const ROLES: Array<[string, RoleProfile]> = [

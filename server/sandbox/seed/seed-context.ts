@@ -1,5 +1,5 @@
-import type { Clock } from '../lib/clock.js';
-import type { Rng } from '../lib/random.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Rng } from '../../lib/random.js';
 
 /** What every area's seeder receives from `finance seed`. */
 export interface SeedContext {

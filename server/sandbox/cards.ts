@@ -1,16 +1,18 @@
 // Sandbox card events, as the card network would raise them: purchases (approved or declined
-// by the card's rules) and status changes. The network knows a card by its id, not its company.
+// by the card's rules) and status changes. The one implementation behind `finance vcn …` and
+// `/sandbox/v1/vcns/…`. The network knows a card by its id; the HTTP helpers also name the caller's
+// company, so a card of another company is not found. Days and event times are the company's clock.
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { recordVcnEvent, shownCard } from './events.js';
-import { monotonicUlids } from '../../../lib/ulid.js';
-import type { Database } from '../../../db/schema.js';
-import { localDate } from '../../../lib/time.js';
-import { effectiveStatus } from '../status.js';
-import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../tables.js';
-import { issuedCard, spentOn, vcnNotFound } from './cards.js';
-import { isAbandoned } from './provider.js';
-import { writeTransaction } from '../../../db/transaction.js';
+import { recordVcnEvent, shownCard } from '../areas/vcn/store/events.js';
+import { monotonicUlids } from '../lib/ulid.js';
+import type { Database } from '../db/schema.js';
+import { localDate } from '../lib/time.js';
+import { effectiveStatus } from '../areas/vcn/status.js';
+import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../areas/vcn/tables.js';
+import { issuedCard, spentOn, vcnNotFound } from '../areas/vcn/store/cards.js';
+import { isAbandoned } from '../areas/vcn/store/provider.js';
+import { writeTransaction } from '../db/transaction.js';
 
 type DeclineReason =
   | 'CARD_BLOCKED'
@@ -25,38 +27,56 @@ const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const authorizationCode = () =>
   Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
-/** The card by id with its company's time zone (the card network's view). */
-async function locate(db: Kysely<Database>, vcnId: string): Promise<VcnRow & { time_zone: string }> {
-  const card = await db
+/** Which card: by id (the card network's view), within `companyId` when given. */
+export interface CardRef {
+  vcnId: string;
+  companyId?: string;
+}
+
+/** The card with its company's time zone and the company's current instant (wall time `wall` on its clock). */
+async function locate(db: Kysely<Database>, ref: CardRef, wall: Date) {
+  let query = db
     .selectFrom('vcns')
     .innerJoin('companies', 'companies.id', 'vcns.company_id')
     .selectAll('vcns')
-    .select('companies.time_zone')
-    .where('vcns.id', '=', vcnId)
-    .where('vcns.status', '!=', 'PENDING')
-    .executeTakeFirst();
-  if (!card) throw vcnNotFound(vcnId);
-  return issuedCard(card);
+    .select(['companies.time_zone', 'companies.clock_offset_ms'])
+    .where('vcns.id', '=', ref.vcnId)
+    .where('vcns.status', '!=', 'PENDING');
+  if (ref.companyId !== undefined) query = query.where('vcns.company_id', '=', ref.companyId);
+  const found = await query.executeTakeFirst();
+  if (!found) throw vcnNotFound(ref.vcnId);
+  const { time_zone: timeZone, clock_offset_ms: offset, ...row } = found;
+  return { card: issuedCard(row), timeZone, now: new Date(wall.getTime() + Number(offset)) };
 }
 
-interface Purchase {
-  vcnId: string;
+export interface Purchase extends CardRef {
   amountMinor: number;
+  /** The purchase's currency; when given, it must be the card's. */
+  currency?: string;
   merchantName: string;
   merchantCategory: string;
-  now: Date;
+  /** Wall time: the purchase happens at the company's instant for it. */
+  wall: Date;
 }
 
+/** A purchase the card cannot even consider (not its currency, not a positive amount). */
+export class PurchaseRefused extends Error {}
+
 /** Authorizes a purchase in the card's currency: status, window, purchase count, then ceiling. */
-export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase): Promise<VcnTransactionRow> {
+export async function authorizePurchase(
+  db: Kysely<Database>,
+  purchase: Purchase,
+): Promise<{ transaction: VcnTransactionRow; card: VcnRow; now: Date }> {
   if (!Number.isSafeInteger(purchase.amountMinor) || purchase.amountMinor <= 0)
-    throw new Error('the amount must be positive');
+    throw new PurchaseRefused('the amount must be positive');
   return writeTransaction(db, async (trx) => {
-    const card = await locate(trx, purchase.vcnId);
-    const today = localDate(purchase.now, card.time_zone);
+    const { card, timeZone, now } = await locate(trx, purchase, purchase.wall);
+    if (purchase.currency !== undefined && purchase.currency !== card.currency)
+      throw new PurchaseRefused(`the purchase is in ${purchase.currency}; the card's currency is ${card.currency}`);
+    const today = localDate(now, timeZone);
     const { spentMinor, purchases } = await spentOn(trx, card.company_id, card.id);
     // While a top-up is in flight at the issuer, the stricter of the current and the new terms applies.
-    const inFlight = card.change_started_at !== null && !isAbandoned(card.change_started_at, purchase.now);
+    const inFlight = card.change_started_at !== null && !isAbandoned(card.change_started_at, now);
     const ceiling = inFlight
       ? Math.min(card.limit_minor, card.change_limit_minor ?? card.limit_minor)
       : card.limit_minor;
@@ -80,28 +100,27 @@ export async function authorizePurchase(db: Kysely<Database>, purchase: Purchase
                   ? 'LIMIT_EXCEEDED'
                   : null;
     const row: VcnTransactionRow = {
-      id: nextId(purchase.now.getTime()),
+      id: nextId(purchase.wall.getTime()),
       company_id: card.company_id,
       vcn_id: card.id,
       status: reason ? 'DECLINED' : 'APPROVED',
       amount_minor: purchase.amountMinor,
       currency: card.currency,
-      occurred_at: purchase.now.toISOString(),
+      occurred_at: now.toISOString(),
       local_date: today,
       merchant_name: purchase.merchantName,
       merchant_category: purchase.merchantCategory,
       authorization_code: reason ? null : authorizationCode(),
       decline_reason: reason,
     };
-    const { time_zone: _zone, ...issued } = card;
-    const before = reason ? undefined : await shownCard(trx, issued, purchase.now);
+    const before = reason ? undefined : await shownCard(trx, card, now);
     await trx.insertInto('vcn_transactions').values(row).execute();
-    await recordVcnEvent(trx, reason ? 'vcn.declined' : 'vcn.authorized', issued, purchase.now, { before });
-    return row;
+    await recordVcnEvent(trx, reason ? 'vcn.declined' : 'vcn.authorized', card, now, { before });
+    return { transaction: row, card, now };
   });
 }
 
-class CardStateError extends Error {}
+export class CardStateError extends Error {}
 
 const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
   BLOCKED: ['ACTIVE', 'BLOCKED'],
@@ -112,13 +131,14 @@ const ALLOWED_FROM: Record<StoredVcnStatus, readonly StoredVcnStatus[]> = {
 /** Blocks, unblocks (ACTIVE) or cancels a card. Cancelling is final; an expired card can only be cancelled. */
 export async function setCardStatus(
   db: Kysely<Database>,
-  vcnId: string,
+  ref: CardRef,
   target: StoredVcnStatus,
-  now: Date,
-): Promise<VcnRow> {
+  wall: Date,
+): Promise<{ card: VcnRow; now: Date }> {
+  const { vcnId } = ref;
   return writeTransaction(db, async (trx) => {
-    const card = await locate(trx, vcnId);
-    const current = effectiveStatus(card.status, card.end_date, localDate(now, card.time_zone));
+    const { card, timeZone, now } = await locate(trx, ref, wall);
+    const current = effectiveStatus(card.status, card.end_date, localDate(now, timeZone));
     const allowed = ALLOWED_FROM[target].includes(card.status) && (current !== 'EXPIRED' || target === 'CANCELLED');
     if (!allowed) throw new CardStateError(`Virtual card ${vcnId} is ${current} and cannot become ${target}`);
     await trx
@@ -127,12 +147,11 @@ export async function setCardStatus(
       .where('company_id', '=', card.company_id)
       .where('id', '=', vcnId)
       .execute();
-    const { time_zone: _tz, ...row } = card;
-    const changed = { ...row, status: target, updated_at: now.toISOString() };
+    const changed = { ...card, status: target, updated_at: now.toISOString() };
     if (card.status !== target) {
       const type = target === 'CANCELLED' ? 'vcn.cancelled' : target === 'BLOCKED' ? 'vcn.blocked' : 'vcn.unblocked';
-      await recordVcnEvent(trx, type, changed, now, { before: await shownCard(trx, row, now) });
+      await recordVcnEvent(trx, type, changed, now, { before: await shownCard(trx, card, now) });
     }
-    return changed;
+    return { card: changed, now };
   });
 }

@@ -1,8 +1,8 @@
 // Credit-card statement records: purchases in reais and abroad (amount, currency, rate, IOF), some in
 // installments (one record per installment, each on its bill).
-import type { NewCreditCardTransaction } from '../tables.js';
-import { FOREIGN_MERCHANTS, IOF_FOREIGN_PURCHASE, MCCS, mccByCode } from '../catalog.js';
-import { billDueDate } from '../bills/cycle.js';
+import type { NewCreditCardTransaction } from '../../../areas/statements/tables.js';
+import { FOREIGN_MERCHANTS, IOF_FOREIGN_PURCHASE, MCCS, mccByCode } from './catalog.js';
+import { billDueDate } from '../../../areas/statements/bills/cycle.js';
 import { localDate } from '../../../lib/time.js';
 import { classification, conciled, NOTES, rate, status, type Generator } from './context.js';
 import { seededUlid } from './ids.js';

@@ -4,14 +4,14 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { companyTimeZone } from '../../db/company-zone.js';
-import type { SeedContext } from '../../lib/seed-context.js';
-import { TRANSACTION_TYPES, type TransactionType } from './catalog.js';
-import { insertBankingTransactions, insertCreditCardTransactions } from './store/insert.js';
-import { attachSeedFiles, fundAccounts, insertAccounts, payPastBills, seedPools } from './store/seed-support.js';
-import { instants, type Card, type Generator } from './seed/context.js';
-import { bankingRow } from './seed/banking.js';
-import { creditCardRows } from './seed/credit-card.js';
-import { seededUuid } from './seed/ids.js';
+import type { SeedContext } from './seed-context.js';
+import { TRANSACTION_TYPES, type TransactionType } from './statements/catalog.js';
+import { insertBankingTransactions, insertCreditCardTransactions } from '../../areas/statements/store/insert.js';
+import { attachSeedFiles, fundAccounts, insertAccounts, payPastBills, seedPools } from './statements/support.js';
+import { instants, type Card, type Generator } from './statements/context.js';
+import { bankingRow } from './statements/banking.js';
+import { creditCardRows } from './statements/credit-card.js';
+import { seededUuid } from './statements/ids.js';
 import { localDate } from '../../lib/time.js';
 import { writeTransaction } from '../../db/transaction.js';
 

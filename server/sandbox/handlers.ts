@@ -1,0 +1,114 @@
+// The sandbox's test helpers and test clock (`/sandbox/v1/…`): what the outside world does — a bank
+// or card transaction arriving, a purchase with a virtual card, a card blocked, an invite accepted —
+// and moving the company's clock. Absent in production (server/contract/sandbox.ts).
+import { conflict, invalidVcnRequest, notFound, VcnError } from '../http/errors.js';
+import { defineHandlers, type HandlerContext } from '../http/handler.js';
+import { localDate } from '../lib/time.js';
+import { toMinor } from '../lib/money.js';
+import { presentDetails, presentTransaction } from '../areas/vcn/present.js';
+import { spentOn } from '../areas/vcn/store/cards.js';
+import type { StoredVcnStatus, VcnRow } from '../areas/vcn/tables.js';
+import { acceptInvite, InviteNotAcceptable } from '../areas/users/invites-service.js';
+import { findInvite } from '../areas/users/store/invites.js';
+import { presentUser } from '../areas/users/present.js';
+import { authorizePurchase, CardStateError, PurchaseRefused, setCardStatus } from './cards.js';
+import { advanceClock } from './clock.js';
+import { createBanking, createCreditCard, linesOf, type Arrival } from './transactions.js';
+
+const arrival = (ctx: HandlerContext): Arrival => ({
+  companyId: ctx.auth.companyId,
+  timeZone: ctx.auth.timeZone,
+  now: ctx.auth.companyClock.now(),
+  requestId: ctx.requestId,
+});
+
+/** The card as `getVcn` shows it, on the company's day at `now`. */
+const shown = async (ctx: HandlerContext, card: VcnRow, now: Date) =>
+  presentDetails(card, await spentOn(ctx.db, card.company_id, card.id), localDate(now, ctx.auth.timeZone));
+
+async function changeStatus(ctx: HandlerContext, vcnId: string, target: StoredVcnStatus) {
+  try {
+    const { card, now } = await setCardStatus(
+      ctx.db,
+      { vcnId, companyId: ctx.auth.companyId },
+      target,
+      ctx.clock.now(),
+    );
+    return { status: 200 as const, body: await shown(ctx, card, now) };
+  } catch (err) {
+    if (err instanceof CardStateError) throw new VcnError(409, 'vcn-not-active', err.message);
+    throw err;
+  }
+}
+
+export const handlers = defineHandlers({
+  createSandboxBankingTransaction: async ({ body }, ctx) => {
+    const batch = 'transactions' in body;
+    const created = await createBanking(ctx.db, arrival(ctx), linesOf(body), batch);
+    return { status: 201, body: batch ? { transactions: created } : created[0]! };
+  },
+
+  createSandboxCreditCardTransaction: async ({ body }, ctx) => {
+    const batch = 'transactions' in body;
+    const created = await createCreditCard(ctx.db, arrival(ctx), linesOf(body), batch);
+    return { status: 201, body: batch ? { transactions: created } : created[0]! };
+  },
+
+  authorizeSandboxVcnPurchase: async ({ params, body }, ctx) => {
+    try {
+      const { transaction, card, now } = await authorizePurchase(ctx.db, {
+        vcnId: params.vcnId,
+        companyId: ctx.auth.companyId,
+        amountMinor: toMinor(body.amount.value),
+        currency: body.amount.currency,
+        merchantName: body.merchant.name,
+        merchantCategory: body.merchant.mcc,
+        wall: ctx.clock.now(),
+      });
+      const answer = presentTransaction(transaction);
+      return {
+        status: 201,
+        body: {
+          approved: transaction.status === 'APPROVED',
+          ...(answer.declineReason ? { declineReason: answer.declineReason } : {}),
+          transaction: answer,
+          vcn: await shown(ctx, card, now),
+        },
+      };
+    } catch (err) {
+      if (err instanceof PurchaseRefused) throw invalidVcnRequest(err.message);
+      throw err;
+    }
+  },
+
+  blockSandboxVcn: ({ params }, ctx) => changeStatus(ctx, params.vcnId, 'BLOCKED'),
+  unblockSandboxVcn: ({ params }, ctx) => changeStatus(ctx, params.vcnId, 'ACTIVE'),
+  cancelSandboxVcn: ({ params }, ctx) => changeStatus(ctx, params.vcnId, 'CANCELLED'),
+
+  acceptSandboxInvite: async ({ params, body }, ctx) => {
+    const invite = await findInvite(ctx.db, ctx.auth.companyId, params.inviteId.toLowerCase());
+    if (!invite) throw notFound('No such invite');
+    try {
+      const user = await acceptInvite(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, {
+        email: invite.email,
+        inviteId: invite.id,
+        requestId: ctx.requestId,
+        ...(body?.name !== undefined ? { name: body.name } : {}),
+      });
+      return { status: 200, body: presentUser(user) };
+    } catch (err) {
+      if (err instanceof InviteNotAcceptable) throw conflict(err.message);
+      throw err;
+    }
+  },
+
+  getSandboxClock: async (_input, ctx) => ({
+    status: 200,
+    body: { now: ctx.auth.companyClock.now().toISOString() },
+  }),
+
+  advanceSandboxClock: async ({ body }, ctx) => {
+    const now = await advanceClock(ctx.db, ctx.auth.companyId, ctx.clock.now(), new Date(body.to));
+    return { status: 200, body: { now: now.toISOString() } };
+  },
+});

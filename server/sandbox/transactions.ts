@@ -1,0 +1,118 @@
+// POST /sandbox/v1/banking-transactions and /credit-card-transactions: statement transactions
+// arriving as the bank or card processor would report them. Each is checked as an ingest line is
+// (the contract's schema by the validator, then the statement's rules and the company's references),
+// and all of them are stored in one transaction with one `statement.ingested` event.
+import type { components } from '../../generated/openapi.js';
+import type { Db } from '../db/database.js';
+import { recordEvent } from '../db/event-log.js';
+import { writeTransaction } from '../db/transaction.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { badRequest } from '../http/errors.js';
+import {
+  bankingProblems,
+  bankingRowOf,
+  creditCardProblems,
+  creditCardRowOf,
+  type BankingLine,
+  type CreditCardLine,
+} from '../areas/statements/ingest/convert.js';
+import { referenceProblems } from '../areas/statements/ingest/run.js';
+import { loadReferences } from '../areas/statements/store/ingest-references.js';
+import { insertBankingTransactions, insertCreditCardTransactions } from '../areas/statements/store/insert.js';
+import { findBankingItem } from '../areas/statements/store/banking-page.js';
+import { findCreditCardItem } from '../areas/statements/store/credit-card-page.js';
+import { presentBanking, presentCreditCard } from '../areas/statements/present.js';
+
+type Schemas = components['schemas'];
+/** Problems listed in one answer, as the validator lists them. */
+const MAX_PROBLEMS = 20;
+type Line = { statement: 'banking'; t: BankingLine } | { statement: 'credit-card'; t: CreditCardLine };
+
+export interface Arrival {
+  companyId: string;
+  timeZone: string;
+  /** The company's instant. */
+  now: Date;
+  requestId: string;
+}
+
+/** The transactions of a body: one, or a batch's `transactions`. */
+export const linesOf = <T>(body: T | { transactions: T[] }): T[] =>
+  typeof body === 'object' && body !== null && 'transactions' in body ? body.transactions : [body as T];
+
+/** Each problem of the lines (rules and references), prefixed with its place in a batch; 400 when any. */
+async function check(db: Db, companyId: string, lines: Line[], batch: boolean): Promise<void> {
+  const lower = (s: string) => s.toLowerCase();
+  const refs = await loadReferences(db, companyId, {
+    accountIds: lines.flatMap((l) => (l.statement === 'banking' ? [l.t.accountId] : [])),
+    userIds: lines
+      .flatMap((l) => [l.t.user?.id, l.statement === 'banking' ? l.t.requesterUser?.id : undefined])
+      .filter((id): id is string => !!id)
+      .map(lower),
+    categoryIds: lines.flatMap((l) => (l.t.customCategory ? [l.t.customCategory.id] : [])),
+    costCenterIds: lines.flatMap((l) => (l.t.costCenter ? [lower(l.t.costCenter.id)] : [])),
+    cardIds: lines.flatMap((l) => (l.statement === 'credit-card' ? [l.t.id] : [])),
+  });
+  const seen = new Set<string>();
+  const problems = lines.flatMap((l, i) => {
+    const rules = l.statement === 'banking' ? bankingProblems(l.t) : creditCardProblems(l.t);
+    const found = [...rules, ...referenceProblems({ ...l, line: i + 1, key: '' }, refs, seen)];
+    return found.map((p) => (batch ? `transactions[${i}]: ${p}` : p));
+  });
+  if (problems.length > 0)
+    throw badRequest(`${problems.length} problem(s); nothing was stored`, problems.slice(0, MAX_PROBLEMS));
+}
+
+const event = (a: Arrival, banking: number, creditCard: number) => ({
+  companyId: a.companyId,
+  type: 'statement.ingested' as const,
+  requestId: a.requestId,
+  object: { file: 'sandbox', banking, creditCard, ingestedAt: a.now.toISOString() },
+});
+
+export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], batch: boolean) {
+  await check(
+    db,
+    a.companyId,
+    lines.map((t) => ({ statement: 'banking', t })),
+    batch,
+  );
+  const rows = lines.map((t) => bankingRowOf(t, a.companyId, a.now));
+  const ids = await writeTransaction(db, async (trx) => {
+    const inserted = await insertBankingTransactions(trx, rows, a.now);
+    await recordEvent(trx, a.now, event(a, rows.length, 0));
+    return inserted;
+  });
+  const shown: Schemas['BankingTransaction'][] = [];
+  for (const id of ids) {
+    const item = await findBankingItem(db, a.companyId, id);
+    if (item) shown.push(presentBanking(item, a.timeZone));
+  }
+  return shown;
+}
+
+export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine[], batch: boolean) {
+  await check(
+    db,
+    a.companyId,
+    lines.map((t) => ({ statement: 'credit-card', t })),
+    batch,
+  );
+  const rows = lines.map((t) => creditCardRowOf(t, a.companyId, a.timeZone, a.now));
+  try {
+    await writeTransaction(db, async (trx) => {
+      await insertCreditCardTransactions(trx, rows, a.now);
+      await recordEvent(trx, a.now, event(a, 0, rows.length));
+    });
+  } catch (err) {
+    // Another request took one of the ids since the check.
+    if (isUniqueViolation(err)) throw badRequest('a transaction id already exists; nothing was stored');
+    throw err;
+  }
+  const shown: Schemas['CreditCardTransaction'][] = [];
+  for (const row of rows) {
+    const item = await findCreditCardItem(db, a.companyId, row.id);
+    if (item) shown.push(presentCreditCard(item, a.timeZone));
+  }
+  return shown;
+}
