@@ -22,6 +22,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Statement exports one company may run at once (`EXPORTS_PER_COMPANY`, 2); beyond, 429. */
+  exportsPerCompany: number;
   /** Failed client authentications per client id per minute before 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). */
   authFailuresPerMinute: number;
   /**
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    exportsPerCompany: nonNegative(env.EXPORTS_PER_COMPANY, 'EXPORTS_PER_COMPANY', 2),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     // Shedding protects production latency; the sandbox answers everything (a developer's own load tests expect answers).
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),

@@ -42,7 +42,8 @@ type Routed = Request & { openapi?: { openApiRoute?: string } };
 
 /**
  * Logs each request once it is answered (or the client went away): `req` {id, method, url without
- * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms.
+ * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms, and
+ * `export` {filters, rows, completed} on a statement export.
  */
 export function httpLogger(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
@@ -65,6 +66,8 @@ export function httpLogger(logger: Logger) {
           route: (req as Routed).openapi?.openApiRoute,
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - started),
+          // A statement export's filters and rows (areas/statements/exports/stream.ts).
+          ...(res.locals.export ? { export: res.locals.export } : {}),
         },
         res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
       );

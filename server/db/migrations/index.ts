@@ -11,6 +11,7 @@ import * as m0008 from './0008_events.js';
 import * as m0009 from './0009_rate_limits.js';
 import * as m0010 from './0010_ingest_runs.js';
 import * as m0011 from './0011_banking_fee_rows.js';
+import * as m0015 from './0015_export_leases.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_rate_limits': m0009,
   '0010_ingest_runs': m0010,
   '0011_banking_fee_rows': m0011,
+  '0015_export_leases': m0015,
 };
