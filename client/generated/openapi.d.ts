@@ -238,8 +238,9 @@ export interface paths {
          *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
          *
          *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `STMTRS` in `BANKMSGSRSV1`:
-         *     `BANKACCTFROM` names the account (`ACCTID` the `accountId` filter, else `ALL`), `DTSTART`/
-         *     `DTEND` the period (the filter's days, else the company's first and last transaction), one
+         *     `BANKACCTFROM` names the account (with `accountId`: its bank code, branch and number; without:
+         *     `ALL`), `DTSTART`/`DTEND` the period (the filter's days, else the company's first and last
+         *     transaction), `LEDGERBAL` the balance of the account (or of all accounts) now, one
          *     `STMTTRN` per transaction: `TRNTYPE` `DEBIT` or `CREDIT` (`transactionType.subType`),
          *     `DTPOSTED` in the company's time zone, `TRNAMT` the `totalTransactionAmount` signed (debits
          *     negative), `FITID` the transaction id, `NAME` the counterparty (`sourceDestinationName`, else
@@ -285,8 +286,9 @@ export interface paths {
          *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
          *
          *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `CCSTMTRS` in `CREDITCARDMSGSRSV1`:
-         *     `CCACCTFROM` names the card (`ACCTID` the one `cardIds` value, else `ALL`), `DTSTART`/`DTEND`
-         *     the period (the filter's days, else the company's first and last record), one `STMTTRN` per
+         *     `CCACCTFROM` names the card (`ACCTID` its last four digits when `cardIds` has one card, else
+         *     `ALL`), `DTSTART`/`DTEND` the period (the filter's days, else the company's first and last
+         *     record), `LEDGERBAL` the sum of the exported records' `TRNAMT`, one `STMTTRN` per
          *     record: `TRNTYPE` `DEBIT`, `DTPOSTED` in the company's time zone, `TRNAMT` the `brlAmount`
          *     negated, `FITID` the record id, `NAME` the merchant (32 characters), `MEMO` the description
          *     and notes (255 characters).
@@ -5260,10 +5262,10 @@ export interface operations {
                      *     <OFX>
                      *     <SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261201090000[-3]<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>
                      *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>0<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>BRL
-                     *     <BANKACCTFROM><BANKID>0000<ACCTID>3<ACCTTYPE>CHECKING</BANKACCTFROM>
+                     *     <BANKACCTFROM><BANKID>341<BRANCHID>0912<ACCTID>40001-1<ACCTTYPE>CHECKING</BANKACCTFROM>
                      *     <BANKTRANLIST><DTSTART>20261101000000[-3]<DTEND>20261130235959[-3]
                      *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261117140211[-3]<TRNAMT>-1890.00<FITID>48190<NAME>GRAFICA PAULISTA LTDA<MEMO>PIX enviado - GRAFICA PAULISTA LTDA</STMTTRN>
-                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20261201090000[-3]</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>48210.55<DTASOF>20261201090000[-3]</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1>
                      *     </OFX>
                      */
                     "application/x-ofx": string;
@@ -5370,7 +5372,7 @@ export interface operations {
                      *     <CCACCTFROM><ACCTID>ALL</CCACCTFROM>
                      *     <BANKTRANLIST><DTSTART>20261101000000[-3]<DTEND>20261130235959[-3]
                      *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261112194410[-3]<TRNAMT>-674.82<FITID>01JD3Q5W2K8Z9Y7X6V5T4S3R2Q<NAME>AMAZON WEB SERVICES<MEMO>AMAZON AWS 02/06 - Infraestrutura - ambiente de produção</STMTTRN>
-                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20261201090000[-3]</LEDGERBAL></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1>
+                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>-674.82<DTASOF>20261201090000[-3]</LEDGERBAL></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1>
                      *     </OFX>
                      */
                     "application/x-ofx": string;

@@ -58,16 +58,18 @@ export interface OfxHead {
   now: string;
   start: string;
   end: string;
-  accountId: string;
+  /** BANKACCTFROM (banking) or CCACCTFROM (credit card). */
+  account: { bankId?: string; branchId?: string; accountId: string };
 }
 
-export function ofxHead({ statement, now, start, end, accountId }: OfxHead): string {
+export function ofxHead({ statement, now, start, end, account }: OfxHead): string {
+  const branch = account.branchId ? `<BRANCHID>${text(account.branchId, 22)}` : '';
   const signon = `<SIGNONMSGSRSV1><SONRS>${status}<DTSERVER>${ofxDateTime(now)}<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>\r\n`;
-  const account =
+  const opening =
     statement === 'banking'
-      ? `<BANKMSGSRSV1><STMTTRNRS><TRNUID>0${status}<STMTRS><CURDEF>BRL\r\n<BANKACCTFROM><BANKID>0000<ACCTID>${text(accountId, 22)}<ACCTTYPE>CHECKING</BANKACCTFROM>\r\n`
-      : `<CREDITCARDMSGSRSV1><CCSTMTTRNRS><TRNUID>0${status}<CCSTMTRS><CURDEF>BRL\r\n<CCACCTFROM><ACCTID>${text(accountId, 22)}</CCACCTFROM>\r\n`;
-  return `${HEADER}<OFX>\r\n${signon}${account}<BANKTRANLIST><DTSTART>${ofxDateTime(start)}<DTEND>${ofxDateTime(end)}\r\n`;
+      ? `<BANKMSGSRSV1><STMTTRNRS><TRNUID>0${status}<STMTRS><CURDEF>BRL\r\n<BANKACCTFROM><BANKID>${text(account.bankId ?? '0000', 9)}${branch}<ACCTID>${text(account.accountId, 22)}<ACCTTYPE>CHECKING</BANKACCTFROM>\r\n`
+      : `<CREDITCARDMSGSRSV1><CCSTMTTRNRS><TRNUID>0${status}<CCSTMTRS><CURDEF>BRL\r\n<CCACCTFROM><ACCTID>${text(account.accountId, 22)}</CCACCTFROM>\r\n`;
+  return `${HEADER}<OFX>\r\n${signon}${opening}<BANKTRANLIST><DTSTART>${ofxDateTime(start)}<DTEND>${ofxDateTime(end)}\r\n`;
 }
 
 export function ofxTransactions(transactions: readonly OfxTransaction[]): string {

@@ -1,5 +1,5 @@
 // What an export reads besides its rows: the period a statement covers when no dates are given,
-// and the balance an OFX banking statement ends with.
+// and the number of the card an OFX credit-card statement names.
 import type { Db } from '../../../db/database.js';
 
 /** The first and last transaction instants (UTC ISO) of the company's statement, if it has any. */
@@ -17,13 +17,14 @@ export async function statementSpan(
   return { first: String(row.first), last: String(row.last) };
 }
 
-/** The balance (minor units) of one account of the company, or of all of them. */
-export async function accountsBalance(db: Db, companyId: string, accountId?: number): Promise<number> {
-  let query = db
-    .selectFrom('accounts')
-    .select((eb) => eb.fn.sum<number>('balance_minor').as('total'))
-    .where('company_id', '=', companyId);
-  if (accountId !== undefined) query = query.where('id', '=', accountId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.total ?? 0);
+/** The last four digits of a card of the company, as its statement records show them. */
+export async function cardNumber(db: Db, companyId: string, cardId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('credit_card_transactions')
+    .select('final_card_number')
+    .where('company_id', '=', companyId)
+    .where('card_id', '=', cardId)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.final_card_number;
 }

@@ -2,7 +2,7 @@
 // the tail. Answers the number of rows written.
 import type { Column } from './columns.js';
 import { csvWriter, type CsvDialect } from './csv.js';
-import { ofxHead, ofxTail, ofxTransactions, type OfxStatement, type OfxTransaction } from './ofx.js';
+import { type OfxHead, ofxHead, ofxTail, ofxTransactions, type OfxStatement, type OfxTransaction } from './ofx.js';
 import type { Write } from './stream.js';
 
 export type ExportFormat = 'csv' | 'ofx';
@@ -14,7 +14,7 @@ export interface ExportSource<T> {
   /** OFX: the transaction a row is. */
   toOfx(item: T): OfxTransaction;
   /** OFX: the account and the period (ISO 8601 with the company's offset). */
-  period(): Promise<{ accountId: string; start: string; end: string }>;
+  period(): Promise<Pick<OfxHead, 'account' | 'start' | 'end'>>;
   /** OFX: the ledger balance the statement ends with, given the sum of the rows' signed amounts. */
   balance(rowsTotal: number): Promise<number>;
 }
@@ -23,8 +23,8 @@ export async function writeExport<T extends object>(
   write: Write,
   format: ExportFormat,
   dialect: CsvDialect,
-  source: ExportSource<T>,
   now: string,
+  source: ExportSource<T>,
 ): Promise<number> {
   let rows = 0;
   if (format === 'csv') {
