@@ -4,11 +4,13 @@
 import { createFinanceClient, type FinanceClient } from '../../client/index.js';
 import type { TestCompany, TestServer } from './server.js';
 
-export function financeOf(server: TestServer, company: TestCompany): FinanceClient {
+/** The package's client for `company`; `retry: false` answers a 429 at once instead of waiting it out. */
+export function financeOf(server: TestServer, company: TestCompany, { retry = true } = {}): FinanceClient {
   return createFinanceClient({
     baseUrl: server.baseUrl,
     clientId: company.clientId,
     clientSecret: company.clientSecret,
+    ...(retry ? {} : { retry: { maxRetries: 0 } }),
   });
 }
 

@@ -49,7 +49,8 @@ export const handlers = defineHandlers({
   downloadBankingExport: async ({ query }, ctx) => {
     const { page, email } = bankingPageQuery(query, ctx);
     const { request, release, reply } = await begin('banking', query, ctx);
-    const log: ExportLog = { filters: { ...page.filters, sort: page.sort, responsibleEmail: email, ...request } };
+    const filters = { ...page.filters, sort: page.sort, responsibleEmail: email, ...request };
+    const log: ExportLog = { filters, rows: 0, completed: false };
     const produce = (write: Parameters<typeof exportBanking>[1]) => exportBanking(ctx.db, write, page, email, request);
     return { ...reply, stream: streamExport(log, produce, release) };
   },
@@ -58,10 +59,10 @@ export const handlers = defineHandlers({
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, ctx.auth.timeZone);
     const { request, release, reply } = await begin('credit-card', query, ctx);
-    const log: ExportLog = { filters: { cardIds, ...range, ...request } };
-    const filters = { companyId: ctx.auth.companyId, cardIds, ...range };
+    const log: ExportLog = { filters: { cardIds, ...range, ...request }, rows: 0, completed: false };
+    const statement = { companyId: ctx.auth.companyId, cardIds, ...range };
     const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
-      exportCreditCard(ctx.db, write, filters, request);
+      exportCreditCard(ctx.db, write, statement, request);
     return { ...reply, stream: streamExport(log, produce, release) };
   },
 });

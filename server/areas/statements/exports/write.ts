@@ -32,7 +32,7 @@ export async function writeExport<T extends object>(
     await write(csv.head());
     for await (const items of source.chunks) {
       rows += items.length;
-      await write(csv.rows(items));
+      await write(csv.rows(items), items.length);
     }
     return rows;
   }
@@ -42,7 +42,7 @@ export async function writeExport<T extends object>(
     const transactions = items.map((item) => source.toOfx(item));
     for (const t of transactions) totalCents += Math.round(t.amount * 100);
     rows += items.length;
-    await write(ofxTransactions(transactions));
+    await write(ofxTransactions(transactions), items.length);
   }
   await write(ofxTail(source.statement, await source.balance(totalCents / 100), now));
   return rows;
