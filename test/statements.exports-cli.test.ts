@@ -75,7 +75,11 @@ describe('finance export', () => {
     });
     const expected = Buffer.from(await new Response(api).arrayBuffer());
     expect(readFileSync(out).equals(expected)).toBe(true);
-    expect(JSON.parse(stdout)).toMatchObject({ companyId: acme.companyId, format: 'csv', rows: 700 - Math.ceil(700 / 3) });
+    expect(JSON.parse(stdout)).toMatchObject({
+      companyId: acme.companyId,
+      format: 'csv',
+      rows: 700 - Math.ceil(700 / 3),
+    });
   });
 
   it('when a credit-card OFX is exported, then it holds the transactions the API streams', async () => {
