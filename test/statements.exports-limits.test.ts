@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinanceApiError } from '../client/index.js';
 import { createLogger } from '../server/http/logger.js';
+import type { LagProbe } from '../server/http/overload.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createAccount, createBankingTransactions } from './support/factories/statements.js';
 import { financeOf, text } from './support/exports.js';
@@ -144,5 +145,32 @@ describe('downloadBankingExport and the rate limit', () => {
     });
     expect(refused.response.status).toBe(429);
     expect(Number(refused.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('downloadBankingExport under overload', () => {
+  let lag = 0;
+  let shedding: TestServer;
+  beforeAll(async () => {
+    const probe = (): LagProbe => ({ lagMs: () => lag, stop: () => undefined });
+    shedding = await startTestServer({ config: { overloadMaxLagMs: 100 }, lagProbe: probe });
+  });
+  afterAll(async () => shedding.close());
+
+  it('when the event loop is behind, then 503 with Retry-After and no slot taken; at the threshold, the export streams', async () => {
+    const company = await shedding.newCompany();
+    lag = 250;
+    const { response, error } = await company.api.GET('/statements/v1/exports/credit-card', {
+      params: { query: { format: 'ofx' } },
+      parseAs: 'text',
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(error).toMatchObject({ code: 503, error: 'Service Unavailable' });
+    expect(await shedding.db.selectFrom('export_leases').selectAll().execute()).toEqual([]);
+    lag = 100;
+    const body = await text(await financeOf(shedding, company).exports.creditCard({ format: 'ofx' }));
+    expect(body.endsWith('</OFX>\r\n')).toBe(true);
+    lag = 0;
   });
 });
