@@ -78,7 +78,7 @@ async function exported(finance: FinanceClient, format: 'csv' | 'ofx') {
     } else {
       const chunk = carry + tail.decode(value, { stream: true });
       rows += chunk.split('<STMTTRN>').length - 1;
-      carry = chunk.slice(-9);
+      carry = chunk.slice(-8);
     }
   }
   return { rows: format === 'csv' ? rows - 1 : rows, firstByteMs };

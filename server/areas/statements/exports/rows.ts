@@ -7,8 +7,12 @@ import type { BankingPageQuery } from '../store/banking-types.js';
 import { loadCreditCardPage, type CreditCardPageQuery } from '../store/credit-card-page.js';
 import { presentBanking, presentCreditCard } from '../present.js';
 
-/** Rows per chunk: one page query each; large enough that the per-query cost fades, small enough to stay flat in memory. */
-export const CHUNK_ROWS = 500;
+/**
+ * Rows per chunk: one page query each. Large enough that the per-query cost fades; small enough
+ * that memory stays flat and that one chunk (a synchronous read on SQLite, presenting, formatting)
+ * holds the event loop only briefly, so requests served beside an export are not delayed (or shed).
+ */
+export const CHUNK_ROWS = 250;
 
 export async function* bankingChunks(db: Db, query: Omit<BankingPageQuery, 'after' | 'take'>, timeZone: string) {
   // Planned once, so every chunk reads the same way.

@@ -57,7 +57,8 @@ export function streamExport(
       if (!drained) await waitForDrain(res);
     };
     try {
-      await produce(write);
+      // HEAD: the status and headers say all there is to say; nothing is read.
+      if (res.req.method !== 'HEAD') await produce(write);
       log.completed = true;
       res.end();
     } catch (err) {
