@@ -2,7 +2,16 @@
 // filters, each once and in its order, read back with csv-parse; both dialects; formula injection.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BankingExportQuery, FinanceApiError, type FinanceClient, type components } from '../client/index.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type BankingExportQuery,
+  FinanceApiError,
+  type FinanceClient,
+  type components,
+  saveExport,
+} from '../client/index.js';
 import { loadBundle } from '../server/http/spec.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import {
@@ -164,6 +173,20 @@ describe('downloadBankingExport', () => {
       'application/x-ofx',
     );
     expect(ofx.response.headers.get('content-disposition')).toBe('attachment; filename="banking-all.ofx"');
+  });
+
+  it('when saved with saveExport, then the file holds exactly the bytes of the export', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finance-save-'));
+    try {
+      const query: BankingExportQuery = { format: 'ofx', status: [1] };
+      const path = join(dir, 'extrato.ofx');
+      const bytes = await saveExport(await finance.exports.banking(query), path);
+      const expected = Buffer.from(await new Response(await finance.exports.banking(query)).arrayBuffer());
+      expect(bytes).toBe(expected.length);
+      expect(readFileSync(path).equals(expected)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("when another company exports, then none of this company's rows", async () => {
