@@ -4,6 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi.js';
 import { paginators, type Paginators } from './paginate.js';
 import { sandboxHelpers, type SandboxHelpers } from './sandbox.js';
+import { exporters, type Exporters } from './exports.js';
 import { requestIdMiddleware } from './request-id.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
@@ -35,6 +36,8 @@ export type FinanceClient = Client<paths> & {
   paginate: Paginators;
   /** The sandbox's test helpers and test clock (not available in production). */
   sandbox: SandboxHelpers;
+  /** Statement exports as CSV or OFX, streamed: `await finance.exports.banking({ format: 'ofx' })`. */
+  exports: Exporters;
 };
 
 /** Comma-separated arrays (`status=1,2`), as the contract's `style: form, explode: false` parameters. */
@@ -57,7 +60,11 @@ export function createFinanceClient(options: FinanceClientOptions): FinanceClien
   const transport = createTransport({ baseUrl, fetch, tokens, policy, signal: options.signal });
   const client = createClient<paths>({ baseUrl, fetch: transport, querySerializer });
   client.use(requestIdMiddleware, idempotencyKeyMiddleware);
-  return Object.assign(client, { paginate: paginators(client), sandbox: sandboxHelpers(client) });
+  return Object.assign(client, {
+    paginate: paginators(client),
+    sandbox: sandboxHelpers(client),
+    exports: exporters(client),
+  });
 }
 
 export {
@@ -76,6 +83,13 @@ export {
   type FieldProblem,
   type VcnErrorCode,
 } from './errors.js';
+export {
+  saveExport,
+  type Exporters,
+  type ExportOptions,
+  type BankingExportQuery,
+  type CreditCardExportQuery,
+} from './exports.js';
 export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType } from './webhooks.js';

@@ -204,6 +204,104 @@ export interface paths {
         patch: operations["reconcileCreditCardTransaction"];
         trace?: never;
     };
+    "/statements/v1/exports/banking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the banking statement
+         * @description The whole banking statement that `GET /statements/v1/banking` would list with the same filters
+         *     and `sorting`, as one CSV or OFX file, streamed: every row that matches, and exists for the
+         *     whole export, appears exactly once, in the list's order. The first bytes leave at once; the
+         *     rows follow in chunks as the client reads them. A client that closes the connection stops the
+         *     export. The filters follow the list's rules (400 for only one of `startDate`/`endDate`, more
+         *     than one of `amountEq`/`amountGt`/`amountLt`, …); there is no `limit` and no cursor.
+         *
+         *     An export counts against the rate limit as one request, like a list page; a company runs at
+         *     most `EXPORTS_PER_COMPANY` exports at a time (2 by default), beyond that 429 with `Retry-After`.
+         *
+         *     **CSV columns**, in this order (every field of the list item; nested objects flattened with
+         *     dotted names; `attachments` is the number of attachments; an absent object leaves its cells
+         *     empty; booleans `true`/`false`): `id`, `transactionType.id`, `transactionType.description`,
+         *     `transactionType.icon`, `transactionType.subType`, `companyId`, `status`, `statusDescription`,
+         *     `accountId`, `finalCardNumber`, `bearerName`, `transactionDate`, `brlAmount`, `usdAmount`,
+         *     `usdExchangeRate`, `usdExchangeRateDate`, `totalTransactionAmount`, `iofAmount`,
+         *     `feeServiceAmount`, `mccCode`, `mccGroup`, `mccDescription`, `idPurchaseEvent`,
+         *     `sourceDestinationName`, `placeEstablishment`, `description`, `notes`, `attachments`,
+         *     `conciliation.description`, `conciliation.conciled`, `showReceipt`, `category.id`,
+         *     `category.description`, `costCenter.id`, `costCenter.description`, `user.id`, `user.email`,
+         *     `requesterUser.id`, `requesterUser.email`, `customCategory.id`, `customCategory.name`.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
+         *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
+         *
+         *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `STMTRS` in `BANKMSGSRSV1`:
+         *     `BANKACCTFROM` names the account (with `accountId`: its bank code, branch and number; without:
+         *     `ALL`), `DTSTART`/`DTEND` the period (the filter's days, else the company's first and last
+         *     transaction), `LEDGERBAL` the balance of the account (or of all accounts) now, one
+         *     `STMTTRN` per transaction: `TRNTYPE` `DEBIT` or `CREDIT` (`transactionType.subType`),
+         *     `DTPOSTED` in the company's time zone, `TRNAMT` the `totalTransactionAmount` signed (debits
+         *     negative), `FITID` the transaction id, `NAME` the counterparty (`sourceDestinationName`, else
+         *     `description`; 32 characters), `MEMO` the description and notes (255 characters).
+         */
+        get: operations["downloadBankingExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/exports/credit-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the credit-card statement
+         * @description The whole credit-card statement that `GET /statements/v1/credit-card` would list with the same
+         *     filters, as one CSV or OFX file, streamed newest purchase first (ties by `id`): every record
+         *     that matches, and exists for the whole export, appears exactly once. The first bytes leave at
+         *     once; the rows follow in chunks as the client reads them. A client that closes the connection
+         *     stops the export. The filters follow the list's rules (400 for only one of
+         *     `startDate`/`endDate`); there is no `limit` and no cursor.
+         *
+         *     An export counts against the rate limit as one request, like a list page; a company runs at
+         *     most `EXPORTS_PER_COMPANY` exports at a time (2 by default), beyond that 429 with `Retry-After`.
+         *
+         *     **CSV columns**, in this order (every field of the list item; nested objects flattened with
+         *     dotted names; `attachments` is the number of attachments; an absent object leaves its cells
+         *     empty; booleans `true`/`false`): `id`, `cardId`, `finalCardNumber`, `bearerName`,
+         *     `transactionDate`, `description`, `merchantName`, `mccCode`, `amount`, `currency`,
+         *     `brlAmount`, `exchangeRate`, `iofAmount`, `installment.number`, `installment.total`, `status`,
+         *     `statusDescription`, `billDueDate`, `notes`, `attachments`, `conciliation.description`,
+         *     `conciliation.conciled`, `category.id`, `category.description`, `customCategory.id`,
+         *     `customCategory.name`, `costCenter.id`, `costCenter.description`, `user.id`, `user.email`.
+         *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
+         *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
+         *
+         *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `CCSTMTRS` in `CREDITCARDMSGSRSV1`:
+         *     `CCACCTFROM` names the card (`ACCTID` its last four digits when `cardIds` has one card, else
+         *     `ALL`), `DTSTART`/`DTEND` the period (the filter's days, else the company's first and last
+         *     record), `LEDGERBAL` the sum of the exported records' `TRNAMT`, one `STMTTRN` per
+         *     record: `TRNTYPE` `DEBIT`, `DTPOSTED` in the company's time zone, `TRNAMT` the `brlAmount`
+         *     negated, `FITID` the record id, `NAME` the merchant (32 characters), `MEMO` the description
+         *     and notes (255 characters).
+         */
+        get: operations["downloadCreditCardExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/attachments/v1": {
         parameters: {
             query?: never;
@@ -4428,6 +4526,33 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /**
+         * @description The client exceeded its request rate (an export counts as one request, like a list page), or the
+         *     company already has as many exports running as it may (`EXPORTS_PER_COMPANY`, 2 by default). Wait
+         *     the seconds in `Retry-After`, then retry.
+         */
+        ExportBusy: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Too Many Requests",
+                 *       "message": "The company already has 2 exports running; retry in 5 seconds",
+                 *       "code": 429,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The request conflicts with the current state of the resource. */
         Conflict: {
             headers: {
@@ -4824,6 +4949,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Only movements of this account. Omitted, all accounts. */
+        BankingAccountId: number;
         /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
         TransactionStartDate: string;
         /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
@@ -4833,6 +4960,29 @@ export interface components {
          *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
          */
         NextPageStartKey: string;
+        /**
+         * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
+         *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
+         */
+        BankingSorting: "transactionDate:desc" | "transactionDate:asc" | "brlAmount:desc" | "brlAmount:asc" | "totalTransactionAmount:desc" | "totalTransactionAmount:asc";
+        /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+        BankingHasAttachments: boolean;
+        /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+        BankingWasConciled: boolean;
+        /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+        BankingCategoryIds: number[];
+        /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+        BankingCostCenterIds: string[];
+        /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
+        BankingResponsibleEmail: string;
+        /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+        BankingStatus: (1 | 2 | 3)[];
+        /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
+        BankingAmountEq: number;
+        /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
+        BankingAmountGt: number;
+        /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
+        BankingAmountLt: number;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
         /**
@@ -4845,8 +4995,24 @@ export interface components {
          *     errors (5xx) are not kept, so retrying them runs them again.
          */
         IdempotencyKey: string;
+        /** @description Only records of these cards (comma-separated `cardId`s). */
+        CreditCardCardIds: string[];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
         CreditCardTransactionId: string;
+        /**
+         * @description `csv`: one header row, then one row per transaction (columns in the response description), in
+         *     the `dialect` asked for. `ofx`: an OFX 1.0.2 (SGML) statement, one `STMTTRN` per transaction.
+         */
+        ExportFormat: "csv" | "ofx";
+        /**
+         * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
+         *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
+         *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+         *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
+         *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
+         *     order mark.
+         */
+        ExportDialect: "rfc4180" | "excel-br";
         /** @description The cost center's id (a UUID). */
         CostCenterId: string;
         /** @description The supplier's id. */
@@ -4979,7 +5145,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only movements of this account. Omitted, all accounts. */
-                accountId?: number;
+                accountId?: components["parameters"]["BankingAccountId"];
                 /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
@@ -4995,25 +5161,25 @@ export interface operations {
                  * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
                  *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
                  */
-                sorting?: "transactionDate:desc" | "transactionDate:asc" | "brlAmount:desc" | "brlAmount:asc" | "totalTransactionAmount:desc" | "totalTransactionAmount:asc";
+                sorting?: components["parameters"]["BankingSorting"];
                 /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
-                hasAttachments?: boolean;
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
                 /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
-                wasConciled?: boolean;
+                wasConciled?: components["parameters"]["BankingWasConciled"];
                 /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
-                categoryIds?: number[];
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
                 /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
-                costCenterIds?: string[];
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
                 /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
-                responsibleEmail?: string;
+                responsibleEmail?: components["parameters"]["BankingResponsibleEmail"];
                 /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
-                status?: (1 | 2 | 3)[];
+                status?: components["parameters"]["BankingStatus"];
                 /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
-                amountEq?: number;
+                amountEq?: components["parameters"]["BankingAmountEq"];
                 /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
-                amountGt?: number;
+                amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
-                amountLt?: number;
+                amountLt?: components["parameters"]["BankingAmountLt"];
             };
             header?: never;
             path?: never;
@@ -5419,7 +5585,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only records of these cards (comma-separated `cardId`s). */
-                cardIds?: string[];
+                cardIds?: components["parameters"]["CreditCardCardIds"];
                 /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
@@ -5634,6 +5800,240 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadBankingExport: {
+        parameters: {
+            query: {
+                /**
+                 * @description `csv`: one header row, then one row per transaction (columns in the response description), in
+                 *     the `dialect` asked for. `ofx`: an OFX 1.0.2 (SGML) statement, one `STMTTRN` per transaction.
+                 */
+                format: components["parameters"]["ExportFormat"];
+                /**
+                 * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
+                 *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
+                 *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+                 *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
+                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
+                 *     order mark.
+                 */
+                dialect?: components["parameters"]["ExportDialect"];
+                /** @description Only movements of this account. Omitted, all accounts. */
+                accountId?: components["parameters"]["BankingAccountId"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /**
+                 * @description `<field>:<order>` with field `transactionDate` (default), `brlAmount` or
+                 *     `totalTransactionAmount` and order `asc` or `desc`. Ties are broken by `id` in the same order.
+                 */
+                sorting?: components["parameters"]["BankingSorting"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
+                responsibleEmail?: components["parameters"]["BankingResponsibleEmail"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
+                amountEq?: components["parameters"]["BankingAmountEq"];
+                /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
+                amountGt?: components["parameters"]["BankingAmountGt"];
+                /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
+                amountLt?: components["parameters"]["BankingAmountLt"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment`, with a file name naming the statement and the period:
+                     *     `banking-<startDate>-<endDate>.<csv|ofx>`, or `banking-all.<csv|ofx>` without dates.
+                     */
+                    "Content-Disposition"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,transactionType.id,transactionType.description,transactionType.icon,transactionType.subType,companyId,status,statusDescription,accountId,finalCardNumber,bearerName,transactionDate,brlAmount,usdAmount,usdExchangeRate,usdExchangeRateDate,totalTransactionAmount,iofAmount,feeServiceAmount,mccCode,mccGroup,mccDescription,idPurchaseEvent,sourceDestinationName,placeEstablishment,description,notes,attachments,conciliation.description,conciliation.conciled,showReceipt,category.id,category.description,costCenter.id,costCenter.description,user.id,user.email,requesterUser.id,requesterUser.email,customCategory.id,customCategory.name
+                     *     48190,2,PIX enviado,pix,DEBIT,5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29,3,PENDING,3,,,2026-11-17T14:02:11-03:00,1890,,,,1890,0,0,,,,,GRAFICA PAULISTA LTDA,,PIX enviado - GRAFICA PAULISTA LTDA,,0,Not reconciled,false,false,TRANSFERS,Transferências,,,7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6,mariana.costa@acme.com.br,,,,
+                     */
+                    "text/csv": string;
+                    /**
+                     * @example OFXHEADER:100
+                     *     DATA:OFXSGML
+                     *     VERSION:102
+                     *     SECURITY:NONE
+                     *     ENCODING:UNICODE
+                     *     CHARSET:NONE
+                     *     COMPRESSION:NONE
+                     *     OLDFILEUID:NONE
+                     *     NEWFILEUID:NONE
+                     *
+                     *     <OFX>
+                     *     <SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261201090000[-3]<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>
+                     *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>0<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>BRL
+                     *     <BANKACCTFROM><BANKID>341<BRANCHID>0912<ACCTID>40001-1<ACCTTYPE>CHECKING</BANKACCTFROM>
+                     *     <BANKTRANLIST><DTSTART>20261101000000[-3]<DTEND>20261130235959[-3]
+                     *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261117140211[-3]<TRNAMT>-1890.00<FITID>48190<NAME>GRAFICA PAULISTA LTDA<MEMO>PIX enviado - GRAFICA PAULISTA LTDA</STMTTRN>
+                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>48210.55<DTASOF>20261201090000[-3]</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                     *     </OFX>
+                     */
+                    "application/x-ofx": string;
+                };
+            };
+            /**
+             * @description A parameter is malformed or breaks a rule of the list (see `GET /statements/v1/banking`), or
+             *     `dialect` was sent with `format=ofx`.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "startDate and endDate must be sent together",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "startDate and endDate must be sent together"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ExportBusy"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadCreditCardExport: {
+        parameters: {
+            query: {
+                /**
+                 * @description `csv`: one header row, then one row per transaction (columns in the response description), in
+                 *     the `dialect` asked for. `ofx`: an OFX 1.0.2 (SGML) statement, one `STMTTRN` per transaction.
+                 */
+                format: components["parameters"]["ExportFormat"];
+                /**
+                 * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
+                 *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
+                 *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+                 *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
+                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
+                 *     order mark.
+                 */
+                dialect?: components["parameters"]["ExportDialect"];
+                /** @description Only records of these cards (comma-separated `cardId`s). */
+                cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment`, with a file name naming the statement and the period:
+                     *     `credit-card-<startDate>-<endDate>.<csv|ofx>`, or `credit-card-all.<csv|ofx>` without dates.
+                     */
+                    "Content-Disposition"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,cardId,finalCardNumber,bearerName,transactionDate,description,merchantName,mccCode,amount,currency,brlAmount,exchangeRate,iofAmount,installment.number,installment.total,status,statusDescription,billDueDate,notes,attachments,conciliation.description,conciliation.conciled,category.id,category.description,customCategory.id,customCategory.name,costCenter.id,costCenter.description,user.id,user.email
+                     *     01JD3Q5W2K8Z9Y7X6V5T4S3R2Q,c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e,4021,MARIANA COSTA,2026-11-12T19:44:10-03:00,AMAZON AWS 02/06,AMAZON WEB SERVICES,7372,120,USD,674.82,5.4333,22.82,2,6,2,PROCESSED,2026-12-10,Infraestrutura - ambiente de produção,0,Not reconciled,false,SOFTWARE,Software e serviços digitais,15,6.3.01 Serviços de nuvem,3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a,Tecnologia,,
+                     */
+                    "text/csv": string;
+                    /**
+                     * @example OFXHEADER:100
+                     *     DATA:OFXSGML
+                     *     VERSION:102
+                     *     SECURITY:NONE
+                     *     ENCODING:UNICODE
+                     *     CHARSET:NONE
+                     *     COMPRESSION:NONE
+                     *     OLDFILEUID:NONE
+                     *     NEWFILEUID:NONE
+                     *
+                     *     <OFX>
+                     *     <SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261201090000[-3]<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>
+                     *     <CREDITCARDMSGSRSV1><CCSTMTTRNRS><TRNUID>0<STATUS><CODE>0<SEVERITY>INFO</STATUS><CCSTMTRS><CURDEF>BRL
+                     *     <CCACCTFROM><ACCTID>ALL</CCACCTFROM>
+                     *     <BANKTRANLIST><DTSTART>20261101000000[-3]<DTEND>20261130235959[-3]
+                     *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261112194410[-3]<TRNAMT>-674.82<FITID>01JD3Q5W2K8Z9Y7X6V5T4S3R2Q<NAME>AMAZON WEB SERVICES<MEMO>AMAZON AWS 02/06 - Infraestrutura - ambiente de produção</STMTTRN>
+                     *     </BANKTRANLIST><LEDGERBAL><BALAMT>-674.82<DTASOF>20261201090000[-3]</LEDGERBAL></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1>
+                     *     </OFX>
+                     */
+                    "application/x-ofx": string;
+                };
+            };
+            /** @description A parameter is malformed or breaks a rule of the list, or `dialect` was sent with `format=ofx`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "startDate and endDate must be sent together",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "startDate and endDate must be sent together"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ExportBusy"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

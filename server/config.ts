@@ -23,6 +23,8 @@ export interface Config {
   tokenTtlSeconds: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /** Statement exports one company may run at once (`EXPORTS_PER_COMPANY`, 2); beyond, 429. */
+  exportsPerCompany: number;
   /**
    * Failed authentications of one client id from one source address per minute before that pair
    * gets 429 (`AUTH_FAILURES_PER_MINUTE`, 10; 0 turns it off). The same client id from another
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    exportsPerCompany: nonNegative(env.EXPORTS_PER_COMPANY, 'EXPORTS_PER_COMPANY', 2),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     authSourceFailuresPerMinute: nonNegative(
       env.AUTH_SOURCE_FAILURES_PER_MINUTE,

@@ -6,7 +6,7 @@ import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
 import { seedCompany } from '../../server/cli/seed.js';
 
-const COMPANY = 'Benchmark HTTP Comércio Ltda';
+export const COMPANY = 'Benchmark HTTP Comércio Ltda';
 /** Creates go to a second company, so the lists benchmarked do not grow during the run. */
 const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
 

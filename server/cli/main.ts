@@ -1,4 +1,4 @@
-// `finance`: the sandbox command (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events).
+// `finance`: the sandbox command (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, export).
 // Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
@@ -11,6 +11,7 @@ import { register as vcn } from './commands/vcn.js';
 import { register as migrate } from './commands/migrate.js';
 import { register as events } from './commands/events.js';
 import { register as backup } from './commands/backup.js';
+import { register as exporter } from './commands/export.js';
 import { markRequiredOptions } from './options.js';
 
 const program = new Command('finance')
@@ -18,7 +19,7 @@ const program = new Command('finance')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events]) add(program);
+for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter]) add(program);
 markRequiredOptions(program);
 
 try {

@@ -1,6 +1,6 @@
 // Calls the handler of the validated request's operation (the one match, operation.ts) and writes its reply.
 import type { NextFunction, Request, Response } from 'express';
-import type { HandlerContext, Services } from './handler.js';
+import type { HandlerContext, Services, StreamBody } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
 import { matchOf } from './operation.js';
@@ -13,6 +13,7 @@ type AnyHandler = (
   body?: unknown;
   raw?: Buffer | Uint8Array;
   contentType?: string;
+  stream?: StreamBody;
   headers?: Record<string, string>;
 }>;
 
@@ -30,7 +31,10 @@ export function dispatch(services: Services) {
       );
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       res.status(reply.status);
-      if (reply.raw !== undefined) {
+      if (reply.stream !== undefined) {
+        res.type(reply.contentType ?? 'application/octet-stream');
+        await reply.stream(res);
+      } else if (reply.raw !== undefined) {
         res.type(reply.contentType ?? 'application/octet-stream').send(Buffer.from(reply.raw));
       } else if (reply.body === undefined) {
         res.end();

@@ -45,15 +45,22 @@ type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 20
 
 /**
  * What a handler answers. JSON responses are typed by the contract; `raw` sends bytes
- * (PDFs, uploaded files, HTML) with their content type.
+ * (PDFs, uploaded files, HTML) with their content type; `stream` writes a body of any length.
  */
 type Reply<K extends OperationId> = {
   [S in SuccessStatus<K>]:
     | (Responses<K>[S] extends { content: { 'application/json': infer B } }
         ? { status: S; body: B; headers?: Record<string, string> }
         : { status: S; body?: undefined; headers?: Record<string, string> })
-    | { status: S; raw: Buffer | Uint8Array; contentType: string; headers?: Record<string, string> };
+    | { status: S; raw: Buffer | Uint8Array; contentType: string; headers?: Record<string, string> }
+    | { status: S; stream: StreamBody; contentType: string; headers?: Record<string, string> };
 }[SuccessStatus<K>];
+
+/**
+ * A body written by the handler after the status and headers are sent (statement exports). It
+ * must never reject: a failure once bytes are out can only end the response early (`res.destroy`).
+ */
+export type StreamBody = (res: Response) => Promise<void>;
 
 /** Who is calling: set by the auth middleware from the access token. */
 export interface AuthContext {

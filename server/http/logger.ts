@@ -44,7 +44,7 @@ function batchedStdout() {
 /**
  * Logs each request once it is answered (or the client went away): `req` {id, method, url without
  * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms,
- * `trace_id` and `span_id`.
+ * `trace_id` and `span_id`, and `export` {filters, rows, completed} on a statement export.
  */
 export function httpLogger(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
@@ -68,6 +68,8 @@ export function httpLogger(logger: Logger) {
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - started),
           ...traceFields(res.locals.trace as TraceContext | undefined),
+          // A statement export's filters and rows (areas/statements/exports/stream.ts).
+          ...(res.locals.export ? { export: res.locals.export } : {}),
         },
         res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
       );

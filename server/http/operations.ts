@@ -7,6 +7,7 @@ import { handlers as statements } from '../areas/statements/handlers.js';
 import { handlers as attachments } from '../areas/statements/attachments/handlers.js';
 import { handlers as accounts } from '../areas/statements/accounts/handlers.js';
 import { handlers as bills } from '../areas/statements/bills/handlers.js';
+import { handlers as exports } from '../areas/statements/exports/handlers.js';
 import { handlers as vcn } from '../areas/vcn/handlers.js';
 import { handlers as events } from '../areas/events/handlers.js';
 import { handlers as webhooks } from '../areas/webhooks/handlers.js';
@@ -20,6 +21,7 @@ export const operations = {
   ...attachments,
   ...accounts,
   ...bills,
+  ...exports,
   ...vcn,
   ...events,
   ...webhooks,

@@ -177,6 +177,14 @@ export interface IngestedLineTable {
   ingested_at: string;
 }
 
+/** A running statement export (server/areas/statements/exports/leases.ts): at most N per company. */
+export interface ExportLeaseTable {
+  id: string;
+  company_id: string;
+  /** Epoch milliseconds; a lease not renewed by then belongs to a process that died. */
+  expires_at: number;
+}
+
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -188,4 +196,5 @@ export interface StatementsTables {
   ingest_banking_rows: StagedBankingTable;
   ingest_credit_card_rows: StagedCreditCardTable;
   ingested_lines: IngestedLineTable;
+  export_leases: ExportLeaseTable;
 }

@@ -14,6 +14,7 @@ import * as m0011 from './0011_banking_fee_rows.js';
 import * as m0012 from './0012_auth_failure_keys.js';
 import * as m0013 from './0013_ingest_staging.js';
 import * as m0014 from './0014_company_clock.js';
+import * as m0015 from './0015_export_leases.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_auth_failure_keys': m0012,
   '0013_ingest_staging': m0013,
   '0014_company_clock': m0014,
+  '0015_export_leases': m0015,
 };

@@ -12,7 +12,7 @@ export interface CreditCardItem extends CreditCardTransactionRow {
   attachments: AttachmentSummary[];
 }
 
-interface CreditCardPageQuery {
+export interface CreditCardPageQuery {
   companyId: string;
   cardIds?: string[];
   from?: string;

@@ -1,0 +1,68 @@
+// GET /statements/v1/exports/banking and /credit-card: the list's filters, checked by the list's own
+// rules, then the whole statement streamed as CSV or OFX (sources.ts), at most `exportsPerCompany`
+// at once per company (leases.ts).
+import { defineHandlers, type HandlerContext } from '../../../http/handler.js';
+import { ApiError, badRequest } from '../../../http/errors.js';
+import { bankingPageQuery, dateRange } from '../banking-query.js';
+import { acquireExportLease, RETRY_AFTER_SECONDS } from './leases.js';
+import { exportBanking, exportCreditCard, type ExportRequest } from './sources.js';
+import { streamExport, type ExportLog } from './stream.js';
+import type { ExportFormat } from './write.js';
+
+const MEDIA_TYPES = { csv: 'text/csv; charset=utf-8', ofx: 'application/x-ofx' } as const;
+
+interface Common {
+  format: ExportFormat;
+  dialect?: 'rfc4180' | 'excel-br';
+  startDate?: string;
+  endDate?: string;
+}
+
+/** The checks both exports share, then a lease, or 429 when the company runs as many exports as it may. */
+async function begin(statement: string, q: Common, { db, auth, config, clock }: HandlerContext) {
+  if (q.format === 'ofx' && q.dialect !== undefined) throw badRequest('dialect applies to format=csv only');
+  const max = config.exportsPerCompany;
+  const lease = max > 0 ? await acquireExportLease(db, auth.companyId, max) : { release: async () => {} };
+  if (!lease) {
+    const message = `The company already has ${max} exports running; retry in ${RETRY_AFTER_SECONDS} seconds`;
+    throw new ApiError(429, message, [], { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  }
+  const period = q.startDate && q.endDate ? `${q.startDate}-${q.endDate}` : 'all';
+  const request: ExportRequest = {
+    format: q.format,
+    dialect: q.dialect ?? 'rfc4180',
+    timeZone: auth.timeZone,
+    now: clock.now(),
+  };
+  return {
+    request,
+    release: lease.release,
+    reply: {
+      status: 200 as const,
+      contentType: MEDIA_TYPES[q.format],
+      headers: { 'Content-Disposition': `attachment; filename="${statement}-${period}.${q.format}"` },
+    },
+  };
+}
+
+export const handlers = defineHandlers({
+  downloadBankingExport: async ({ query }, ctx) => {
+    const { page, email } = bankingPageQuery(query, ctx);
+    const { request, release, reply } = await begin('banking', query, ctx);
+    const filters = { ...page.filters, sort: page.sort, responsibleEmail: email, ...request };
+    const log: ExportLog = { filters, rows: 0, completed: false };
+    const produce = (write: Parameters<typeof exportBanking>[1]) => exportBanking(ctx.db, write, page, email, request);
+    return { ...reply, stream: streamExport(log, produce, release) };
+  },
+
+  downloadCreditCardExport: async ({ query }, ctx) => {
+    const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+    const range = dateRange(query.startDate, query.endDate, ctx.auth.timeZone);
+    const { request, release, reply } = await begin('credit-card', query, ctx);
+    const log: ExportLog = { filters: { cardIds, ...range, ...request }, rows: 0, completed: false };
+    const statement = { companyId: ctx.auth.companyId, cardIds, ...range };
+    const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
+      exportCreditCard(ctx.db, write, statement, request);
+    return { ...reply, stream: streamExport(log, produce, release) };
+  },
+});

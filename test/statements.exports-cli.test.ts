@@ -1,0 +1,122 @@
+// `finance export`, as a user runs it: a separate process on the server's database writes the same
+// file the HTTP export streams.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseSync } from 'ofx-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
+import { freshDatabase } from './support/database.js';
+import {
+  createAccount,
+  createBankingTransactions,
+  createCreditCardTransactions,
+} from './support/factories/statements.js';
+import { financeOf, text } from './support/exports.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'finance-export-'));
+let dbPath: string;
+let server: TestServer;
+let acme: TestCompany;
+
+const finance = (...args: string[]) =>
+  run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+
+beforeAll(async () => {
+  dbPath = await freshDatabase(dir);
+  server = await startTestServer({ dbPath });
+  acme = await server.newCompany();
+  const account = await createAccount(server.db, acme.companyId);
+  await createBankingTransactions(
+    server.db,
+    acme.companyId,
+    account,
+    Array.from({ length: 700 }, (_, i) => ({ status: ((i % 3) + 1) as 1 | 2 | 3, notes: i % 9 ? '' : '=1+1' })),
+  );
+  await createCreditCardTransactions(
+    server.db,
+    acme.companyId,
+    Array.from({ length: 40 }, () => ({})),
+  );
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('finance export', () => {
+  it('when a banking CSV is exported with filters, then the file is byte for byte what the API streams', async () => {
+    const out = join(dir, 'banking.csv');
+    const { stdout } = await finance(
+      'export',
+      'banking',
+      '--company',
+      acme.companyId,
+      '--format',
+      'csv',
+      '--dialect',
+      'excel-br',
+      '--status',
+      '2,3',
+      '--sorting',
+      'brlAmount:asc',
+      '--out',
+      out,
+      '--json',
+    );
+    const api = await financeOf(server, acme).exports.banking({
+      format: 'csv',
+      dialect: 'excel-br',
+      status: [2, 3],
+      sorting: 'brlAmount:asc',
+    });
+    const expected = Buffer.from(await new Response(api).arrayBuffer());
+    expect(readFileSync(out).equals(expected)).toBe(true);
+    expect(JSON.parse(stdout)).toMatchObject({
+      companyId: acme.companyId,
+      format: 'csv',
+      rows: 700 - Math.ceil(700 / 3),
+    });
+  });
+
+  it('when a credit-card OFX is exported, then it holds the transactions the API streams', async () => {
+    const out = join(dir, 'card.ofx');
+    await finance('export', 'credit-card', '--company', acme.companyId, '--format', 'ofx', '--out', out);
+    const api = parseSync(await text(await financeOf(server, acme).exports.creditCard({ format: 'ofx' })));
+    const file = parseSync(readFileSync(out, 'utf8'));
+    const list = (ofx: typeof api) => ofx.OFX.CREDITCARDMSGSRSV1.CCSTMTTRNRS.CCSTMTRS.BANKTRANLIST.STMTTRN;
+    expect(list(file)).toHaveLength(40);
+    expect(list(file)).toEqual(list(api));
+  });
+
+  it('when a filter breaks a rule of the list, then the command fails with its message and no export', async () => {
+    const failure = await finance(
+      'export',
+      'banking',
+      '--company',
+      acme.companyId,
+      '--format',
+      'csv',
+      '--start-date',
+      '2026-10-01',
+      '--out',
+      join(dir, 'bad.csv'),
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toContain('startDate and endDate must be sent together');
+    const unknown = await finance(
+      'export',
+      'banking',
+      '--company',
+      'nope',
+      '--format',
+      'ofx',
+      '--out',
+      join(dir, 'x.ofx'),
+    ).catch((e: { stderr: string }) => e);
+    expect((unknown as { stderr: string }).stderr).toContain('no company nope');
+  });
+});
