@@ -63,6 +63,15 @@ async function check(db: Db, companyId: string, lines: Line[], batch: boolean): 
     throw badRequest(`${problems.length} problem(s); nothing was stored`, problems.slice(0, MAX_PROBLEMS));
 }
 
+/** Reads run this many at a time (a PostgreSQL pool serves them side by side), in order. */
+const READS_AT_ONCE = 20;
+async function inChunks<T, R>(items: T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += READS_AT_ONCE)
+    out.push(...(await Promise.all(items.slice(i, i + READS_AT_ONCE).map(read))));
+  return out;
+}
+
 const event = (a: Arrival, banking: number, creditCard: number) => ({
   companyId: a.companyId,
   type: 'statement.ingested' as const,
@@ -83,12 +92,8 @@ export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], ba
     await recordEvent(trx, a.now, event(a, rows.length, 0));
     return inserted;
   });
-  const shown: Schemas['BankingTransaction'][] = [];
-  for (const id of ids) {
-    const item = await findBankingItem(db, a.companyId, id);
-    if (item) shown.push(presentBanking(item, a.timeZone));
-  }
-  return shown;
+  const items = await inChunks(ids, (id) => findBankingItem(db, a.companyId, id));
+  return items.flatMap((item): Schemas['BankingTransaction'][] => (item ? [presentBanking(item, a.timeZone)] : []));
 }
 
 export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine[], batch: boolean) {
@@ -109,10 +114,8 @@ export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine
     if (isUniqueViolation(err)) throw badRequest('a transaction id already exists; nothing was stored');
     throw err;
   }
-  const shown: Schemas['CreditCardTransaction'][] = [];
-  for (const row of rows) {
-    const item = await findCreditCardItem(db, a.companyId, row.id);
-    if (item) shown.push(presentCreditCard(item, a.timeZone));
-  }
-  return shown;
+  const items = await inChunks(rows, (row) => findCreditCardItem(db, a.companyId, row.id));
+  return items.flatMap((item): Schemas['CreditCardTransaction'][] =>
+    item ? [presentCreditCard(item, a.timeZone)] : [],
+  );
 }
