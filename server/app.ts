@@ -116,7 +116,7 @@ export function createApp({
 
   if (!config.vcnEnabled) {
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) =>
-      next(new ApiError(404, 'No such resource or operation')),
+      next(new ApiError(404, 'No such resource or operation', [], {}, { reason: 'unknown_path' })),
     );
   }
 
@@ -153,8 +153,8 @@ export function createApp({
   app.use(idempotency(services, logger));
   app.use(dispatch(services));
   app.use((_req: Request, _res: Response, next: NextFunction) =>
-    next(new ApiError(404, 'No such resource or operation')),
+    next(new ApiError(404, 'No such resource or operation', [], {}, { reason: 'unknown_path' })),
   );
-  app.use(errorHandler(logger, internal));
+  app.use(errorHandler(logger, internal, config));
   return app;
 }

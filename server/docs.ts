@@ -17,6 +17,8 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
 export const publicBundlePath = resolve(projectRoot, 'generated', 'openapi.public.json');
 export const changelogPath = resolve(projectRoot, 'openapi', 'CHANGELOG.md');
+/** The errors guide, rendered as the page's "Errors" section (each reason's `docUrl` points into it). */
+const errorsGuidePath = resolve(projectRoot, 'docs', 'errors.md');
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +26,7 @@ type Json = Record<string, unknown>;
 function docsBundle(bundle: Json): Json {
   const out = withCodeSamples(bundle);
   const info = out.info as { description?: string };
-  info.description = `${info.description ?? ''}\n\n**[Changelog](/changelog)** of the contract · **Try it**: the button at the bottom right sends calls to this server with your sandbox credentials.\n`;
+  info.description = `${info.description ?? ''}\n\n**[Changelog](/changelog)** of the contract · **Try it**: the button at the bottom right sends calls to this server with your sandbox credentials.\n\n${readFileSync(errorsGuidePath, 'utf8')}`;
   return out;
 }
 

@@ -66,6 +66,37 @@ describe('the docs page in a browser', () => {
   }, 120_000);
 });
 
+describe('samples and error reasons in a browser', () => {
+  it('when the sample menu of createCostCenter is opened and the TypeScript client chosen, then its createFinanceClient call is visible', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs#/cost-centers/createcostcenter`, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Create a cost center' }).first().waitFor({ timeout: 30_000 });
+    const menu = page.locator('button:visible', { hasText: /^curl$/ }).first();
+    await menu.click();
+    await page.getByText('TypeScript client', { exact: true }).first().click();
+    const sample = page.locator('pre:visible', { hasText: "finance.POST('/cost-centers/v1/cost-centers'" }).first();
+    await sample.waitFor({ timeout: 10_000 });
+    expect(await sample.textContent()).toContain('createFinanceClient({');
+    await page.close();
+  }, 120_000);
+
+  it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
+    const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
+      headers: { Authorization: `Bearer ${acme.token}` },
+    });
+    const { docUrl } = (await res.json()) as { docUrl: string };
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(docUrl, { waitUntil: 'load' });
+    const heading = page.locator('[id="section/error-reasons/unknown_query_parameter"]');
+    await heading.waitFor({ timeout: 30_000 });
+    expect(await heading.textContent()).toContain('unknown_query_parameter');
+    // Scrolled to: the paragraph is on screen, not merely somewhere in the page.
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    expect((await heading.boundingBox())!.y).toBeLessThan(1000);
+    await page.close();
+  }, 120_000);
+});
+
 describe('CORS from a browser page', () => {
   let site: Server;
   beforeAll(async () => {

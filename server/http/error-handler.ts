@@ -9,15 +9,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
+import type { Config } from '../config.js';
+import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
+import { servedBaseUrl } from './served-contract.js';
 import { errorBodies, operationRoutes, type ErrorBody } from './spec.js';
+import { validationErrors, type ValidatorItem } from './validation-errors.js';
 import { isStoreBusy, RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
   status: number;
   message: string;
-  errors?: Array<{ path: string; message: string }>;
+  errors?: ValidatorItem[];
   headers?: Record<string, string>;
 }
 
@@ -62,6 +65,8 @@ function normalize(err: unknown): {
   plain: Array<string | FieldProblem>;
   headers: Record<string, string>;
   expected: boolean;
+  reason: ErrorReason;
+  param?: string;
 } {
   if (err instanceof ApiError) {
     const problems = err.details.map((d) => (typeof d === 'string' ? { field: '', message: d } : d));
@@ -72,6 +77,8 @@ function normalize(err: unknown): {
       plain: err.details,
       headers: err.headers,
       expected: true,
+      reason: err.about.reason ?? reasonOfStatus(err.status),
+      ...(err.about.param !== undefined ? { param: err.about.param } : {}),
     };
   }
   if (isStoreBusy(err)) {
@@ -84,6 +91,7 @@ function normalize(err: unknown): {
       plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`],
       headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       expected: true,
+      reason: 'service_unavailable',
     };
   }
   const e = err as Partial<ValidatorError> & { type?: string; expose?: boolean; statusCode?: number };
@@ -95,6 +103,7 @@ function normalize(err: unknown): {
       plain: ['body: malformed JSON'],
       headers: {},
       expected: true,
+      reason: 'invalid_json',
     };
   }
   if (e?.type === 'entity.too.large') {
@@ -105,6 +114,7 @@ function normalize(err: unknown): {
       plain: [],
       headers: {},
       expected: true,
+      reason: 'payload_too_large',
     };
   }
   if (e?.type && typeof e.statusCode === 'number' && e.statusCode < 500) {
@@ -115,6 +125,7 @@ function normalize(err: unknown): {
       plain: [],
       headers: {},
       expected: true,
+      reason: reasonOfStatus(e.statusCode),
     };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
@@ -137,7 +148,8 @@ function normalize(err: unknown): {
             ? "Unsupported media type: see the operation's request body in the contract"
             : clip(readable(e.message.slice(0, 2000)), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
-    return { status: e.status, message, problems, plain, headers, expected: true };
+    const reason = e.status === 404 ? 'unknown_path' : reasonOfStatus(e.status);
+    return { status: e.status, message, problems, plain, headers, expected: true, reason };
   }
   return {
     status: 500,
@@ -146,6 +158,7 @@ function normalize(err: unknown): {
     plain: [],
     headers: {},
     expected: false,
+    reason: 'internal_error',
   };
 }
 
@@ -166,10 +179,17 @@ function bodyChooser(bundle: Record<string, unknown>) {
   };
 }
 
-export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
+export function errorHandler(logger: Logger, bundle: Record<string, unknown>, config: Config) {
   const bodyOf = bodyChooser(bundle);
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+  const inCallersTerms = validationErrors(bundle);
+  return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = requestIdOf(res);
+    const err = inCallersTerms(thrown, req);
+    const explain = (reason: ErrorReason, param?: string) => ({
+      reason,
+      ...(param !== undefined ? { param } : {}),
+      docUrl: `${servedBaseUrl(req, config)}/docs#/section/error-reasons/${reason}`,
+    });
 
     if (err instanceof OAuthError || bodyOf(req, normalize(err).status) === 'oauth') {
       const n = normalize(err);
@@ -195,6 +215,7 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
         message: err.message,
         code: err.code,
         requestId,
+        ...explain(reasonOfStatus(err.status), err.errors?.[0]?.field.replace(/^(body|query|params)\./, '')),
         ...(err.errors ? { errors: err.errors } : {}),
       });
       return;
@@ -213,15 +234,22 @@ export function errorHandler(logger: Logger, bundle: Record<string, unknown>) {
         n.status === 400
           ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message }))
           : undefined;
-      res
-        .status(n.status)
-        .json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
+      res.status(n.status).json({
+        error,
+        message: n.message,
+        code,
+        requestId,
+        ...explain(n.reason, n.param),
+        ...(errors && errors.length > 0 ? { errors } : {}),
+      });
       return;
     }
     const details =
       body === 'field'
         ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
         : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
-    res.status(n.status).json({ error, message: n.message, code: n.status, requestId, details });
+    res
+      .status(n.status)
+      .json({ error, message: n.message, code: n.status, requestId, ...explain(n.reason, n.param), details });
   };
 }

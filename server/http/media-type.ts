@@ -18,6 +18,6 @@ export function checkMediaType() {
     const message = sent
       ? `This operation does not take ${sent}: send the body with ${accepted}`
       : `This operation needs a request body sent with ${accepted}`;
-    next(new ApiError(sent ? 415 : 400, message, [message]));
+    next(new ApiError(sent ? 415 : 400, message, [message], {}, sent ? {} : { reason: 'missing_body' }));
   };
 }
