@@ -20,8 +20,13 @@ import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { buildDocs, docsPath } from './docs.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
+/** The sandbox listens on this machine only unless told otherwise (`--host 0.0.0.0` in a container). */
+export const DEFAULT_HOST = '127.0.0.1';
+
 export interface ServeOptions {
   port: number;
+  /** The address to listen on; default DEFAULT_HOST. */
+  host?: string;
   dbPath: string;
   /** Processes serving the port (node:cluster); 1 serves from this process. */
   workers?: number;
@@ -62,9 +67,10 @@ async function workerConfig(db: Db, dbPath: string, port: number) {
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
-function banner({ config, demo, hint }: Prepared, workers: number): string {
+function banner({ config, demo, hint }: Prepared, workers: number, host: string): string {
+  const where = ['127.0.0.1', 'localhost', '::1'].includes(host) ? 'this machine only' : `address ${host}`;
   const lines = [
-    `Company Finance Service listening on ${config.baseUrl}${workers > 1 ? ` (${workers} workers)` : ''}`,
+    `Company Finance Service listening on ${config.baseUrl} (${where}${workers > 1 ? `, ${workers} workers` : ''})`,
     `  API docs:      ${config.baseUrl}/docs`,
     `  OpenAPI:       ${config.baseUrl}/openapi.json`,
     `  Token URL:     ${config.baseUrl}/oauth/token`,
@@ -94,8 +100,13 @@ async function restartHint(db: Db, dbPath: string): Promise<string[]> {
 
 const shellQuote = (value: string) => (/^[\w./:@?=&%-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
-export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promise<Server | undefined> {
-  if (workers > 1 && cluster.isPrimary) return primary(port, dbPath, workers);
+export async function serve({
+  port,
+  host = DEFAULT_HOST,
+  dbPath,
+  workers = 1,
+}: ServeOptions): Promise<Server | undefined> {
+  if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
   const db = await openDatabase(dbPath);
   const prepared = cluster.isWorker ? await workerConfig(db, dbPath, port) : await prepare(db, dbPath, port);
   const { config } = prepared;
@@ -108,7 +119,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
   });
 
   const app = createApp({ db, clock: systemClock, config, logger, rateLimitStore: store.store });
-  const server = await listen(createHttpServer(app), port);
+  const server = await listen(createHttpServer(app), port, host);
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
     db,
@@ -118,7 +129,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
     housekeeping: [(now) => recordExpiries(db, now)],
   });
   worker.start();
-  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1));
+  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1, host));
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -142,17 +153,17 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
 }
 
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
-async function primary(port: number, dbPath: string, workers: number): Promise<undefined> {
+async function primary(port: number, host: string, dbPath: string, workers: number): Promise<undefined> {
   const db = await openDatabase(dbPath);
   const prepared = await prepare(db, dbPath, port);
   await db.destroy();
 
   let stopping = false;
   let listening = 0;
-  const fork = () => cluster.fork({ PORT: String(port) });
+  const fork = () => cluster.fork({ PORT: String(port), HOST: host });
   cluster.on('listening', () => {
     listening += 1;
-    if (listening === workers) process.stdout.write(banner(prepared, workers));
+    if (listening === workers) process.stdout.write(banner(prepared, workers, host));
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
