@@ -4,6 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, docsPath } from '../server/docs.js';
@@ -77,6 +79,40 @@ describe('samples and error reasons in a browser', () => {
     const sample = page.locator('pre:visible', { hasText: "finance.POST('/cost-centers/v1/cost-centers'" }).first();
     await sample.waitFor({ timeout: 10_000 });
     expect(await sample.textContent()).toContain('createFinanceClient({');
+    await page.close();
+  }, 120_000);
+
+  it('when the console is opened on getCostCenter, then it is on that operation with a field for id, and sends it', async () => {
+    const reader = await server.newCompany();
+    const { data: created } = await reader.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Console' } });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs#/cost-centers/getcostcenter`, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Get a cost center' }).first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Try it' }).click();
+    expect(await page.locator('#try-it-operation').inputValue()).toBe('getCostCenter');
+    const fields = await page
+      .locator('#try-it-parameters input')
+      .evaluateAll((inputs) =>
+        inputs.map((i) => `${(i as HTMLInputElement).dataset.in}:${(i as HTMLInputElement).dataset.name}`),
+      );
+    expect(fields).toEqual(['path:id']);
+    expect(await page.locator('#try-it-body').isVisible()).toBe(false);
+    expect(await page.locator('#try-it-body-label').isVisible()).toBe(false);
+    await page.locator('#try-it-param-id').fill(created!.id);
+    await page.locator('#try-it-client-id').fill(reader.clientId);
+    await page.locator('#try-it-client-secret').fill(reader.clientSecret);
+    await page.locator('#try-it-token').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toContain('token received');
+    await page.locator('#try-it-send').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\n[\s\S]*"name": "Console"/);
+    await page.screenshot({ path: join(tmpdir(), 'docs-console.png') });
+
+    // Another operation's query parameters get a field each, limit starting at its example.
+    await page.locator('#try-it-operation').selectOption('listBankingTransactions');
+    const names = await page
+      .locator('#try-it-parameters input')
+      .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).dataset.name));
+    expect(names).toEqual(expect.arrayContaining(['limit', 'startDate', 'endDate', 'status', 'sorting']));
     await page.close();
   }, 120_000);
 
