@@ -29,6 +29,7 @@ import { ApiError } from './http/errors.js';
 import { loadBundle, operationRoutes } from './http/spec.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { changelogPath, docsPath } from './docs.js';
+import { demoSamples } from './docs-demo.js';
 import { createSimulatedIssuer, type CardIssuer } from './areas/vcn/issuer.js';
 
 export interface AppOptions {
@@ -89,23 +90,27 @@ export function createApp({
   });
   const publicText = JSON.stringify(publicBundle);
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
+  // In the sandbox its samples use the demo company's ids (server/docs-demo.ts).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
-  const servedDocs = (baseUrl: string) => {
+  const demo = config.production ? undefined : demoSamples(db, publicBundle);
+  const servedDocs = async (baseUrl: string) => {
     const { mtimeMs } = statSync(docsPath);
-    const cached = docsPages.get(baseUrl);
+    const samples = demo ? await demo() : { key: '', apply: (html: string) => html };
+    const key = `${baseUrl}\n${samples.key}`;
+    const cached = docsPages.get(key);
     if (cached?.mtimeMs === mtimeMs) return cached;
-    const html = withBaseUrl(readFileSync(docsPath, 'utf8'), baseUrl);
+    const html = withBaseUrl(samples.apply(readFileSync(docsPath, 'utf8')), baseUrl);
     const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
     if (docsPages.size > 16) docsPages.clear();
-    docsPages.set(baseUrl, page);
+    docsPages.set(key, page);
     return page;
   };
   app.get('/openapi.json', (req, res) => {
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
-  app.get('/docs', (req, res, next) => {
+  app.get('/docs', async (req, res, next) => {
     if (!existsSync(docsPath)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    const page = servedDocs(servedBaseUrl(req, config));
+    const page = await servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
     res.type('text/html').send(page.html);
   });
