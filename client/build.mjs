@@ -1,7 +1,7 @@
 // Builds the package: ES modules in dist/esm, CommonJS in dist/cjs, each with its declarations
-// and the contract's generated types beside them. Runs on `prepare`, so `npm ci` at the
-// repository root, `npm pack` and a git install all leave a usable package. Plain Node: no
-// dependency but the TypeScript compiler.
+// and the contract's generated types beside them. Runs on `prepack` (so the tarball carries no
+// install script and installs without building) and from the repository root's `prepare`
+// (`npm ci` there leaves a usable package). Plain Node: no dependency but the TypeScript compiler.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,9 @@
 // Typed errors. `unwrap()` turns an openapi-fetch result into its data, or throws a FinanceApiError
 // carrying every field of the error body; the plain `{data, error}` style stays available.
+import type { components } from './generated/openapi.js';
+
+/** Why a call failed, as a stable snake_case word (the contract's `ErrorReason`; docs: "Error reasons"). */
+export type ErrorReason = components['schemas']['ErrorReason'];
 
 /** One problem with one field (users/invites `details`, VCN `errors`). */
 export interface FieldProblem {
@@ -32,6 +36,9 @@ interface FinanceApiErrorInit {
   requestId?: string | undefined;
   details?: Array<string | FieldProblem>;
   errors?: FieldProblem[];
+  reason?: ErrorReason | undefined;
+  param?: string | undefined;
+  docUrl?: string | undefined;
   body?: unknown;
 }
 
@@ -53,6 +60,12 @@ export class FinanceApiError extends Error {
   readonly details: Array<string | FieldProblem>;
   /** Field problems of a VCN `bad-request-exception` (`body.amount.rate`…); empty elsewhere. */
   readonly errors: FieldProblem[];
+  /** Why, in a stable word to branch on (`'unknown_field'`, `'insufficient_scope'`…); absent on OAuth errors. */
+  readonly reason: ErrorReason | undefined;
+  /** The field or parameter at fault, as the request named it (`isConcilied`, `status`). */
+  readonly param: string | undefined;
+  /** The docs section explaining `reason`. */
+  readonly docUrl: string | undefined;
   /** The parsed response body (or its text when it was not JSON). */
   readonly body: unknown;
 
@@ -64,6 +77,9 @@ export class FinanceApiError extends Error {
     this.requestId = init.requestId;
     this.details = init.details ?? [];
     this.errors = init.errors ?? [];
+    this.reason = init.reason;
+    this.param = init.param;
+    this.docUrl = init.docUrl;
     this.body = init.body;
   }
 
@@ -84,6 +100,9 @@ export class FinanceApiError extends Error {
       requestId: text(b.requestId) ?? response.headers.get('X-Request-Id') ?? undefined,
       details: list<string | FieldProblem>(b.details),
       errors: list<FieldProblem>(b.errors),
+      reason: text(b.reason) as ErrorReason | undefined,
+      param: text(b.param),
+      docUrl: text(b.docUrl),
       body,
     });
   }

@@ -80,6 +80,7 @@ export {
   hasVcnCode,
   FinanceNetworkError,
   isFinanceNetworkError,
+  type ErrorReason,
   type FieldProblem,
   type VcnErrorCode,
 } from './errors.js';

@@ -1,5 +1,5 @@
 // Receiving webhooks: verify a delivery's Standard Webhooks signature and get the typed event.
-import { Webhook, WebhookVerificationError as SignatureMismatch } from 'standardwebhooks';
+import { Webhook } from 'standardwebhooks';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
@@ -30,20 +30,35 @@ function header(headers: HeaderBag, name: string): string {
 /**
  * Verifies a delivery and returns its event. `rawBody` is the request body exactly as received
  * (before any JSON parsing); `secret` the endpoint's `whsec_…` secret. Throws
- * `WebhookVerificationError` when the signature does not match or the timestamp is more than
- * 5 minutes away. Deduplicate by `event.id`: delivery is at least once.
+ * `WebhookVerificationError` for anything that is not an authentic, recent delivery: a signature
+ * that does not match, a timestamp more than 5 minutes away, missing headers, a body that is not
+ * text or bytes, and a malformed secret (so a handler answers 400, never 500). Deduplicate by
+ * `event.id`: delivery is at least once.
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string): WebhookEvent {
-  const payload = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  let webhook: Webhook;
   try {
-    return new Webhook(secret).verify(payload, {
+    if (typeof secret !== 'string' || !/^(whsec_)?[A-Za-z0-9+/=]+$/.test(secret))
+      throw new Error('not a whsec_ secret');
+    webhook = new Webhook(secret);
+  } catch (error) {
+    throw new WebhookVerificationError(`the signing secret is malformed (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  try {
+    if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+      throw new Error('the raw body must be a string or bytes (read it before JSON parsing)');
+    if (!headers || typeof headers !== 'object') throw new Error('the request headers are missing');
+    const payload = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+    return webhook.verify(payload, {
       'webhook-id': header(headers, 'webhook-id'),
       'webhook-timestamp': header(headers, 'webhook-timestamp'),
       'webhook-signature': header(headers, 'webhook-signature'),
     }) as WebhookEvent;
   } catch (error) {
-    if (error instanceof SignatureMismatch) throw new WebhookVerificationError(error.message, { cause: error });
-    throw error;
+    if (error instanceof WebhookVerificationError) throw error;
+    throw new WebhookVerificationError((error as Error).message || String(error), { cause: error });
   }
 }
 

@@ -34,6 +34,7 @@ import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
+import { demoSamples } from './docs-demo.js';
 import type { CardIssuer } from './areas/vcn/issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
 
@@ -107,25 +108,30 @@ export function createApp({
   });
   app.get('/ready', readiness(db, readinessChecks));
   if (!config.metricsPort) app.get('/metrics', metricsEndpoint(metrics, config));
-  const publicText = JSON.stringify(servedBundle(loadBundle('public'), config.sandboxHelpers));
+  const publicBundle = servedBundle(loadBundle('public'), config.sandboxHelpers);
+  const publicText = JSON.stringify(publicBundle);
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
+  // In the sandbox its samples use the demo company's ids (server/docs-demo.ts).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
-  const servedDocs = (baseUrl: string) => {
+  const demo = config.production ? undefined : demoSamples(db, publicBundle);
+  const servedDocs = async (baseUrl: string) => {
     const { mtimeMs } = statSync(docsPage);
-    const cached = docsPages.get(baseUrl);
+    const samples = demo ? await demo() : { key: '', apply: (html: string) => html };
+    const key = `${baseUrl}\n${samples.key}`;
+    const cached = docsPages.get(key);
     if (cached?.mtimeMs === mtimeMs) return cached;
-    const html = withBaseUrl(readFileSync(docsPage, 'utf8'), baseUrl);
+    const html = withBaseUrl(samples.apply(readFileSync(docsPage, 'utf8')), baseUrl);
     const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
     if (docsPages.size > 16) docsPages.clear();
-    docsPages.set(baseUrl, page);
+    docsPages.set(key, page);
     return page;
   };
   app.get('/openapi.json', (req, res) => {
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
-  app.get('/docs', (req, res, next) => {
+  app.get('/docs', async (req, res, next) => {
     if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
-    const page = servedDocs(servedBaseUrl(req, config));
+    const page = await servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
     res.type('text/html').send(page.html);
   });
@@ -139,7 +145,7 @@ export function createApp({
 
   if (!config.vcnEnabled) {
     app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) =>
-      next(new ApiError(404, 'No such resource or operation')),
+      next(new ApiError(404, 'No such resource or operation', [], {}, { reason: 'unknown_path' })),
     );
   }
 
@@ -175,7 +181,9 @@ export function createApp({
   app.use(contractValidator(index, config));
   app.use(idempotency(services, logger));
   app.use(dispatch(services));
-  app.use((_req: Request, _res: Response, next: NextFunction) => next(new ApiError(404, NOT_FOUND_MESSAGE)));
-  app.use(errorHandler(logger, index));
+  app.use((_req: Request, _res: Response, next: NextFunction) =>
+    next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })),
+  );
+  app.use(errorHandler(logger, index, config));
   return app;
 }

@@ -2,13 +2,23 @@
 // credentials and sends one call of the contract to the server the page was served from (never
 // anywhere else), showing status, request id and body. Plain DOM code, inlined in the page.
 
-/** The operations the console offers, from the contract: method, path, summary and example body. */
+/** One path or query parameter of an operation: a field of its own in the console. */
+export interface ConsoleParameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  /** The value the field starts with (the contract's example for path parameters and `limit`). */
+  value: string;
+  description: string;
+}
+
+/** The operations the console offers, from the contract: method, path, summary, parameters and example body. */
 export interface ConsoleOperation {
   operationId: string;
   method: string;
   path: string;
   summary: string;
-  query: string;
+  parameters: ConsoleParameter[];
   body?: string;
   bodyType?: string;
 }
@@ -16,7 +26,7 @@ export interface ConsoleOperation {
 const STYLE = `
 #try-it-open{position:fixed;right:20px;bottom:20px;z-index:1000;padding:10px 16px;border:0;border-radius:6px;background:#32329f;color:#fff;font:600 14px sans-serif;cursor:pointer}
 #try-it{position:fixed;right:20px;bottom:70px;z-index:1000;width:min(560px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;padding:16px;border-radius:8px;background:#fff;box-shadow:0 4px 24px rgba(0,0,0,.25);font:14px sans-serif;color:#222}
-#try-it[hidden]{display:none}
+#try-it[hidden],#try-it [hidden]{display:none}
 #try-it label{display:block;margin:8px 0 2px;font-weight:600}
 #try-it input,#try-it select,#try-it textarea{box-sizing:border-box;width:100%;padding:6px;font:13px monospace}
 #try-it textarea{height:120px}
@@ -48,17 +58,46 @@ const SCRIPT = String.raw`
     fill();
   });
   const current = () => operations.find((op) => op.operationId === select.value) || operations[0];
+  // One labelled field per path and query parameter of the operation.
   const fill = () => {
     const op = current();
     if (!op) return;
-    $('try-it-path').value = op.path;
-    $('try-it-query').value = op.query;
+    const fields = $('try-it-parameters');
+    fields.replaceChildren();
+    for (const p of op.parameters) {
+      const label = document.createElement('label');
+      label.htmlFor = 'try-it-param-' + p.name;
+      label.textContent = p.name + (p.in === 'path' ? ' (path)' : ' (query)') + (p.required ? ' *' : '');
+      label.title = p.description;
+      const input = document.createElement('input');
+      input.id = 'try-it-param-' + p.name;
+      input.dataset.name = p.name;
+      input.dataset.in = p.in;
+      input.value = p.value;
+      input.placeholder = p.required ? 'required' : 'optional';
+      fields.append(label, input);
+    }
     $('try-it-body').value = op.body || '';
+    $('try-it-body-label').hidden = $('try-it-body').hidden = !op.bodyType;
   };
   select.addEventListener('change', fill);
-  fill();
+  // The operation the reader is on: Redoc's address ends with the operationId in lower case.
+  const fromAddress = () => {
+    const last = decodeURIComponent(location.hash.split('/').pop() || '').toLowerCase();
+    const op = operations.find((o) => o.operationId.toLowerCase() === last);
+    if (!op) return false;
+    $('try-it-search').value = '';
+    list([]);
+    select.value = op.operationId;
+    fill();
+    return true;
+  };
+  if (!fromAddress()) fill();
   if (location.hash === '#try-it') $('try-it').hidden = false;
-  $('try-it-open').addEventListener('click', () => { $('try-it').hidden = !$('try-it').hidden; });
+  $('try-it-open').addEventListener('click', () => {
+    if ($('try-it').hidden) fromAddress();
+    $('try-it').hidden = !$('try-it').hidden;
+  });
   let token = '';
   const show = (text) => { $('try-it-result').textContent = text; };
   $('try-it-token').addEventListener('click', async () => {
@@ -76,13 +115,19 @@ const SCRIPT = String.raw`
   $('try-it-send').addEventListener('click', async () => {
     const op = current();
     if (!op) return;
-    const query = $('try-it-query').value.trim();
-    const path = $('try-it-path').value.trim();
-    const body = $('try-it-body').value;
+    let path = op.path;
+    const query = new URLSearchParams();
+    for (const input of $('try-it-parameters').querySelectorAll('input')) {
+      const value = input.value.trim();
+      if (input.dataset.in === 'path') path = path.replace('{' + input.dataset.name + '}', encodeURIComponent(value));
+      else if (value) query.append(input.dataset.name, value);
+    }
+    const body = op.bodyType ? $('try-it-body').value : '';
     const headers = {};
     if (token) headers.Authorization = 'Bearer ' + token;
     if (body && op.bodyType) headers['Content-Type'] = op.bodyType;
-    const res = await fetch(location.origin + path + (query ? '?' + query : ''), { method: op.method.toUpperCase(), headers, body: body || undefined });
+    const search = query.toString().replace(/%2C/g, ',');
+    const res = await fetch(location.origin + path + (search ? '?' + search : ''), { method: op.method.toUpperCase(), headers, body: body || undefined });
     const text = await res.text();
     let pretty = text;
     try { pretty = JSON.stringify(JSON.parse(text), null, 2); } catch { /* not JSON: shown as is */ }
@@ -105,9 +150,8 @@ export function consoleHtml(operations: ConsoleOperation[]): string {
   <button id="try-it-token" type="button">Get token</button>
   <label for="try-it-search">Search operations</label><input id="try-it-search" type="search" placeholder="e.g. reconcile banking">
   <label for="try-it-operation">Operation <span id="try-it-count"></span></label><select id="try-it-operation"></select>
-  <label for="try-it-path">Path (replace the {placeholders})</label><input id="try-it-path">
-  <label for="try-it-query">Query</label><input id="try-it-query">
-  <label for="try-it-body">Body</label><textarea id="try-it-body"></textarea>
+  <div id="try-it-parameters"></div>
+  <label for="try-it-body" id="try-it-body-label">Body</label><textarea id="try-it-body"></textarea>
   <button id="try-it-send" type="button">Send</button>
   <pre id="try-it-result"></pre>
 </div>

@@ -135,8 +135,11 @@ function clientSample(
   return [...setup, '', `const result = await unwrap(${call});`].join('\n');
 }
 
-/** Adds `x-codeSamples` (curl, TypeScript client) to every operation of a copy of `bundle`. */
-export function withCodeSamples(bundle: Json): Json {
+/**
+ * Adds `x-codeSamples` (curl, TypeScript client) to every operation of a copy of `bundle`. `ids`
+ * replaces path parameters' examples, by the path up to the parameter (server/docs-demo.ts).
+ */
+export function withCodeSamples(bundle: Json, ids: Record<string, string | number> = {}): Json {
   const out = structuredClone(bundle);
   const baseUrl = String(((out.servers ?? []) as Array<{ url: string }>)[0]?.url ?? 'http://localhost:8080').replace(
     /\/+$/,
@@ -147,7 +150,10 @@ export function withCodeSamples(bundle: Json): Json {
     for (const method of METHODS) {
       const op = item[method] as Json | undefined;
       if (!op) continue;
-      const params = sampleParameters(out, item, op);
+      const params = sampleParameters(out, item, op).map((p) => {
+        const prefix = p.in === 'path' ? path.slice(0, path.indexOf(`{${p.name}}`) + p.name.length + 2) : '';
+        return ids[prefix] === undefined ? p : { ...p, example: ids[prefix] };
+      });
       const requestBody = deref<{ content?: Record<string, Media> } | undefined>(out, op.requestBody);
       const [type, media] = Object.entries(requestBody?.content ?? {})[0] ?? [];
       const body = type ? { type, example: mediaExample(media) } : undefined;
@@ -170,4 +176,18 @@ export function withCodeSamples(bundle: Json): Json {
     }
   }
   return out;
+}
+
+/** The samples that `ids` change, as (contract example's source, demo source) pairs. */
+export function sampleEdits(bundle: Json, ids: Record<string, string | number>): Array<[string, string]> {
+  const sources = (samples: Json) =>
+    Object.values((samples.paths ?? {}) as Record<string, Json>).flatMap((item) =>
+      METHODS.flatMap((method) => ((item[method] as Json | undefined)?.['x-codeSamples'] ?? []) as CodeSample[]),
+    );
+  const before = sources(withCodeSamples(bundle));
+  const after = sources(withCodeSamples(bundle, ids));
+  return before.flatMap(
+    (sample, i): Array<[string, string]> =>
+      after[i] && after[i].source !== sample.source ? [[sample.source, after[i].source]] : [],
+  );
 }

@@ -10,13 +10,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { consoleHtml, type ConsoleOperation } from './docs-console.js';
+import { consoleHtml, type ConsoleOperation, type ConsoleParameter } from './docs-console.js';
 import { withCodeSamples } from './docs-samples.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
 export const publicBundlePath = resolve(projectRoot, 'generated', 'openapi.public.json');
 export const changelogPath = resolve(projectRoot, 'openapi', 'CHANGELOG.md');
+/** The errors guide, rendered as the page's "Errors" section (each reason's `docUrl` points into it). */
+const errorsGuidePath = resolve(projectRoot, 'docs', 'errors.md');
 
 type Json = Record<string, unknown>;
 
@@ -24,18 +26,40 @@ type Json = Record<string, unknown>;
 function docsBundle(bundle: Json): Json {
   const out = withCodeSamples(bundle);
   const info = out.info as { description?: string };
-  info.description = `${info.description ?? ''}\n\n**[Changelog](/changelog)** of the contract · **Try it**: the button at the bottom right sends calls to this server with your sandbox credentials.\n`;
+  info.description = `${info.description ?? ''}\n\n**[Changelog](/changelog)** of the contract · **Try it**: the button at the bottom right sends calls to this server with your sandbox credentials.\n\n${readFileSync(errorsGuidePath, 'utf8')}`;
   return out;
 }
 
-const hasLimit = (bundle: Json, item: Record<string, Json>, op: Json) =>
-  [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])].some((p) => {
-    const ref = p.$ref as string | undefined;
-    const param = ref
-      ? ((bundle.components as Record<string, Record<string, Json>>).parameters?.[ref.split('/').pop() ?? ''] ?? {})
-      : p;
-    return param.in === 'query' && param.name === 'limit';
-  });
+type Parameter = {
+  name?: string;
+  in?: string;
+  required?: boolean;
+  description?: string;
+  example?: unknown;
+  schema?: Json;
+};
+
+/** The operation's path and query parameters, each with the value its console field starts with. */
+function parametersOf(bundle: Json, item: Record<string, Json>, op: Json): ConsoleParameter[] {
+  const parameters = (bundle.components as Record<string, Record<string, Json>>).parameters ?? {};
+  return [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])]
+    .map(
+      (p) =>
+        ((p.$ref as string | undefined) ? (parameters[String(p.$ref).split('/').pop() ?? ''] ?? {}) : p) as Parameter,
+    )
+    .filter((p): p is Parameter & { name: string; in: 'path' | 'query' } => p.in === 'path' || p.in === 'query')
+    .map((p) => {
+      const example = p.example ?? (p.schema?.examples as unknown[] | undefined)?.[0];
+      const shown = p.in === 'path' || p.name === 'limit' ? example : undefined;
+      return {
+        name: p.name,
+        in: p.in,
+        required: p.in === 'path' || p.required === true,
+        value: shown === undefined ? '' : Array.isArray(shown) ? shown.join(',') : String(shown),
+        description: String(p.description ?? '').split('\n')[0] ?? '',
+      };
+    });
+}
 
 /** The operations offered by the console, with their examples. */
 function consoleOperations(bundle: Json): ConsoleOperation[] {
@@ -58,7 +82,7 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
         method,
         path,
         summary: String(op.summary ?? ''),
-        query: hasLimit(bundle, item, op) ? 'limit=5' : '',
+        parameters: parametersOf(bundle, item, op),
         ...(body !== undefined ? { body, bodyType } : {}),
       });
     }

@@ -25,8 +25,13 @@ import { loadBundle } from './contract/index.js';
 import { buildProductionDocs, productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
+/** The sandbox listens on this machine only unless told otherwise (`--host 0.0.0.0` in a container). */
+export const DEFAULT_HOST = '127.0.0.1';
+
 interface ServeOptions {
   port: number;
+  /** The address to listen on; default DEFAULT_HOST. */
+  host?: string;
   dbPath: string;
   /** Processes serving the port (node:cluster); 1 serves from this process. */
   workers?: number;
@@ -73,9 +78,10 @@ async function workerConfig(store: Store, port: number) {
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
-function banner({ config, demo, hint }: Prepared, workers: number): string {
+function banner({ config, demo, hint }: Prepared, workers: number, host: string): string {
+  const where = ['127.0.0.1', 'localhost', '::1'].includes(host) ? 'this machine only' : `address ${host}`;
   const lines = [
-    `Company Finance Service listening on ${config.baseUrl}${workers > 1 ? ` (${workers} workers)` : ''}`,
+    `Company Finance Service listening on ${config.baseUrl} (${where}${workers > 1 ? `, ${workers} workers` : ''})`,
     `  API docs:      ${config.baseUrl}/docs`,
     `  OpenAPI:       ${config.baseUrl}/openapi.json`,
     `  Token URL:     ${config.baseUrl}/oauth/token`,
@@ -105,8 +111,13 @@ async function restartHint({ db, description }: Store, dbPath: string): Promise<
 
 const shellQuote = (value: string) => (/^[\w./:@?=&%-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
-export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promise<Server | undefined> {
-  if (workers > 1 && cluster.isPrimary) return primary(port, dbPath, workers);
+export async function serve({
+  port,
+  host = DEFAULT_HOST,
+  dbPath,
+  workers = 1,
+}: ServeOptions): Promise<Server | undefined> {
+  if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
   const store = await openStore(dbPath);
   const { db } = store;
   const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, dbPath, port);
@@ -131,9 +142,9 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
     metrics,
     readinessChecks: limits.ping ? { redis: limits.ping } : {},
   });
-  const server = await listen(createHttpServer(app), port);
+  const server = await listen(createHttpServer(app), port, host);
   const metricsPort = config.metricsPort
-    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort)
+    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort, host)
     : undefined;
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
@@ -144,7 +155,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
     housekeeping: [(now) => recordExpiries(db, now)],
   });
   worker.start();
-  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1));
+  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1, host));
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -169,7 +180,7 @@ export async function serve({ port, dbPath, workers = 1 }: ServeOptions): Promis
 }
 
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
-async function primary(port: number, dbPath: string, workers: number): Promise<undefined> {
+async function primary(port: number, host: string, dbPath: string, workers: number): Promise<undefined> {
   const store = await openStore(dbPath);
   const prepared = await prepare(store, dbPath, port);
   await store.close();
@@ -177,11 +188,11 @@ async function primary(port: number, dbPath: string, workers: number): Promise<u
   serveClusterMetrics();
   let stopping = false;
   let listening = 0;
-  const fork = () => cluster.fork({ PORT: String(port) });
+  const fork = () => cluster.fork({ PORT: String(port), HOST: host });
   cluster.on('listening', (_worker, address) => {
     if (address.port !== port) return;
     listening += 1;
-    if (listening === workers) process.stdout.write(banner(prepared, workers));
+    if (listening === workers) process.stdout.write(banner(prepared, workers, host));
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {

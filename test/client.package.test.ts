@@ -1,4 +1,4 @@
-// The client package as an integrator gets it: `npm pack` of client/ (built by `prepare`), the
+// The client package as an integrator gets it: `npm pack` of client/ (built by `prepack`), the
 // tarball installed into a fresh ES-module project and a fresh CommonJS project, each compiled
 // with `tsc --strict` and run against the real server.
 import { execFile } from 'node:child_process';
@@ -76,7 +76,7 @@ let tarball: string;
 beforeAll(async () => {
   server = await startTestServer();
   work = await mkdtemp(join(tmpdir(), 'client-package-'));
-  // `npm pack` runs `prepare`, which builds dist/ from the committed sources and types.
+  // `npm pack` runs `prepack`, which builds dist/ from the committed sources and types.
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: CLIENT });
   tarball = join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
   for (const [name, project] of Object.entries(PROJECTS)) {
@@ -117,6 +117,12 @@ describe('the client package', () => {
       ]),
     );
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('when packed, then its manifest has no script that npm would run on install', async () => {
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+    const scripts = Object.keys((JSON.parse(stdout) as { scripts?: object }).scripts ?? {});
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts).not.toContain(hook);
   });
 
   it('when installed, then it brings openapi-fetch and standardwebhooks, and nothing of the server', async () => {

@@ -40,3 +40,31 @@ describe('verifyWebhook', () => {
     expect(() => verifyWebhook(body, old, SECRET)).toThrow(WebhookVerificationError);
   });
 });
+
+describe('verifyWebhook with bad input', () => {
+  const headers = signatureHeaders('msg_4', new Date(), body, [SECRET]);
+  const cases: Array<[string, () => unknown]> = [
+    ['an empty secret', () => verifyWebhook(body, headers, '')],
+    ['a secret that is not base64', () => verifyWebhook(body, headers, 'whsec_not base64!')],
+    ['a secret that is not a string', () => verifyWebhook(body, headers, undefined as unknown as string)],
+    ['no signature headers', () => verifyWebhook(body, {}, SECRET)],
+    ['headers that are not an object', () => verifyWebhook(body, null as never, SECRET)],
+    ['a parsed body instead of the raw one', () => verifyWebhook(JSON.parse(body) as never, headers, SECRET)],
+    [
+      'a timestamp that is not a number',
+      () => verifyWebhook(body, { ...headers, 'webhook-timestamp': 'soon' }, SECRET),
+    ],
+  ];
+  for (const [what, verify] of cases) {
+    it(`when given ${what}, then WebhookVerificationError (a handler answers 400, not 500)`, () => {
+      expect(verify).toThrow(WebhookVerificationError);
+    });
+  }
+
+  it('when the signature is right but the body is not JSON, then WebhookVerificationError', () => {
+    const text = 'not json';
+    expect(() => verifyWebhook(text, signatureHeaders('msg_5', new Date(), text, [SECRET]), SECRET)).toThrow(
+      WebhookVerificationError,
+    );
+  });
+});

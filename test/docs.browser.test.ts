@@ -4,6 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, docsPath } from '../server/docs.js';
@@ -62,6 +64,71 @@ describe('the docs page in a browser', () => {
     await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\nX-Request-Id: req_/);
 
     expect([...hosts]).toEqual([new URL(server.baseUrl).host]);
+    await page.close();
+  }, 120_000);
+});
+
+describe('samples and error reasons in a browser', () => {
+  it('when the sample menu of createCostCenter is opened and the TypeScript client chosen, then its createFinanceClient call is visible', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs#/cost-centers/createcostcenter`, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Create a cost center' }).first().waitFor({ timeout: 30_000 });
+    const menu = page.locator('button:visible', { hasText: /^curl$/ }).first();
+    await menu.click();
+    await page.getByText('TypeScript client', { exact: true }).first().click();
+    const sample = page.locator('pre:visible', { hasText: "finance.POST('/cost-centers/v1/cost-centers'" }).first();
+    await sample.waitFor({ timeout: 10_000 });
+    expect(await sample.textContent()).toContain('createFinanceClient({');
+    await page.close();
+  }, 120_000);
+
+  it('when the console is opened on getCostCenter, then it is on that operation with a field for id, and sends it', async () => {
+    const reader = await server.newCompany();
+    const { data: created } = await reader.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Console' } });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs#/cost-centers/getcostcenter`, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Get a cost center' }).first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Try it' }).click();
+    expect(await page.locator('#try-it-operation').inputValue()).toBe('getCostCenter');
+    const fields = await page
+      .locator('#try-it-parameters input')
+      .evaluateAll((inputs) =>
+        inputs.map((i) => `${(i as HTMLInputElement).dataset.in}:${(i as HTMLInputElement).dataset.name}`),
+      );
+    expect(fields).toEqual(['path:id']);
+    expect(await page.locator('#try-it-body').isVisible()).toBe(false);
+    expect(await page.locator('#try-it-body-label').isVisible()).toBe(false);
+    await page.locator('#try-it-param-id').fill(created!.id);
+    await page.locator('#try-it-client-id').fill(reader.clientId);
+    await page.locator('#try-it-client-secret').fill(reader.clientSecret);
+    await page.locator('#try-it-token').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toContain('token received');
+    await page.locator('#try-it-send').click();
+    await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\n[\s\S]*"name": "Console"/);
+    await page.screenshot({ path: join(tmpdir(), 'docs-console.png') });
+
+    // Another operation's query parameters get a field each, limit starting at its example.
+    await page.locator('#try-it-operation').selectOption('listBankingTransactions');
+    const names = await page
+      .locator('#try-it-parameters input')
+      .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).dataset.name));
+    expect(names).toEqual(expect.arrayContaining(['limit', 'startDate', 'endDate', 'status', 'sorting']));
+    await page.close();
+  }, 120_000);
+
+  it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
+    const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
+      headers: { Authorization: `Bearer ${acme.token}` },
+    });
+    const { docUrl } = (await res.json()) as { docUrl: string };
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(docUrl, { waitUntil: 'load' });
+    const heading = page.locator('[id="section/error-reasons/unknown_query_parameter"]');
+    await heading.waitFor({ timeout: 30_000 });
+    expect(await heading.textContent()).toContain('unknown_query_parameter');
+    // Scrolled to: the paragraph is on screen, not merely somewhere in the page.
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    expect((await heading.boundingBox())!.y).toBeLessThan(1000);
     await page.close();
   }, 120_000);
 });

@@ -1,6 +1,6 @@
-// The quick starts run as written: the README's curl lines and TypeScript snippet, and the client
-// README's quick start, are extracted from the Markdown and run against a fresh sandbox
-// (`finance serve` on an empty database, with the demo credentials it prints).
+// The quick starts run as written: the README's curl lines and TypeScript snippet, and every code
+// block of the client README, are extracted from the Markdown, type-checked where TypeScript, and
+// run against a fresh sandbox (`finance serve` on an empty database, with the demo credentials it prints).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenSecret } from '../server/cli/api-session.js';
 import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
@@ -80,16 +81,100 @@ describe('README quick start', () => {
   }, 60_000);
 });
 
-describe('client README quick start', () => {
-  it('when run as written, then it lists transactions and reconciles one without an error', async () => {
+/** Type-checks a snippet file as an integrator's strict ES-module project would. */
+const typecheck = (file: string) =>
+  run(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'ES2022',
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      file,
+    ],
+    { cwd: ROOT },
+  );
+
+describe('client README', () => {
+  it('when its code blocks are counted, then each one is run below (two TypeScript, one shell)', () => {
+    expect([blocks('client/README.md', 'ts').length, blocks('client/README.md', 'sh').length]).toEqual([2, 1]);
+  });
+
+  it('when the quick start is run as written, then it type-checks, lists transactions and reconciles one without an error', async () => {
     const [snippet] = blocks('client/README.md', 'ts', '## Quick start');
     const file = join(ROOT, 'dist', 'quickstart-client.ts');
     writeFileSync(
       file,
       `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`,
     );
+    await typecheck(file);
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^reconciled \d+$/m);
   }, 60_000);
+
+  it('when the webhook handler runs and the shell lines forward a triggered event to it, then it verifies the delivery and answers 204', async () => {
+    const [handler] = blocks('client/README.md', 'ts', '## Webhooks');
+    const [shell] = blocks('client/README.md', 'sh', '## Webhooks');
+    const file = join(ROOT, 'dist', 'webhook-handler.ts');
+    writeFileSync(file, handler!);
+    await typecheck(file);
+    const hookPort = await freePort();
+    const cli = {
+      ...env,
+      FINANCE_BASE_URL: `http://localhost:${port}`,
+      FINANCE_CLIENT_ID: env.CLIENT_ID,
+      FINANCE_CLIENT_SECRET: env.CLIENT_SECRET,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+    };
+    // The secret `listen` keeps for this machine and base URL, handed to the handler as the README says.
+    const secret = listenSecret(cli.FINANCE_BASE_URL, cli);
+    const started: ChildProcess[] = [];
+    const start = (command: string, args: string[], extra: NodeJS.ProcessEnv) => {
+      const child = spawn(command, args, { cwd: ROOT, env: { ...cli, ...extra } });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      started.push(child);
+      return () => out;
+    };
+    const asRun = (line: string) =>
+      onThisSandbox(line)
+        .replace('npx finance', `${process.execPath} bin/finance.js`)
+        .replaceAll('localhost:3000', `localhost:${hookPort}`);
+    const [exportLine, listenLine, triggerLine] = shell!.trim().split('\n');
+    expect(exportLine).toMatch(/^export FINANCE_BASE_URL=/);
+    try {
+      const handlerOut = start(process.execPath, ['--import', 'tsx', file], {
+        PORT: String(hookPort),
+        FINANCE_WEBHOOK_SECRET: secret,
+      });
+      const listenOut = start('bash', ['-c', asRun(listenLine!)], {});
+      await expect.poll(listenOut, { timeout: 30_000 }).toContain('Forwarding events');
+      await run('bash', ['-c', asRun(triggerLine!)], { cwd: ROOT, env: cli });
+      await expect.poll(listenOut, { timeout: 30_000 }).toMatch(/cost_center\.created .* -> 204/);
+      await expect.poll(handlerOut, { timeout: 10_000 }).toContain('new cost center');
+
+      // A delivery signed with another secret is refused with 400, not 500.
+      const res = await fetch(`http://localhost:${hookPort}/hooks`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'webhook-id': 'msg_x',
+          'webhook-timestamp': '1',
+          'webhook-signature': 'v1,x',
+        },
+        body: '{}',
+      });
+      expect(res.status).toBe(400);
+    } finally {
+      for (const child of started) child.kill('SIGINT');
+    }
+  }, 120_000);
 });

@@ -1,78 +1,237 @@
-// `finance events listen` and `finance events trigger`: follow and forward events signed; trigger realistic ones.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// `finance events listen` and `finance events trigger` over the API with client credentials only:
+// listen forwards each event signed and says why a forward failed, keeps one signing secret per
+// machine and base URL, and leaks nothing over a long run; trigger makes the real change, so the
+// event's object can be fetched.
+import { execFile, spawn } from 'node:child_process';
+import { getEventListeners } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import { startTestServer, type TestServer } from './support/server.js';
-import { startReceiver } from './support/receiver.js';
-import { listenForEvents, triggerEvent } from '../server/cli/events.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFinanceClient } from '../client/index.js';
+import { listenSecret } from '../server/cli/api-session.js';
+import { listenForEvents } from '../server/cli/events.js';
+import { seedCompany } from '../server/cli/seed.js';
+import { TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../server/cli/triggers.js';
+import { startReceiver, type Received } from './support/receiver.js';
+import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
 let server: TestServer;
+let acme: TestCompany;
+const config = mkdtempSync(join(tmpdir(), 'finance-config-'));
+
 beforeAll(async () => {
-  server = await startTestServer({ deliveries: 'manual' });
+  server = await startTestServer({ config: { rateLimitPerMinute: 0 } });
+  acme = await server.newCompany();
+  await seedCompany(server.db, { companyId: acme.companyId, transactions: 30, seed: 7, clock: server.clock });
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(config, { recursive: true, force: true });
 });
-afterAll(async () => server.close());
+
+const clientOf = (company: TestCompany) =>
+  createFinanceClient({ baseUrl: server.baseUrl, clientId: company.clientId, clientSecret: company.clientSecret });
+
+const verify = (secret: string, delivery: Received) =>
+  new Webhook(secret).verify(delivery.body, {
+    'webhook-id': String(delivery.headers['webhook-id']),
+    'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+    'webhook-signature': String(delivery.headers['webhook-signature']),
+  }) as { id: string; type: string; data: { object: Record<string, unknown> } };
+
+/** Runs `listen` in this process until `work` is done. */
+async function listening<T>(
+  options: { forwardTo?: string; secret?: string; pollMs?: number; forwardTimeoutMs?: number },
+  work: (lines: string[], signal: AbortSignal) => Promise<T>,
+) {
+  const stop = new AbortController();
+  const lines: string[] = [];
+  const run = listenForEvents({
+    api: clientOf(acme),
+    secret: options.secret ?? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    pollMs: options.pollMs ?? 20,
+    signal: stop.signal,
+    print: (line) => lines.push(line),
+    ...options,
+  });
+  try {
+    const result = await work(lines, stop.signal);
+    stop.abort();
+    return { result, events: await run, lines };
+  } finally {
+    stop.abort();
+  }
+}
 
 describe('finance events listen', () => {
-  it('when events are written after it starts, then it prints them and forwards each one signed to the URL', async () => {
-    const acme = await server.newCompany();
-    await triggerEvent(server.db, server.clock, acme.companyId, 'supplier.created');
+  it('when a cost center is created through the API, then listen forwards cost_center.created signed and prints 200', async () => {
     const receiver = await startReceiver();
-    const stop = new AbortController();
-    const lines: string[] = [];
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     try {
-      const listening = listenForEvents({
-        db: server.db,
-        companyId: acme.companyId,
-        forwardTo: receiver.url,
-        secret,
-        signal: stop.signal,
-        print: (l) => lines.push(l),
-        pollMs: 20,
+      const { result: delivery, lines } = await listening({ forwardTo: receiver.url, secret }, async (lines) => {
+        await expect.poll(() => lines.some((l) => l.startsWith('Forwarding'))).toBe(true);
+        await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Ouvido' } });
+        const [received] = await receiver.waitFor(1);
+        await expect.poll(() => lines.some((l) => l.includes('cost_center.created'))).toBe(true);
+        return received!;
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const { response } = await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Ouvido' } });
-      expect(response.status).toBe(201);
-      const [delivery] = await receiver.waitFor(1);
-      stop.abort();
-      const seen = await listening;
-      expect(seen.map((e) => e.type)).toEqual(['cost_center.created']);
-      const event = new Webhook(secret).verify(delivery!.body, {
-        'webhook-id': String(delivery!.headers['webhook-id']),
-        'webhook-timestamp': String(delivery!.headers['webhook-timestamp']),
-        'webhook-signature': String(delivery!.headers['webhook-signature']),
-      }) as { type: string; data: { object: { name: string } } };
+      const event = verify(secret, delivery);
       expect(event).toMatchObject({ type: 'cost_center.created', data: { object: { name: 'Ouvido' } } });
-      expect(lines.some((l) => l.includes('cost_center.created') && l.includes('-> 200'))).toBe(true);
+      expect(lines.find((l) => l.includes('cost_center.created'))).toContain('-> 200 OK');
+      const { data } = await acme.api.GET('/cost-centers/v1/cost-centers/{id}', {
+        params: { path: { id: String(event.data.object.id) } },
+      });
+      expect(data?.name).toBe('Ouvido');
     } finally {
-      stop.abort();
       await receiver.close();
     }
   });
+
+  it('when the receiver refuses the connection, answers 500 or never answers, then the line says which', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const silent = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const receiver = await startReceiver();
+    receiver.answers.push(500);
+    const targets = [
+      [`http://127.0.0.1:${port}/hooks`, `failed: connection refused by 127.0.0.1:${port}`],
+      [receiver.url, '-> 500 Internal Server Error'],
+      [`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, 'failed: no answer within 0.3 s'],
+    ] as const;
+    try {
+      for (const [forwardTo, expected] of targets) {
+        const { lines } = await listening({ forwardTo, forwardTimeoutMs: 300 }, async (lines) => {
+          await expect.poll(() => lines.length).toBeGreaterThan(0);
+          await acme.api.POST('/suppliers/v1/suppliers', { body: { name: `Fornecedor ${expected.slice(0, 12)}` } });
+          await expect.poll(() => lines.some((l) => l.includes('supplier.created'))).toBe(true);
+        });
+        expect(lines.find((l) => l.includes('supplier.created'))).toContain(expected);
+      }
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await receiver.close();
+    }
+  });
+
+  it('when it runs for 30 s polling every 20 ms, then the stop signal holds no growing listeners and no warning is raised', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const counts: number[] = [];
+      const { events } = await listening({ pollMs: 20 }, async (_lines, signal) => {
+        for (let second = 0; second < 30; second++) {
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          counts.push(getEventListeners(signal, 'abort').length);
+          if (second % 10 === 0) await acme.api.POST('/categories/v1/categories', { body: { name: `Leak ${second}` } });
+        }
+      });
+      expect(events.map((e) => e.type)).toEqual(['category.created', 'category.created', 'category.created']);
+      expect(Math.max(...counts)).toBeLessThanOrEqual(2);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }, 60_000);
 });
 
 describe('finance events trigger', () => {
-  it('when a known type is triggered, then an event with the contract example object and the company id is recorded and queued for its endpoints', async () => {
-    const acme = await server.newCompany();
-    const { data: endpoint } = await acme.api.POST('/webhooks/v1/endpoints', {
-      body: { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['cost_center.created'] },
+  for (const type of Object.keys(TRIGGERS)) {
+    it(`when ${type} is triggered, then the change is made through the API and its event names an object that exists`, async () => {
+      const event = await triggerEvent(clientOf(acme), type);
+      expect(event.type).toBe(type);
+      const { data } = await acme.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: event.id } } });
+      expect(data?.requestId).toBe(event.requestId);
+      const object = event.data.object as { id?: string | number; vcnId?: string };
+      expect(object.id ?? object.vcnId).toBeDefined();
     });
-    const row = await triggerEvent(server.db, server.clock, acme.companyId, 'cost_center.created');
-    const { data } = await acme.api.GET('/events/v1/events/{eventId}', { params: { path: { eventId: row.id } } });
-    expect(data).toMatchObject({
-      type: 'cost_center.created',
-      requestId: null,
-      data: { object: { companyId: acme.companyId, name: expect.any(String) } },
-    });
-    const { data: deliveries } = await acme.api.GET('/webhooks/v1/endpoints/{endpointId}/deliveries', {
-      params: { path: { endpointId: endpoint!.id } },
-    });
-    expect(deliveries?.items.map((d) => d.eventId)).toEqual([row.id]);
+  }
+
+  it('when cost_center.created is triggered, then a handler that re-fetches the cost center gets it', async () => {
+    const event = await triggerEvent(clientOf(acme), 'cost_center.created');
+    const id = String((event.data.object as { id: string }).id);
+    const { response } = await acme.api.GET('/cost-centers/v1/cost-centers/{id}', { params: { path: { id } } });
+    expect(response.status).toBe(200);
   });
 
-  it('when the type is unknown, then it fails naming the known types', async () => {
-    const acme = await server.newCompany();
-    await expect(triggerEvent(server.db, server.clock, acme.companyId, 'cost_center.exploded')).rejects.toThrow(
+  it('when a type comes from outside the API or is unknown, then it fails saying so and naming the triggerable types', async () => {
+    expect(UNTRIGGERABLE).toContain('vcn.authorized');
+    await expect(triggerEvent(clientOf(acme), 'vcn.authorized')).rejects.toThrow(/cannot be caused through the API/);
+    await expect(triggerEvent(clientOf(acme), 'cost_center.exploded')).rejects.toThrow(
       /unknown event type.*cost_center\.created/,
     );
   });
+});
+
+describe('the finance command, with credentials and no database', () => {
+  const env = () => ({
+    ...process.env,
+    FINANCE_BASE_URL: server.baseUrl,
+    FINANCE_CLIENT_ID: acme.clientId,
+    FINANCE_CLIENT_SECRET: acme.clientSecret,
+    XDG_CONFIG_HOME: config,
+    DATABASE_URL: '',
+  });
+
+  it('when `events listen --forward-to` runs and a cost center is created, then the receiver gets it signed with the secret kept for that base URL, the same on every start', async () => {
+    const receiver = await startReceiver();
+    const child = spawn(
+      'node',
+      ['bin/finance.js', 'events', 'listen', '--forward-to', receiver.url, '--poll-ms', '100'],
+      {
+        env: env(),
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('Forwarding events');
+      await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Pelo terminal' } });
+      const [delivery] = await receiver.waitFor(1, 20_000);
+      const stored = JSON.parse(readFileSync(join(config, 'company-finance', 'listen-secrets.json'), 'utf8'));
+      const secret = stored[server.baseUrl] as string;
+      expect(out).toContain(secret);
+      expect(verify(secret, delivery!)).toMatchObject({ type: 'cost_center.created' });
+      expect(listenSecret(server.baseUrl, env())).toBe(secret);
+      expect(listenSecret('http://elsewhere.test', env())).not.toBe(secret);
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('when `events trigger` runs without credentials, then it fails naming the flags and variables to set', async () => {
+    const failure = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'cost_center.created'], {
+      env: { ...env(), FINANCE_CLIENT_ID: '', FINANCE_CLIENT_SECRET: '' },
+    }).then(
+      () => undefined,
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(failure).toContain('--client-id (or FINANCE_CLIENT_ID)');
+  }, 30_000);
+
+  it('when `events trigger cost_center.created --json` runs, then it prints the event of a cost center that exists', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node',
+      ['bin/finance.js', 'events', 'trigger', 'cost_center.created', '--json'],
+      { env: env() },
+    );
+    const event = JSON.parse(stdout) as { type: string; data: { object: { id: string } } };
+    expect(event.type).toBe('cost_center.created');
+    const { response } = await acme.api.GET('/cost-centers/v1/cost-centers/{id}', {
+      params: { path: { id: event.data.object.id } },
+    });
+    expect(response.status).toBe(200);
+  }, 30_000);
 });

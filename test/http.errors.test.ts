@@ -21,7 +21,8 @@ const call = (path: string, init: RequestInit = {}) =>
 async function expectErrorBody(res: Response, status: number) {
   expect(res.status).toBe(status);
   const body = (await res.json()) as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error', 'message', 'requestId']);
+  const keys = Object.keys(body).filter((key) => key !== 'param');
+  expect(keys.sort()).toEqual(['code', 'details', 'docUrl', 'error', 'message', 'reason', 'requestId']);
   expect(body.code).toBe(status);
   expect(body.requestId).toBe(res.headers.get('x-request-id'));
   return body;
@@ -59,7 +60,7 @@ describe('error bodies', () => {
 
   it("when an amount has more than 2 decimals, then 400 saying so in the caller's terms", async () => {
     const body = await expectErrorBody(await call('/statements/v1/banking?amountEq=10.005'), 400);
-    expect(body.details).toEqual(['query.amountEq must have at most 2 decimal places']);
+    expect(body.details).toEqual(['amountEq must have at most 2 decimal places (got 10.005)']);
   });
 
   it('when the route does not exist, then 404', async () => {

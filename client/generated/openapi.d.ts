@@ -1721,8 +1721,39 @@ export interface components {
             error_description?: string;
         };
         /**
+         * @description Why the request failed, as a stable snake_case word to branch on (the docs' "Error reasons" section has
+         *     a paragraph on each). New reasons may be added; treat one you do not know by its HTTP status.
+         *     - `invalid_json`: the body is not valid JSON.
+         *     - `missing_body`: the operation needs a request body and got none.
+         *     - `unknown_field`: the body has a field the operation does not take (`param` names it).
+         *     - `missing_field`: a required body field is absent.
+         *     - `invalid_value`: a field or parameter has the wrong type, format, length, range or value.
+         *     - `unknown_query_parameter`: the query has a parameter the operation does not take.
+         *     - `missing_parameter`: a required query or header parameter is absent.
+         *     - `invalid_request`: the request is well formed but breaks a rule of the operation.
+         *     - `unauthenticated`: no valid access token (or client credentials).
+         *     - `insufficient_scope`: the token lacks the scope the operation needs.
+         *     - `forbidden`: the link or credential is not valid for this (an expired signed URL).
+         *     - `not_found`: the resource does not exist for this company.
+         *     - `unknown_path`: no operation has this path.
+         *     - `method_not_allowed`: the path exists, not with this method.
+         *     - `conflict`: the resource's state does not allow the change (a duplicate name, a rule).
+         *     - `idempotency_key_in_use`: a request with this `Idempotency-Key` is still running.
+         *     - `idempotency_key_reused`: the `Idempotency-Key` was used for another request.
+         *     - `unprocessable`: the request cannot be carried out as it stands (see the message).
+         *     - `payload_too_large`: the body or file is too large.
+         *     - `unsupported_media_type`: the body's `Content-Type` is not one the operation takes.
+         *     - `rate_limited`: too many requests; wait `Retry-After` seconds.
+         *     - `internal_error`: a failure on our side; quote the `requestId`.
+         *     - `service_unavailable`: busy or a dependency is down; retry after `Retry-After` seconds.
+         * @example unknown_field
+         * @enum {string}
+         */
+        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        /**
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
-         *     status; branch on it (and on the status), never on `message`, whose text is not contractual.
+         *     status; `reason` says why in a stable word and `param` names the field or parameter at fault.
+         *     Branch on those, never on `message`, whose text is not contractual.
          */
         ApiError: {
             /**
@@ -1732,7 +1763,7 @@ export interface components {
             error: string;
             /**
              * @description A human-readable summary. Not contractual.
-             * @example request/body/name must NOT have fewer than 1 characters
+             * @example Unknown field "isConcilied" in the body; did you mean "isConciled"?
              */
             message: string;
             /**
@@ -1745,6 +1776,19 @@ export interface components {
              * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             requestId: string;
+            reason?: components["schemas"]["ErrorReason"];
+            /**
+             * @description The body field (dotted for nested fields, `limit.value`), query parameter or header the
+             *     error is about, as the request named it. Absent when the error is not about one.
+             * @example isConcilied
+             */
+            param?: string;
+            /**
+             * Format: uri
+             * @description The docs section that explains `reason`.
+             * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
+             */
+            docUrl?: string;
             /** @description One human-readable string per problem found. Empty when there is nothing more to say. */
             details: string[];
         };
@@ -2780,6 +2824,19 @@ export interface components {
              * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             requestId: string;
+            reason?: components["schemas"]["ErrorReason"];
+            /**
+             * @description The body field (dotted for nested fields, `limit.value`), query parameter or header the
+             *     error is about, as the request named it. Absent when the error is not about one.
+             * @example isConcilied
+             */
+            param?: string;
+            /**
+             * Format: uri
+             * @description The docs section that explains `reason`.
+             * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
+             */
+            docUrl?: string;
             /** @description One item per problem found, naming the field it concerns. */
             details: components["schemas"]["FieldErrorDetail"][];
         };
@@ -3137,6 +3194,19 @@ export interface components {
              * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             requestId: string;
+            reason?: components["schemas"]["ErrorReason"];
+            /**
+             * @description The body field (dotted for nested fields, `limit.value`), query parameter or header the
+             *     error is about, as the request named it. Absent when the error is not about one.
+             * @example isConcilied
+             */
+            param?: string;
+            /**
+             * Format: uri
+             * @description The docs section that explains `reason`.
+             * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
+             */
+            docUrl?: string;
             /**
              * @description Present on `bad-request-exception`: one item per schema violation, with the field name
              *     prefixed by the request part (`body.amount.rate`, `query.limit`, `params.vcnId`).
@@ -4476,11 +4546,14 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Bad Request",
-                 *       "message": "request/body/name must NOT have fewer than 1 characters",
+                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
                  *       "code": 400,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "unknown_field",
+                 *       "param": "isConcilied",
+                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
                  *       "details": [
-                 *         "request/body/name must NOT have fewer than 1 characters"
+                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
                  *       ]
                  *     }
                  */

@@ -1,106 +1,137 @@
-// The sandbox's event tools behind `finance events`:
-//  - listen: follows a company's events in the database as they are written, prints them, and
-//    forwards each one signed (Standard Webhooks) to a local URL, like a registered endpoint would;
-//  - trigger: writes a realistic event of a type (its object taken from the contract's example
-//    payload for the type, with the company's id), which is delivered to the company's endpoints.
-import type { Db } from '../db/database.js';
-import { recordEvent, presentEvent } from '../db/event-log.js';
-import type { EventRow } from '../db/event-tables.js';
-import { EVENT_TYPES, type EventType } from '../db/event-types.js';
-import type { Clock } from '../lib/clock.js';
-import { contract } from '../contract/index.js';
-import { eventsAfter } from '../areas/events/store.js';
+// `finance events listen` over the API, like a payment provider's CLI: polls the company's events
+// (`GET /events/v1/events` with `createdAfter`), prints each new one, and forwards it signed
+// (Standard Webhooks) to a local URL as a registered endpoint would, saying why a forward failed.
+// It needs client credentials with `events:read`, never the database.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { paginate, type FinanceClient } from '../../client/index.js';
+import type { components } from '../../generated/openapi.js';
 import { signatureHeaders } from '../areas/webhooks/sign.js';
-import { newWebhookSecret } from '../areas/webhooks/store.js';
 
-interface ListenOptions {
-  db: Db;
-  companyId: string;
+type Event = components['schemas']['Event'];
+
+export interface ListenOptions {
+  api: FinanceClient;
   /** POST each event here, signed with `secret`. */
   forwardTo?: string;
-  secret?: string;
+  secret: string;
   types?: string[];
-  /** Follow from this event id (exclusive); default: from now. */
-  afterId?: string;
   pollMs?: number;
+  /** How long a forward may take before it counts as failed; default 10 s. */
+  forwardTimeoutMs?: number;
   signal: AbortSignal;
   print: (line: string) => void;
 }
 
-/** Follows the company's events until `signal` aborts; resolves to the events seen. */
-export async function listenForEvents(options: ListenOptions): Promise<EventRow[]> {
-  const { db, companyId, forwardTo, signal, print, pollMs = 250 } = options;
-  const secret = options.secret ?? newWebhookSecret();
-  if (forwardTo) print(`Forwarding events to ${forwardTo}; signing secret ${secret}`);
-  let afterId = options.afterId ?? `evt_${'0'.repeat(26)}`;
-  if (options.afterId === undefined) {
-    const newest = await db
-      .selectFrom('events')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (newest) afterId = newest.id;
-  }
-  const seen: EventRow[] = [];
-  while (!signal.aborted) {
-    const rows = await eventsAfter(db, companyId, afterId, options.types);
-    for (const row of rows) {
-      afterId = row.id;
-      seen.push(row);
-      const body = JSON.stringify(presentEvent(row));
-      let outcome = '';
-      if (forwardTo) {
-        try {
-          const res = await fetch(forwardTo, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              ...signatureHeaders(`msg_${row.id.slice(4)}`, new Date(), body, [secret]),
-            },
-            body,
-            signal: AbortSignal.timeout(10_000),
-          });
-          await res.body?.cancel().catch(() => undefined);
-          outcome = ` -> ${res.status}`;
-        } catch (err) {
-          outcome = ` -> failed: ${(err as Error).message}`;
-        }
+/** Events may share a millisecond, and one written in the same millisecond after a poll is still new. */
+const OVERLAP_MS = 1_000;
+
+/** Follows the company's events from now until `signal` aborts; resolves to the events seen. */
+export async function listenForEvents(options: ListenOptions): Promise<Event[]> {
+  const { api, forwardTo, signal, print, pollMs = 1_000 } = options;
+  const types = options.types && options.types.length > 0 ? options.types : undefined;
+  const seen = new Map<string, string>(); // id → createdAt, kept for the overlap window only
+  const events: Event[] = [];
+  let newest: string | undefined;
+
+  const page = (createdAfter: string | undefined) =>
+    linked(signal, async (poll) => {
+      const found: Event[] = [];
+      const query = { limit: 100, ...(types ? { types } : {}), ...(createdAfter ? { createdAfter } : {}) };
+      for await (const event of paginate(api, '/events/v1/events', 'items', { query }, { signal: poll })) {
+        if (!seen.has(event.id)) found.push(event);
       }
-      print(`${row.created_at}  ${row.type.padEnd(34)} ${row.id}${outcome}`);
-    }
-    if (rows.length === 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
-    }
+      return found.reverse(); // oldest first
+    });
+  for (const event of await page(undefined).catch(failed(signal))) {
+    seen.set(event.id, event.createdAt);
+    if (!newest || event.createdAt > newest) newest = event.createdAt;
   }
-  return seen;
+  if (forwardTo) print(`Forwarding events to ${forwardTo} (signing secret ${options.secret})`);
+
+  while (!signal.aborted) {
+    const since = newest ? new Date(Date.parse(newest) - OVERLAP_MS).toISOString() : undefined;
+    const fresh = await page(since).catch(failed(signal));
+    for (const event of fresh) {
+      seen.set(event.id, event.createdAt);
+      if (!newest || event.createdAt > newest) newest = event.createdAt;
+      events.push(event);
+      const outcome = forwardTo ? ` -> ${await forward(forwardTo, event, options)}` : '';
+      print(`${event.createdAt}  ${event.type.padEnd(34)} ${event.id}${outcome}`);
+    }
+    if (newest) {
+      const horizon = new Date(Date.parse(newest) - 2 * OVERLAP_MS).toISOString();
+      for (const [id, at] of seen) if (at < horizon) seen.delete(id);
+    }
+    if (fresh.length === 0 && !signal.aborted) await sleep(pollMs, undefined, { signal }).catch(() => undefined);
+  }
+  return events;
 }
 
-/** The contract's example object of an event type (the `webhooks` section). */
-function exampleObject(type: EventType): Record<string, unknown> {
-  const example = contract().eventExample(type);
-  if (!example) throw new Error(`the contract has no example payload for ${type}`);
-  return example;
+/**
+ * Runs `work` with a signal of its own that follows `signal`, and lets go of `signal` afterwards.
+ * Each request keeps a listener on the signal it is given until it is garbage-collected; given the
+ * listen's own signal, a poll every second would pile them up on it for as long as it runs.
+ */
+async function linked<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const follow = () => own.abort(signal.reason);
+  signal.addEventListener('abort', follow, { once: true });
+  try {
+    return await work(own.signal);
+  } finally {
+    signal.removeEventListener('abort', follow);
+  }
 }
 
-/** Writes a realistic event of `type` for the company (delivered to its endpoints like any other). */
-export async function triggerEvent(db: Db, clock: Clock, companyId: string, type: string): Promise<EventRow> {
-  if (!(EVENT_TYPES as readonly string[]).includes(type))
-    throw new Error(`unknown event type ${type}: use one of ${EVENT_TYPES.join(', ')}`);
-  const object = exampleObject(type as EventType);
-  if ('companyId' in object) object.companyId = companyId;
-  return db
-    .transaction()
-    .execute((trx) => recordEvent(trx, clock.now(), { companyId, type: type as EventType, requestId: null, object }));
+/** A failed poll ends the listen with the API's own words, unless it failed because we stopped. */
+const failed = (signal: AbortSignal) => (err: unknown) => {
+  if (signal.aborted) return [] as Event[];
+  throw err;
+};
+
+/** POSTs one event signed; returns the status or why it did not arrive. */
+async function forward(url: string, event: Event, options: ListenOptions): Promise<string> {
+  const body = JSON.stringify(event);
+  const timeoutMs = options.forwardTimeoutMs ?? 10_000;
+  try {
+    return await linked(options.signal, async (signal) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...signatureHeaders(`msg_${event.id.replace(/^evt_/, '')}`, new Date(), body, [options.secret]),
+        },
+        body,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      });
+      await res.body?.cancel().catch(() => undefined);
+      return `${res.status} ${res.statusText}`.trim();
+    });
+  } catch (err) {
+    return `failed: ${whyForwardFailed(err, url, timeoutMs)}`;
+  }
+}
+
+/** fetch's "fetch failed", in words: connection refused, unknown host, time-out, … */
+export function whyForwardFailed(err: unknown, url: string, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
+  if (e.name === 'AbortError') return 'stopped';
+  const host = new URL(url).host;
+  switch (e.cause?.code) {
+    case 'ECONNREFUSED':
+      return `connection refused by ${host} (is the receiver running?)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `unknown host ${new URL(url).hostname}`;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return `connection closed by ${host} before it answered`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return `no answer from ${host}`;
+    default:
+      return e.cause?.message ?? e.message ?? String(err);
+  }
 }

@@ -68,6 +68,13 @@ export const port = (value: string) => {
   return n;
 };
 
+/** A host or address to listen on: a name, an IPv4 address or an IPv6 address, nothing else. */
+export const host = (value: string) => {
+  if (!/^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|[0-9A-Fa-f:.]{2,45})$/.test(value))
+    throw new InvalidArgumentError(`not a host name or address: ${value} (e.g. 127.0.0.1, 0.0.0.0, ::)`);
+  return value;
+};
+
 /** Marks every mandatory option of the program's commands "(required)" in `--help`. */
 export function markRequiredOptions(command: Command): void {
   for (const option of command.options) {

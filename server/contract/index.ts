@@ -20,6 +20,8 @@ export interface ContractIndex {
   errorBody(operation: ContractOperation | undefined, status: number): ErrorBody;
   /** A fresh copy of the bundle prepared for the validators (see validator-spec.ts). */
   validatorSpec(): Json;
+  /** A schema node with its `$ref` followed (to a node of the same bundle). */
+  resolve(node: unknown): Json;
   /** The example object of a webhook event type (the `webhooks` section), or undefined. */
   eventExample(type: string): Record<string, unknown> | undefined;
 }
@@ -35,6 +37,7 @@ export function buildIndex(bundle: Json): ContractIndex {
     errorBody: (operation, status) =>
       operation ? (operation.errorBodies.get(status) ?? operation.fallbackErrorBody) : 'common',
     validatorSpec: () => validatorSpec(JSON.parse(text) as Json),
+    resolve: (node) => resolveRef(bundle, node),
     eventExample: (type) => eventExample(bundle, type),
   };
 }

@@ -52,6 +52,10 @@ export interface ContractOperation {
   errorBodies: Map<number, ErrorBody>;
   /** The body of statuses it does not declare (405, 413, 415…): its 400's. */
   fallbackErrorBody: ErrorBody;
+  /** Its parameters' names by place (`query`, `path`, `header`), as the contract spells them. */
+  paramNames: Record<string, string[]>;
+  /** Its JSON body schema (references inside it unresolved: `resolve` them), if it takes one. */
+  jsonBodySchema: Json | undefined;
 }
 
 export const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
@@ -91,10 +95,24 @@ export function readOperations(bundle: Json): ContractOperation[] {
         limit: limitOf(parameters),
         errorBodies,
         fallbackErrorBody: errorBodies.get(400) ?? 'common',
+        paramNames: paramNamesOf(parameters),
+        jsonBodySchema: jsonBodySchemaOf(bundle, body.content),
       });
     }
   }
   return operations;
+}
+
+function paramNamesOf(parameters: Json[]): Record<string, string[]> {
+  const names: Record<string, string[]> = {};
+  for (const p of parameters)
+    if (typeof p.in === 'string' && typeof p.name === 'string') (names[p.in] ??= []).push(p.name);
+  return names;
+}
+
+function jsonBodySchemaOf(bundle: Json, content: Json | undefined): Json | undefined {
+  const schema = (content?.['application/json'] as Json | undefined)?.schema;
+  return schema === undefined ? undefined : resolveRef(bundle, schema);
 }
 
 function errorBodiesOf(bundle: Json, op: Json): Map<number, ErrorBody> {

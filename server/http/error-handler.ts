@@ -9,16 +9,19 @@
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, OAuthError, VcnError, type FieldProblem } from './errors.js';
+import type { Config } from '../config.js';
+import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from './errors.js';
 import { requestIdOf } from './request-id.js';
 import type { ContractIndex, ErrorBody } from '../contract/index.js';
 import { operationOf } from './operation.js';
+import { servedBaseUrl } from './served-contract.js';
+import { validationErrors, type ValidatorItem } from './validation-errors.js';
 import { isStoreBusy, isStoreUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/errors.js';
 
 interface ValidatorError {
   status: number;
   message: string;
-  errors?: Array<{ path: string; message: string }>;
+  errors?: ValidatorItem[];
   headers?: Record<string, string>;
 }
 
@@ -63,6 +66,8 @@ function normalize(err: unknown): {
   plain: Array<string | FieldProblem>;
   headers: Record<string, string>;
   expected: boolean;
+  reason: ErrorReason;
+  param?: string;
 } {
   if (err instanceof ApiError) {
     const problems = err.details.map((d) => (typeof d === 'string' ? { field: '', message: d } : d));
@@ -73,6 +78,8 @@ function normalize(err: unknown): {
       plain: err.details,
       headers: err.headers,
       expected: true,
+      reason: err.about.reason ?? reasonOfStatus(err.status),
+      ...(err.about.param !== undefined ? { param: err.about.param } : {}),
     };
   }
   if (isStoreBusy(err)) {
@@ -85,6 +92,7 @@ function normalize(err: unknown): {
       plain: [`Retry-After: ${RETRY_AFTER_SECONDS}`],
       headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       expected: true,
+      reason: 'service_unavailable',
     };
   }
   if (isStoreUnavailable(err)) {
@@ -97,6 +105,7 @@ function normalize(err: unknown): {
       plain: [`Retry-After: ${seconds}`],
       headers: { 'Retry-After': String(seconds) },
       expected: true,
+      reason: 'service_unavailable',
     };
   }
   const e = err as Partial<ValidatorError> & { type?: string; expose?: boolean; statusCode?: number };
@@ -108,6 +117,7 @@ function normalize(err: unknown): {
       plain: ['body: malformed JSON'],
       headers: {},
       expected: true,
+      reason: 'invalid_json',
     };
   }
   if (e?.type === 'entity.too.large') {
@@ -118,6 +128,7 @@ function normalize(err: unknown): {
       plain: [],
       headers: {},
       expected: true,
+      reason: 'payload_too_large',
     };
   }
   if (e?.type && typeof e.statusCode === 'number' && e.statusCode < 500) {
@@ -128,6 +139,7 @@ function normalize(err: unknown): {
       plain: [],
       headers: {},
       expected: true,
+      reason: reasonOfStatus(e.statusCode),
     };
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.message === 'string') {
@@ -150,7 +162,8 @@ function normalize(err: unknown): {
             ? "Unsupported media type: see the operation's request body in the contract"
             : clip(readable(e.message.slice(0, 2000)), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
-    return { status: e.status, message, problems, plain, headers, expected: true };
+    const reason = e.status === 404 ? 'unknown_path' : reasonOfStatus(e.status);
+    return { status: e.status, message, problems, plain, headers, expected: true, reason };
   }
   return {
     status: 500,
@@ -159,6 +172,7 @@ function normalize(err: unknown): {
     plain: [],
     headers: {},
     expected: false,
+    reason: 'internal_error',
   };
 }
 
@@ -179,10 +193,17 @@ function bodyChooser(index: ContractIndex) {
   };
 }
 
-export function errorHandler(logger: Logger, index: ContractIndex) {
+export function errorHandler(logger: Logger, index: ContractIndex, config: Config) {
   const bodyOf = bodyChooser(index);
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+  const inCallersTerms = validationErrors(index);
+  return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const requestId = requestIdOf(res);
+    const err = inCallersTerms(thrown, req, res);
+    const explain = (reason: ErrorReason, param?: string) => ({
+      reason,
+      ...(param !== undefined ? { param } : {}),
+      docUrl: `${servedBaseUrl(req, config)}/docs#/section/error-reasons/${reason}`,
+    });
 
     if (err instanceof OAuthError || bodyOf(req, res, normalize(err).status) === 'oauth') {
       const n = normalize(err);
@@ -211,6 +232,7 @@ export function errorHandler(logger: Logger, index: ContractIndex) {
         message: err.message,
         code: err.code,
         requestId,
+        ...explain(reasonOfStatus(err.status), err.errors?.[0]?.field.replace(/^(body|query|params)\./, '')),
         ...(err.errors ? { errors: err.errors } : {}),
       });
       return;
@@ -233,15 +255,22 @@ export function errorHandler(logger: Logger, index: ContractIndex) {
         n.status === 400
           ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message }))
           : undefined;
-      res
-        .status(n.status)
-        .json({ error, message: n.message, code, requestId, ...(errors && errors.length > 0 ? { errors } : {}) });
+      res.status(n.status).json({
+        error,
+        message: n.message,
+        code,
+        requestId,
+        ...explain(n.reason, n.param),
+        ...(errors && errors.length > 0 ? { errors } : {}),
+      });
       return;
     }
     const details =
       body === 'field'
         ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
         : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
-    res.status(n.status).json({ error, message: n.message, code: n.status, requestId, details });
+    res
+      .status(n.status)
+      .json({ error, message: n.message, code: n.status, requestId, ...explain(n.reason, n.param), details });
   };
 }

@@ -1,5 +1,34 @@
 // Typed errors. Handlers and stores throw these and never choose a body: server/http/error-handler.ts
 // renders each in the error body the contract gives the operation.
+import type { components } from '../../generated/openapi.js';
+
+/** The stable snake_case word every error body carries (`ErrorReason` in the contract). */
+export type ErrorReason = components['schemas']['ErrorReason'];
+
+/** What an error is about, when its status alone does not say (see `reasonOfStatus`). */
+export interface ErrorCause {
+  reason?: ErrorReason;
+  /** The field or parameter at fault, as the caller named it. */
+  param?: string;
+}
+
+/** The reason of an error that names none: the usual meaning of its status. */
+export function reasonOfStatus(status: number): ErrorReason {
+  const reasons: Record<number, ErrorReason> = {
+    400: 'invalid_request',
+    401: 'unauthenticated',
+    403: 'insufficient_scope',
+    404: 'not_found',
+    405: 'method_not_allowed',
+    409: 'conflict',
+    413: 'payload_too_large',
+    415: 'unsupported_media_type',
+    422: 'unprocessable',
+    429: 'rate_limited',
+    503: 'service_unavailable',
+  };
+  return reasons[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request');
+}
 
 /** A problem of one field: `{field, message}` in the FieldError and VcnError bodies, its message in the common body. */
 export interface FieldProblem {
@@ -14,19 +43,26 @@ export class ApiError extends Error {
     message: string,
     readonly details: Array<string | FieldProblem> = [],
     readonly headers: Record<string, string> = {},
+    readonly about: ErrorCause = {},
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-export const badRequest = (message: string, details: Array<string | FieldProblem> = [message]) =>
-  new ApiError(400, message, details);
+export const badRequest = (
+  message: string,
+  details: Array<string | FieldProblem> = [message],
+  cause: ErrorCause = {},
+) => new ApiError(400, message, details, {}, cause);
 export const notFound = (message = 'Resource not found') => new ApiError(404, message);
-export const conflict = (message: string, details: Array<string | FieldProblem> = [message]) =>
-  new ApiError(409, message, details);
-export const unprocessable = (message: string, details: Array<string | FieldProblem> = [message]) =>
-  new ApiError(422, message, details);
+export const conflict = (message: string, details: Array<string | FieldProblem> = [message], cause: ErrorCause = {}) =>
+  new ApiError(409, message, details, {}, cause);
+export const unprocessable = (
+  message: string,
+  details: Array<string | FieldProblem> = [message],
+  cause: ErrorCause = {},
+) => new ApiError(422, message, details, {}, cause);
 export const unauthorized = (
   message = 'The access token is missing, invalid or expired',
   challenge = 'Bearer realm="finance"',

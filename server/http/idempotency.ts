@@ -76,14 +76,17 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
         unprocessable(
           'This Idempotency-Key was already used for another request (method, path or body); use a new key',
           ['Idempotency-Key: already used for another request'],
+          { reason: 'idempotency_key_reused', param: 'Idempotency-Key' },
         ),
       );
     }
     if (claim.kind === 'running') {
       return next(
-        conflict('A request with this Idempotency-Key is still being processed; retry shortly', [
-          'Idempotency-Key: a request with this key is in progress',
-        ]),
+        conflict(
+          'A request with this Idempotency-Key is still being processed; retry shortly',
+          ['Idempotency-Key: a request with this key is in progress'],
+          { reason: 'idempotency_key_in_use', param: 'Idempotency-Key' },
+        ),
       );
     }
     if (claim.kind === 'replay') {

@@ -34,6 +34,6 @@ export function checkMediaType() {
     const message = shown
       ? `This operation does not take ${shown}: send the body with ${accepted}`
       : `This operation needs a request body sent with ${accepted}`;
-    next(new ApiError(sent ? 415 : 400, message, [message]));
+    next(new ApiError(sent ? 415 : 400, message, [message], {}, sent ? {} : { reason: 'missing_body' }));
   };
 }

@@ -25,7 +25,7 @@ export function matchOperation(index: ContractIndex) {
       return next(new ApiError(405, 'Method not allowed on this resource', [], { Allow: found.allow.join(', ') }));
     }
     if (found.kind === 'malformed') return next(badRequest('The path is not valid percent-encoding'));
-    next(new ApiError(404, NOT_FOUND_MESSAGE));
+    next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' }));
   };
 }
 

@@ -2,6 +2,7 @@
 // errors Node answers before Express sees the request, and a prompt graceful shutdown.
 import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { reasonOfStatus } from './errors.js';
 import { newRequestId } from './request-id.js';
 
 /** Time allowed to receive all request headers (slow-header clients are cut off after it). */
@@ -50,6 +51,7 @@ function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_C
     message,
     code: status,
     requestId,
+    reason: reasonOfStatus(status),
     details: [],
   });
   const headers = {

@@ -14,6 +14,6 @@ export function verifyToken(
   messages: { invalid: string; expired: string },
 ): Record<string, unknown> {
   const result = verifyExpiring(secret, purpose, token, now);
-  if ('refused' in result) throw new ApiError(403, messages[result.refused]);
+  if ('refused' in result) throw new ApiError(403, messages[result.refused], [], {}, { reason: 'forbidden' });
   return result.claims;
 }

@@ -33,16 +33,3 @@ export async function findEvent(db: Db, companyId: string, id: string): Promise<
     .where('id', '=', id)
     .executeTakeFirst();
 }
-
-/** The company's events after `afterId`, oldest first (what a follower has not seen yet). */
-export async function eventsAfter(
-  db: Db,
-  companyId: string,
-  afterId: string,
-  types?: string[],
-  limit = 100,
-): Promise<EventRow[]> {
-  let query = db.selectFrom('events').selectAll().where('company_id', '=', companyId).where('id', '>', afterId);
-  if (types && types.length > 0) query = query.where('type', 'in', types);
-  return query.orderBy('id').limit(limit).execute();
-}

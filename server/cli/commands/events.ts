@@ -1,55 +1,58 @@
-// `finance events`: follow a company's events locally (and forward them signed), or trigger one.
+// `finance events`: follow the company's events over the API (and forward them signed to a local
+// receiver), or cause one by making the real change through the API. Client credentials only:
+// `--base-url`, `--client-id`, `--client-secret` or FINANCE_BASE_URL, FINANCE_CLIENT_ID,
+// FINANCE_CLIENT_SECRET; no database.
 import type { Command } from 'commander';
-import { systemClock } from '../../lib/clock.js';
-import { openStore } from '../../db/store.js';
-import { EVENT_TYPES } from '../../db/event-types.js';
-import { listenForEvents, triggerEvent } from '../events.js';
-import { output, usingDb, withDb } from '../options.js';
+import { apiSession, listenSecret, withApi, type ApiOptions } from '../api-session.js';
+import { listenForEvents } from '../events.js';
+import { TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../triggers.js';
+import { output } from '../options.js';
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 export function register(program: Command): void {
-  const events = program.command('events').description('Follow and trigger events (sandbox)');
+  const events = program.command('events').description('Follow and trigger events over the API');
 
-  withDb(events.command('listen'))
+  withApi(events.command('listen'))
     .description(
       "Print the company's events as they happen; with --forward-to, POST each one signed (Standard Webhooks) to a local URL",
     )
-    .requiredOption('--company <id>', 'company id')
     .option('--forward-to <url>', 'receiver URL, e.g. http://localhost:3000/hooks')
-    .option('--secret <whsec>', 'signing secret (default: a new one, printed at start)')
+    .option('--secret <whsec>', 'signing secret (default: one kept per machine and base URL, printed at start)')
     .option('--types <list>', 'only these event types (comma-separated)')
-    .action(async (opts: { db: string; company: string; forwardTo?: string; secret?: string; types?: string }) => {
-      const { db, close } = await openStore(opts.db);
+    .option('--poll-ms <ms>', 'how often to ask for new events', (v) => Number.parseInt(v, 10), 1000)
+    .action(async (opts: ApiOptions & { forwardTo?: string; secret?: string; types?: string; pollMs: number }) => {
+      const { api, baseUrl } = apiSession(opts);
+      if (opts.forwardTo && !/^https?:\/\/[^/]/.test(opts.forwardTo))
+        throw new Error(`--forward-to must be an http(s) URL (got ${opts.forwardTo})`);
       const stop = new AbortController();
       process.once('SIGINT', () => stop.abort());
       process.once('SIGTERM', () => stop.abort());
-      try {
-        process.stdout.write('Listening for events (Ctrl-C to stop)\n');
-        await listenForEvents({
-          db,
-          companyId: opts.company,
-          forwardTo: opts.forwardTo,
-          secret: opts.secret,
-          types: opts.types
-            ?.split(',')
-            .map((t) => t.trim())
-            .filter(Boolean),
-          signal: stop.signal,
-          print: (line) => process.stdout.write(`${line}\n`),
-        });
-      } finally {
-        await close();
-      }
+      process.stdout.write(`Listening for events of ${baseUrl} (Ctrl-C to stop)\n`);
+      await listenForEvents({
+        api,
+        forwardTo: opts.forwardTo,
+        secret: opts.secret ?? listenSecret(baseUrl),
+        types: list(opts.types),
+        pollMs: Math.max(50, opts.pollMs || 1000),
+        signal: stop.signal,
+        print: (line) => process.stdout.write(`${line}\n`),
+      });
     });
 
-  withDb(events.command('trigger'))
+  withApi(events.command('trigger'))
     .description(
-      `Write a realistic event of a type for the company; its webhook endpoints receive it (${EVENT_TYPES.join(', ')})`,
+      `Cause an event by making the real change through the API (${Object.keys(TRIGGERS).join(', ')}). Not yet: ${UNTRIGGERABLE.join(', ')}`,
     )
-    .argument('<type>', 'event type, e.g. banking_transaction.updated')
-    .requiredOption('--company <id>', 'company id')
-    .option('--json', 'print one JSON document')
-    .action(async (type: string, opts: { db: string; company: string; json?: boolean }) => {
-      const row = await usingDb(opts.db, (db) => triggerEvent(db, systemClock, opts.company, type));
-      output(Boolean(opts.json), { id: row.id, type: row.type, createdAt: row.created_at, companyId: row.company_id });
+    .argument('<type>', 'event type, e.g. cost_center.created')
+    .option('--json', 'print the event as one JSON document')
+    .action(async (type: string, opts: ApiOptions & { json?: boolean }) => {
+      const event = await triggerEvent(apiSession(opts).api, type);
+      if (opts.json) process.stdout.write(`${JSON.stringify(event, null, 2)}\n`);
+      else output(false, { id: event.id, type: event.type, createdAt: event.createdAt, requestId: event.requestId });
     });
 }

@@ -1,14 +1,20 @@
 import type { Command } from 'commander';
-import { serve } from '../../main.js';
-import { port, positiveInt, withDb } from '../options.js';
+import { DEFAULT_HOST, serve } from '../../main.js';
+import { host, port, positiveInt, withDb } from '../options.js';
 
 export function register(program: Command): void {
   withDb(program.command('serve'))
     .description('Run the API server (creates and seeds a demo company on an empty database)')
     .option('--port <port>', 'port to listen on (default: $PORT or 8080)', port)
+    .option(
+      '--host <address>',
+      'address to listen on (default: $HOST or 127.0.0.1, this machine only; 0.0.0.0 in a container)',
+      host,
+    )
     .option('--workers <n>', 'processes serving the port (default: $WORKERS or 1)', positiveInt)
-    .action(async (opts: { db: string; port?: number; workers?: number }) => {
+    .action(async (opts: { db: string; port?: number; host?: string; workers?: number }) => {
       const workers = Math.max(1, opts.workers ?? Number(process.env.WORKERS ?? 1));
-      await serve({ port: opts.port ?? Number(process.env.PORT ?? 8080), dbPath: opts.db, workers });
+      const address = opts.host ?? (process.env.HOST ? host(process.env.HOST) : DEFAULT_HOST);
+      await serve({ port: opts.port ?? Number(process.env.PORT ?? 8080), host: address, dbPath: opts.db, workers });
     });
 }

@@ -1,0 +1,110 @@
+// The sandbox's docs page shows samples that run as pasted: the example ids in their paths are
+// replaced, when the page is served, by ids of the demo company that `finance serve` creates on an
+// empty database (the first company of the store). Production pages keep the contract's examples.
+import type { Db } from './db/database.js';
+import { sampleEdits } from './docs-samples.js';
+
+/** The ids of one company's data, by the path prefix that ends with the parameter (`/cost-centers/v1/cost-centers/{id}`). */
+export type DemoIds = Record<string, string | number>;
+
+const first = async <T>(query: { executeTakeFirst(): Promise<T | undefined> }) => query.executeTakeFirst();
+
+/** The demo company's ids for the operations' path parameters; empty when the store has no company. */
+export async function demoIds(db: Db): Promise<DemoIds> {
+  const company = await first(db.selectFrom('companies').select('id').orderBy('created_at').orderBy('id').limit(1));
+  if (!company) return {};
+  const c = company.id;
+  const [banking, card, costCenter, supplier, category, user, bill, vcn, event] = await Promise.all([
+    first(
+      db
+        .selectFrom('banking_transactions')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 2)
+        .orderBy('id', 'desc')
+        .limit(1),
+    ),
+    first(
+      db
+        .selectFrom('credit_card_transactions')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 2)
+        .orderBy('id', 'desc')
+        .limit(1),
+    ),
+    first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
+    // CUSTOM (type 2) before DEFAULT: a DEFAULT supplier or category cannot be renamed or deleted.
+    first(
+      db
+        .selectFrom('suppliers')
+        .select('id')
+        .where('company_id', '=', c)
+        .orderBy('type_id', 'desc')
+        .orderBy('id')
+        .limit(1),
+    ),
+    first(
+      db
+        .selectFrom('categories')
+        .select('id')
+        .where('company_id', '=', c)
+        .orderBy('type_id', 'desc')
+        .orderBy('id')
+        .limit(1),
+    ),
+    first(
+      db
+        .selectFrom('users')
+        .innerJoin('roles', 'roles.id', 'users.role_id')
+        .select('users.id')
+        .where('users.company_id', '=', c)
+        .where('users.active', '=', 1)
+        .where('roles.profile', '=', 'EMPLOYEE')
+        .orderBy('users.id')
+        .limit(1),
+    ),
+    first(db.selectFrom('bills').select('due_date').where('company_id', '=', c).orderBy('due_date', 'desc').limit(1)),
+    first(db.selectFrom('vcns').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
+    first(db.selectFrom('events').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
+  ]);
+  const ids: DemoIds = {};
+  const set = (prefix: string, value: string | number | undefined) => {
+    if (value !== undefined) ids[prefix] = value;
+  };
+  set('/statements/v1/banking/{transactionId}', banking?.id);
+  set('/statements/v1/credit-card/{transactionId}', card?.id);
+  set('/cost-centers/v1/cost-centers/{id}', costCenter?.id);
+  set('/suppliers/v1/suppliers/{id}', supplier?.id);
+  set('/categories/v1/categories/{id}', category?.id);
+  set('/users/v1/users/{userId}', user?.id);
+  set('/credit-cards/v1/bills/{dueDate}', bill?.due_date);
+  set('/credit-cards/v1/vcns/{vcnId}', vcn?.id);
+  set('/events/v1/events/{eventId}', event?.id);
+  return ids;
+}
+
+/** How long the demo ids are reused before they are read again (a sample's resource may be deleted). */
+const FRESH_MS = 30_000;
+
+/**
+ * The docs page's samples with the demo company's ids: a function from the built page to the page
+ * as served. The page holds each sample's source as a JSON string; each is replaced whole.
+ */
+export function demoSamples(db: Db, bundle: Record<string, unknown>) {
+  let cached: { at: number; edits: Array<[string, string]> } | undefined;
+  return async (): Promise<{ key: string; apply: (html: string) => string }> => {
+    if (!cached || Date.now() - cached.at > FRESH_MS) {
+      const edits = sampleEdits(bundle, await demoIds(db)).map(([from, to]): [string, string] => [
+        JSON.stringify(from).slice(1, -1),
+        JSON.stringify(to).slice(1, -1),
+      ]);
+      cached = { at: Date.now(), edits };
+    }
+    const { edits } = cached;
+    return {
+      key: edits.map(([, to]) => to).join('\n'),
+      apply: (html) => edits.reduce((page, [from, to]) => page.split(from).join(to), html),
+    };
+  };
+}
