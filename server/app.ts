@@ -140,18 +140,19 @@ export function createApp({
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
 
-  // The one match of the request against the contract: 404 and 405 here, before any credential check.
-  app.use(matchOperation(index));
-
-  if (!config.vcnEnabled) {
-    app.use('/credit-cards/v1/vcns', (_req: Request, _res: Response, next: NextFunction) =>
-      next(new ApiError(404, 'No such resource or operation', [], {}, { reason: 'unknown_path' })),
+  // The one match of the request against the contract (404 and 405, before any credential check),
+  // then, before the body is read: load, identity, rate, query and media type, upload URLs.
+  // With virtual cards off, their paths are unknown: 404 before the match could answer 405.
+  const cardsOff = (req: Request, _res: Response, next: NextFunction) =>
+    next(
+      req.path.startsWith('/credit-cards/v1/vcns')
+        ? new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })
+        : undefined,
     );
-  }
-
-  // Before the body is read: load, identity, rate, query and media type, upload URLs.
   app.use(
     compose(
+      ...(config.vcnEnabled ? [] : [cardsOff]),
+      matchOperation(index),
       shedOverload(config.overloadMaxLagMs, lagProbe),
       authenticate(services),
       ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),

@@ -187,6 +187,18 @@ describe('the exact paths, before authentication', () => {
     expect(JSON.parse(res.text)).toMatchObject({ code: 404, error: 'Not Found', details: [] });
   });
 
+  it('when virtual cards are off, then their paths are unknown to every method, 404 and never 405', async () => {
+    const off = await startTestServer({ config: { vcnEnabled: false } });
+    try {
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await fetch(`${off.baseUrl}/credit-cards/v1/vcns`, { method });
+        expect(res.status, method).toBe(404);
+      }
+    } finally {
+      await off.close();
+    }
+  });
+
   it('when a path parameter is not valid percent-encoding, then 400, never 5xx', async () => {
     const res = await call('GET', '/cost-centers/v1/cost-centers/%E0%A4%A', acme.token);
     expect(res.status).toBe(400);
