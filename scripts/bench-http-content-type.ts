@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createApp } from '../server/app.js';
 import { testConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/store.js';
 import { createLogger } from '../server/http/logger.js';
 import { createHttpServer, listen } from '../server/http/server.js';
@@ -18,7 +18,7 @@ import { systemClock } from '../server/lib/clock.js';
 const argv = process.argv.slice(2);
 const REQUESTS = Number(argv[argv.indexOf('--requests') + 1] || 300);
 
-const db = await openDatabase(':memory:');
+const { db } = await openStore(':memory:');
 const config = testConfig({ validateResponses: false });
 const server = await listen(
   createHttpServer(createApp({ db, clock: systemClock, config, logger: createLogger('silent') })),
