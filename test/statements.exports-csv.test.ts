@@ -27,6 +27,7 @@ let server: TestServer;
 let acme: TestCompany;
 let finance: FinanceClient;
 let a: number;
+let globexAccount: number;
 const TRICKY = ['=SUM(A1:A9)', '+55 11 99999', '-2+3', '@cmd', '\tTAB', 'a;b,"quoted"\nnext line', 'Conciliação ✓'];
 
 beforeAll(async () => {
@@ -53,7 +54,8 @@ beforeAll(async () => {
   await createBankingTransactions(server.db, acme.companyId, a, rows(700, 0));
   await createBankingTransactions(server.db, acme.companyId, b, rows(450, 1));
   const globex = await server.newCompany();
-  await createBankingTransactions(server.db, globex.companyId, await createAccount(server.db, globex.companyId), [{}]);
+  globexAccount = await createAccount(server.db, globex.companyId);
+  await createBankingTransactions(server.db, globex.companyId, globexAccount, [{}]);
   await createCreditCardTransactions(
     server.db,
     acme.companyId,
@@ -193,6 +195,10 @@ describe('downloadBankingExport', () => {
     const globex = await server.newCompany();
     const rows = csvRows(await text(await financeOf(server, globex).exports.banking({ format: 'csv' })));
     expect(rows).toHaveLength(1);
+    const theirs = csvRows(await text(await finance.exports.banking({ format: 'csv', accountId: globexAccount })));
+    expect(theirs).toHaveLength(1);
+    const ofx = await text(await finance.exports.banking({ format: 'ofx', accountId: globexAccount }));
+    expect(ofx).not.toContain('<STMTTRN>');
   });
 
   it('when a filter breaks a rule of the list, then 400 in the error body before any byte', async () => {

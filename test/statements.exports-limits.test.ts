@@ -9,6 +9,7 @@ import type { LagProbe } from '../server/http/overload.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createAccount, createBankingTransactions } from './support/factories/statements.js';
 import { financeOf, text } from './support/exports.js';
+import { onPostgres } from './support/database.js';
 
 const ROWS = 30_000;
 const lines: string[] = [];
@@ -111,6 +112,35 @@ describe('downloadBankingExport limits', () => {
     const stopped = exportLines().find((l) => l.export.completed === false)!;
     expect(stopped.export.filters).toMatchObject({ status: [2], format: 'csv' });
     expect(stopped.export.rows).toBeLessThan(ROWS);
+  });
+
+  it('when rows are ingested while an export streams, then every earlier row once; on PostgreSQL none of the new', async () => {
+    const before = await server.db
+      .selectFrom('banking_transactions')
+      .select('id')
+      .where('company_id', '=', acme.companyId)
+      .execute();
+    const body = await financeOf(server, acme).exports.banking({ format: 'csv' });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let csv = decoder.decode((await reader.read()).value, { stream: true });
+    const account = await createAccount(server.db, acme.companyId);
+    // Oldest of all: under the default order they come last, after everything read so far.
+    const added = await createBankingTransactions(server.db, acme.companyId, account, [
+      { transaction_date: '2001-01-01T12:00:00.000Z' },
+      { transaction_date: '2001-01-02T12:00:00.000Z' },
+    ]);
+    for (let part = await reader.read(); !part.done; part = await reader.read())
+      csv += decoder.decode(part.value, { stream: true });
+    const ids = csv
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => Number(line.slice(0, line.indexOf(','))));
+    const earlier = ids.filter((id) => !added.includes(id));
+    expect(earlier).toHaveLength(before.length);
+    expect(new Set(earlier)).toEqual(new Set(before.map((r) => r.id)));
+    if (onPostgres) expect(ids.filter((id) => added.includes(id))).toEqual([]);
+    await server.db.deleteFrom('banking_transactions').where('id', 'in', added).execute();
   });
 
   it('when an export completes, then the request log has its filters and row count', async () => {
