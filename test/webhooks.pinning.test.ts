@@ -4,6 +4,7 @@
 // cannot steer a delivery to 127.0.0.1 or 169.254.169.254. Redirects are not followed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -114,6 +115,30 @@ describe('pinned webhook connections', () => {
     expect(receiver.received).toEqual([]);
     expect(asked).toEqual([]);
     expect((await lastDelivery(acme, endpointId)).error).toMatch(/loopback/);
+  });
+
+  it('when the URL is https, then the TLS handshake with the pinned address names the host (SNI)', async () => {
+    const names: string[] = [];
+    // Records the server name of each handshake, then ends it: no certificate is needed to see it.
+    const tls = createTlsServer({
+      SNICallback: (name, done) => {
+        names.push(name);
+        done(new Error('no certificate here'));
+      },
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const { resolve, asked } = resolver(['127.0.0.1'], ['127.0.0.2']);
+      const { acme, endpointId } = await oneEventFor(
+        `https://secure.example.test:${(tls.address() as AddressInfo).port}/hooks`,
+      );
+      await worker(true, resolve).tick();
+      expect(names).toEqual(['secure.example.test']);
+      expect(asked).toEqual(['secure.example.test']);
+      expect(await lastDelivery(acme, endpointId)).toMatchObject({ status: 'pending', attempts: 1 });
+    } finally {
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 
   it('when the endpoint answers a redirect, then it is not followed and the attempt fails with its status', async () => {
