@@ -13,7 +13,7 @@ import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
-import { ALL_SCOPES, createClient, createCompany } from './areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, listCompanies } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
@@ -28,8 +28,7 @@ interface ServeOptions {
 }
 
 async function ensureDemoCompany(db: Db) {
-  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (any) return undefined;
+  if ((await listCompanies(db)).length > 0) return undefined;
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
   const client = await createClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
@@ -85,7 +84,7 @@ function banner({ config, demo, hint }: Prepared, workers: number): string {
 
 /** On a database that already has companies: the commands that give credentials for it. */
 async function restartHint({ db, description }: Store, dbPath: string): Promise<string[]> {
-  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
+  const companies = (await listCompanies(db)).slice(0, 5).map((c) => ({ id: c.companyId, name: c.name }));
   const dbOption = ` --db ${shellQuote(dbPath)}`;
   const first = companies[0];
   return [
