@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../server/db/database.js';
+import { openStore } from '../server/db/store.js';
 import { writeTransaction } from '../server/db/transaction.js';
 import { createCompany } from '../server/areas/auth/store.js';
 import { ManualClock } from '../server/lib/clock.js';
@@ -20,7 +20,7 @@ const arg = (name: string) => {
 };
 const ROWS = Number(arg('rows') ?? 40_000);
 const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-const db = await openDatabase(arg('db') ?? join(dir, 'finance.sqlite'));
+const { db } = await openStore(arg('db') ?? join(dir, 'finance.sqlite'));
 const clock = new ManualClock('2026-11-20T15:00:00Z');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

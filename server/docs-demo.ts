@@ -5,7 +5,7 @@ import type { Db } from './db/database.js';
 import { sampleEdits } from './docs-samples.js';
 
 /** The ids of one company's data, by the path prefix that ends with the parameter (`/cost-centers/v1/cost-centers/{id}`). */
-export type DemoIds = Record<string, string | number>;
+type DemoIds = Record<string, string | number>;
 
 const first = async <T>(query: { executeTakeFirst(): Promise<T | undefined> }) => query.executeTakeFirst();
 

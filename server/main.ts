@@ -16,7 +16,7 @@ import { rateLimitStore } from './http/rate-limit-store.js';
 import { appMetrics, processMetrics } from './http/metrics.js';
 import { metricsServer } from './http/metrics-endpoint.js';
 import { reportToPrimary, serveClusterMetrics } from './http/metrics-cluster.js';
-import { ALL_SCOPES, createClient, createCompany, defaultScopes } from './areas/auth/store.js';
+import { ALL_SCOPES, createClient, createCompany, defaultScopes, listCompanies } from './areas/auth/store.js';
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
@@ -38,8 +38,7 @@ interface ServeOptions {
 }
 
 async function ensureDemoCompany(db: Db, sandboxHelpers: boolean) {
-  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (any) return undefined;
+  if ((await listCompanies(db)).length > 0) return undefined;
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
   const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
@@ -98,7 +97,7 @@ function banner({ config, demo, hint }: Prepared, workers: number, host: string)
 
 /** On a database that already has companies: the commands that give credentials for it. */
 async function restartHint({ db, description }: Store, dbPath: string): Promise<string[]> {
-  const companies = await db.selectFrom('companies').select(['id', 'name']).orderBy('created_at').limit(5).execute();
+  const companies = (await listCompanies(db)).slice(0, 5).map((c) => ({ id: c.companyId, name: c.name }));
   const dbOption = ` --db ${shellQuote(dbPath)}`;
   const first = companies[0];
   return [

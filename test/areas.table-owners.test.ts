@@ -36,11 +36,8 @@ const placeOf = (file: string) => {
  * - Ingest resolves the references of each line in the same transaction.
  */
 const KNOWN = new Set([
-  'server/main.ts companies',
-  'server/cli/seed.ts companies',
   'server/areas/users/store/seed.ts companies',
   'server/areas/vcn/store/expiry.ts companies',
-  'server/areas/vcn/store/events.ts companies',
   'server/areas/vcn/store/sandbox.ts companies',
   'server/areas/statements/store/receipt.ts companies',
   'server/areas/statements/store/lookups.ts users',

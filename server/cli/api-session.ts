@@ -22,7 +22,7 @@ export const withApi = (command: Command) =>
     .option('--client-id <id>', 'client id (default: $FINANCE_CLIENT_ID)')
     .option('--client-secret <secret>', 'client secret (default: $FINANCE_CLIENT_SECRET)');
 
-export interface ApiSession {
+interface ApiSession {
   baseUrl: string;
   api: FinanceClient;
 }
@@ -46,7 +46,7 @@ export function apiSession(options: ApiOptions, env: NodeJS.ProcessEnv = process
 }
 
 /** Where the per-machine settings live: `$XDG_CONFIG_HOME/company-finance`, else `~/.config/company-finance`. */
-export const configDir = (env: NodeJS.ProcessEnv = process.env) =>
+const configDir = (env: NodeJS.ProcessEnv = process.env) =>
   join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'company-finance');
 
 /** The signing secret of `events listen` for this base URL: made once, then read back (file mode 0600). */

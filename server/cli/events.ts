@@ -9,7 +9,7 @@ import { signatureHeaders } from '../areas/webhooks/sign.js';
 
 type Event = components['schemas']['Event'];
 
-export interface ListenOptions {
+interface ListenOptions {
   api: FinanceClient;
   /** POST each event here, signed with `secret`. */
   forwardTo?: string;
@@ -113,7 +113,7 @@ async function forward(url: string, event: Event, options: ListenOptions): Promi
 }
 
 /** fetch's "fetch failed", in words: connection refused, unknown host, time-out, … */
-export function whyForwardFailed(err: unknown, url: string, timeoutMs: number): string {
+function whyForwardFailed(err: unknown, url: string, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
   if (e.name === 'AbortError') return 'stopped';

@@ -1,6 +1,7 @@
 // Realistic, deterministic demo data for one company: every area's seeder, in dependency order.
 import { createHash } from 'node:crypto';
 import cliProgress from 'cli-progress';
+import { companyTimeZone } from '../db/company-zone.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { createRng } from '../lib/random.js';
@@ -26,8 +27,7 @@ const companyRng = (seed: number, companyId: string) =>
 
 /** Seeds a company, showing a progress bar when stderr is a terminal. */
 export async function seedCompany(db: Db, options: SeedOptions): Promise<void> {
-  const company = await db.selectFrom('companies').select('id').where('id', '=', options.companyId).executeTakeFirst();
-  if (!company) throw new Error(`no company ${options.companyId}`);
+  if ((await companyTimeZone(db, options.companyId)) === undefined) throw new Error(`no company ${options.companyId}`);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
         {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export type Json = Record<string, unknown>;
-export type BundleName = 'internal' | 'public';
+type BundleName = 'internal' | 'public';
 
 const bundlePath = (name: BundleName) =>
   fileURLToPath(new URL(`../../generated/openapi.${name}.json`, import.meta.url));

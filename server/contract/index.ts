@@ -7,7 +7,7 @@ import { readOperations, type ContractOperation, type ErrorBody } from './operat
 import { validatorSpec } from './validator-spec.js';
 import { withoutSandbox } from './sandbox.js';
 
-export type { ContractOperation, ErrorBody, LimitBounds, NumericParam } from './operations.js';
+export type { ContractOperation, ErrorBody, LimitBounds } from './operations.js';
 export type { Match } from './match.js';
 export { loadBundle } from './bundle.js';
 
@@ -26,7 +26,7 @@ export interface ContractIndex {
   eventExample(type: string): Record<string, unknown> | undefined;
 }
 
-export function buildIndex(bundle: Json): ContractIndex {
+function buildIndex(bundle: Json): ContractIndex {
   const operations = readOperations(bundle);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const text = JSON.stringify(bundle);

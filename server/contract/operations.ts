@@ -58,7 +58,7 @@ export interface ContractOperation {
   jsonBodySchema: Json | undefined;
 }
 
-export const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 
 /** The page size when the contract leaves it to the server (`listUsers`). */
 const SERVER_DEFAULT_LIMIT = 50;

@@ -41,7 +41,7 @@ export const isStoreBusy = (err: unknown) =>
 /** Counts the metrics read (server/http/metrics.ts). */
 export const storeEvents = { transactionRetries: 0 };
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Exponential backoff with full jitter: 0..min(cap, base·2^attempt) ms. */
 export const backoff = (attempt: number, base = 5, cap = 200) =>

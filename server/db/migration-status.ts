@@ -5,9 +5,9 @@
 // a build that does not know such a migration refuses to start.
 import { sql, type Kysely, type Migration } from 'kysely';
 
-export const BREAKING_SUFFIX = '_breaking';
+const BREAKING_SUFFIX = '_breaking';
 
-export interface MigrationStatus {
+interface MigrationStatus {
   /** Known and run. */
   applied: string[];
   /** Known, not run yet. */

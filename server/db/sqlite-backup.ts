@@ -6,7 +6,7 @@
 import SQLite from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 
-export interface BackupResult {
+interface BackupResult {
   out: string;
   bytes: number;
   pages: number;

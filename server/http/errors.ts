@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 export type ErrorReason = components['schemas']['ErrorReason'];
 
 /** What an error is about, when its status alone does not say (see `reasonOfStatus`). */
-export interface ErrorCause {
+interface ErrorCause {
   reason?: ErrorReason;
   /** The field or parameter at fault, as the caller named it. */
   param?: string;

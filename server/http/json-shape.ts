@@ -5,15 +5,15 @@
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors.js';
 
-export const MAX_JSON_MEMBERS = 5_000;
+const MAX_JSON_MEMBERS = 5_000;
 /** The sandbox's batches of up to 1,000 statement transactions (about 70 members each). */
-export const MAX_SANDBOX_BATCH_MEMBERS = 80_000;
+const MAX_SANDBOX_BATCH_MEMBERS = 80_000;
 const SANDBOX_BATCH = /^\/sandbox\/v1\/(banking|credit-card)-transactions$/;
 
 /** The member limit of a request's JSON body. */
 export const maxMembersOf = (path: string): number =>
   SANDBOX_BATCH.test(path) ? MAX_SANDBOX_BATCH_MEMBERS : MAX_JSON_MEMBERS;
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22,
   BACKSLASH = 0x5c,

@@ -25,7 +25,7 @@ const ZEROS = /^0+$/;
 const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
 
 /** The caller's trace id and flags, or undefined for an absent or malformed header (then a new trace starts). */
-export function parseTraceparent(header: string | undefined): { traceId: string; flags: string } | undefined {
+function parseTraceparent(header: string | undefined): { traceId: string; flags: string } | undefined {
   const match = header === undefined ? null : TRACEPARENT.exec(header.trim());
   if (!match) return undefined;
   const [, version, traceId, parentId, flags, rest] = match as unknown as string[];

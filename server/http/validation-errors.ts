@@ -17,7 +17,7 @@ export interface ValidatorItem {
   errorCode?: string;
 }
 
-export interface ValidationProblem {
+interface ValidationProblem {
   /** Where, with the request part first (`body.limit.value`, `query.status`). */
   field: string;
   /** As the caller named it (`limit.value`, `status`). */

@@ -28,7 +28,7 @@ const authorizationCode = () =>
   Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
 /** Which card: by id (the card network's view), within `companyId` when given. */
-export interface CardRef {
+interface CardRef {
   vcnId: string;
   companyId?: string;
 }
@@ -49,7 +49,7 @@ async function locate(db: Kysely<Database>, ref: CardRef, wall: Date) {
   return { card: issuedCard(row), timeZone, now: new Date(wall.getTime() + Number(offset)) };
 }
 
-export interface Purchase extends CardRef {
+interface Purchase extends CardRef {
   amountMinor: number;
   /** The purchase's currency; when given, it must be the card's. */
   currency?: string;

@@ -9,7 +9,7 @@ import { badRequest } from '../http/errors.js';
 import { recordExpiries } from '../areas/vcn/store/expiry.js';
 
 /** How far ahead of wall time a company's clock may be moved. */
-export const MAX_CLOCK_AHEAD_MS = 10 * 366 * 24 * 60 * 60 * 1000;
+const MAX_CLOCK_AHEAD_MS = 10 * 366 * 24 * 60 * 60 * 1000;
 
 /** Moves the company's clock to `to` at wall time `wall`; answers the clock's new instant. */
 export async function advanceClock(db: Db, companyId: string, wall: Date, to: Date): Promise<Date> {

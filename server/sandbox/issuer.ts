@@ -22,9 +22,9 @@ export interface SimulatedIssuer extends CardIssuer {
 }
 
 /** The BIN of the sandbox cards: a test range, never routed to a real network. */
-export const SANDBOX_BIN = '411111';
+const SANDBOX_BIN = '411111';
 
-export class IssuerUnavailableError extends Error {
+class IssuerUnavailableError extends Error {
   constructor() {
     super('The simulated card issuer is unavailable');
     this.name = 'IssuerUnavailableError';
@@ -32,7 +32,7 @@ export class IssuerUnavailableError extends Error {
 }
 
 /** A Luhn-valid 16-digit number in the sandbox BIN range. */
-export function sandboxPan(): string {
+function sandboxPan(): string {
   let body = SANDBOX_BIN;
   while (body.length < 15) body += String(randomInt(10));
   return body + String(luhnCheckDigit(body));

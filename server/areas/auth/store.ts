@@ -27,7 +27,7 @@ export const ALL_SCOPES = [
 export const defaultScopes = (sandboxHelpers: boolean): string[] =>
   ALL_SCOPES.filter((scope) => sandboxHelpers || scope !== 'sandbox:write');
 
-export interface NewClient {
+interface NewClient {
   companyId: string;
   clientId: string;
   clientSecret: string;

@@ -17,14 +17,14 @@ import { ApiError } from '../../http/errors.js';
 
 const AUTH_FAILURE_WINDOW_MS = 60_000;
 
-export interface ThrottleLimits {
+interface ThrottleLimits {
   /** Failures per source address per window (0: not counted). */
   perSource: number;
   /** Failures per client id from one source address per window (0: not counted). */
   perClient: number;
 }
 
-export interface Attempt {
+interface Attempt {
   clientId: string;
   /** The request's source address (`req.ip`). */
   address: string;

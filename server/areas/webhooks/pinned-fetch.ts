@@ -8,7 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { Agent, fetch, type RequestInit, type Response } from 'undici';
 import { addressProblem, systemResolve, type Resolve } from './url-policy.js';
 
-export interface PinnedFetch {
+interface PinnedFetch {
   send(url: string, init: Omit<RequestInit, 'dispatcher' | 'redirect'>): Promise<Response>;
   close(): Promise<void>;
 }

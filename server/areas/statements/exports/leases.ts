@@ -8,7 +8,7 @@ import { newUlid } from '../../../lib/ulid.js';
 const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 
-export interface Lease {
+interface Lease {
   /** Gives the slot back (idempotent). */
   release(): Promise<void>;
 }

@@ -40,7 +40,7 @@ const text = (value: string, max: number) =>
     .replace(/>/g, '&gt;');
 
 /** `2026-11-18T14:32:05-03:00` → `20261118143205[-3]`; `+05:30` → `[+5.5]`. */
-export function ofxDateTime(iso: string): string {
+function ofxDateTime(iso: string): string {
   const digits = iso.slice(0, 19).replace(/[-T:]/g, '');
   const zone = iso.slice(19);
   if (zone === 'Z' || zone === '') return `${digits}[0]`;

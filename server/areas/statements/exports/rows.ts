@@ -12,7 +12,7 @@ import { presentBanking, presentCreditCard } from '../present.js';
  * that memory stays flat and that one chunk (a synchronous read on SQLite, presenting, formatting)
  * holds the event loop only briefly, so requests served beside an export are not delayed (or shed).
  */
-export const CHUNK_ROWS = 250;
+const CHUNK_ROWS = 250;
 
 export async function* bankingChunks(db: Db, query: Omit<BankingPageQuery, 'after' | 'take'>, timeZone: string) {
   // Planned once, so every chunk reads the same way.

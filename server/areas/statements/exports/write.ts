@@ -7,7 +7,7 @@ import type { Write } from './stream.js';
 
 export type ExportFormat = 'csv' | 'ofx';
 
-export interface ExportSource<T> {
+interface ExportSource<T> {
   statement: OfxStatement;
   columns: readonly Column[];
   chunks: AsyncIterable<T[]> | Iterable<T[]>;

@@ -70,7 +70,7 @@ export async function publishIngest(
 }
 
 /** Undoes a run that did not finish: its staged rows and the run itself go. */
-export async function undoRun(db: Db, runId: string): Promise<void> {
+async function undoRun(db: Db, runId: string): Promise<void> {
   await dropStaged(db, runId);
   await db.deleteFrom('ingest_runs').where('id', '=', runId).where('status', '=', 'LOADING').execute();
 }

@@ -1,6 +1,7 @@
 // The `vcn.*` events: the card as `getVcn` shows it (never card data), written in the change's transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import { companyTimeZone } from '../../../db/company-zone.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import type { EventType } from '../../../db/event-types.js';
 import { localDate } from '../../../lib/time.js';
@@ -13,13 +14,10 @@ const pick = (object: Record<string, unknown>, keys: string[]) =>
 
 /** The card as shown, in its company's current day. */
 export async function shownCard(db: Kysely<Database>, card: VcnRow, now: Date): Promise<Record<string, unknown>> {
-  const company = await db
-    .selectFrom('companies')
-    .select('time_zone')
-    .where('id', '=', card.company_id)
-    .executeTakeFirstOrThrow();
+  const timeZone = await companyTimeZone(db, card.company_id);
+  if (timeZone === undefined) throw new Error(`no company ${card.company_id}`);
   const spending = await spentOn(db, card.company_id, card.id);
-  return presentDetails(card, spending, localDate(now, company.time_zone)) as unknown as Record<string, unknown>;
+  return presentDetails(card, spending, localDate(now, timeZone)) as unknown as Record<string, unknown>;
 }
 
 /** Records a `vcn.*` event of `card` after the change; `before` (the card before) gives previousAttributes. */
