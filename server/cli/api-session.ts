@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { createFinanceClient, type FinanceClient } from '../../client/index.js';
+import { createFinanceClient, type FinanceClient } from '@company-finance/client';
 import { newWebhookSecret } from '../areas/webhooks/store.js';
 
 export interface ApiOptions {

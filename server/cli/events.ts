@@ -3,7 +3,7 @@
 // (Standard Webhooks) to a local URL as a registered endpoint would, saying why a forward failed.
 // It needs client credentials with `events:read`, never the database.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { paginate, type FinanceClient } from '../../client/index.js';
+import { paginate, type FinanceClient } from '@company-finance/client';
 import type { components } from '../../generated/openapi.js';
 import { signatureHeaders } from '../areas/webhooks/sign.js';
 

@@ -3,7 +3,7 @@
 // says how; types whose change comes from outside the API (card purchases, an accepted invite,
 // ingested statements) wait for the sandbox helpers and are listed as such.
 import { randomUUID } from 'node:crypto';
-import { FinanceApiError, type FinanceClient } from '../../client/index.js';
+import { FinanceApiError, type FinanceClient } from '@company-finance/client';
 import type { components } from '../../generated/openapi.js';
 import { EVENT_TYPES } from '../db/event-types.js';
 
