@@ -34,6 +34,8 @@ const settled = async (p: Promise<unknown>) => {
   return done;
 };
 
+// `:memory:` on purpose as well: an in-memory store has a single connection, a branch of the driver
+// of its own (reads wait for the writer's lock instead of using a reader connection).
 describe.skipIf(onPostgres).each([
   ['a database file', 'file'],
   ['an in-memory database', 'memory'],

@@ -12,6 +12,7 @@ const own = (db: SQLite.Database, sql: string, ...params: unknown[]) => db.prepa
 
 describe.skipIf(onPostgres)('rows of a SQLite statement', () => {
   it("when columns have every type, nulls, aliases and a repeated name, then the objects equal better-sqlite3's, key order included", () => {
+    // A bare connection, not the store: the rows' building is compared with better-sqlite3's own.
     const db = new SQLite(':memory:');
     db.exec(`create table t (id integer primary key, name text, amount real, data blob, n integer);
       insert into t values (1, 'Ana', 19.99, x'00ff', null), (2, 'Bo', null, null, 9007199254740991);`);
