@@ -55,11 +55,12 @@ export const handlers = defineHandlers({
   },
 
   authorizeSandboxVcnPurchase: async ({ params, body }, ctx) => {
+    const amountMinor = minorOrRefused(body.amount.value);
     try {
       const { transaction, card, now } = await authorizePurchase(ctx.db, {
         vcnId: params.vcnId,
         companyId: ctx.auth.companyId,
-        amountMinor: toMinor(body.amount.value),
+        amountMinor,
         currency: body.amount.currency,
         merchantName: body.merchant.name,
         merchantCategory: body.merchant.mcc,
@@ -112,3 +113,12 @@ export const handlers = defineHandlers({
     return { status: 200, body: { now: now.toISOString() } };
   },
 });
+
+/** The purchase amount in minor units; 400 when it has more than 2 decimals or is beyond any card's reach. */
+function minorOrRefused(value: number): number {
+  try {
+    return toMinor(value);
+  } catch {
+    throw invalidVcnRequest('amount.value must be an amount with at most 2 decimal places, below 90 trillion');
+  }
+}
