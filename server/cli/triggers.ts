@@ -1,36 +1,12 @@
 // `finance events trigger TYPE`: causes an event by making the real change through the API, so the
 // event's object exists and can be fetched by a handler that re-reads it. One line per event type
-// says how; types whose change comes from outside the API (card purchases, an accepted invite,
-// ingested statements) wait for the sandbox helpers and are listed as such.
+// says how; what the outside world does (card purchases, an accepted invite, ingested statements,
+// time passing) goes through the sandbox helpers (docs/sandbox.md). Types no API call can cause are
+// listed with the reason.
 import { randomUUID } from 'node:crypto';
-import { FinanceApiError, type FinanceClient } from '@company-finance/client';
-import type { components } from '../../generated/openapi.js';
+import type { FinanceClient } from '@company-finance/client';
 import { EVENT_TYPES } from '../db/event-types.js';
-
-type Event = components['schemas']['Event'];
-type Result = { data?: unknown; error?: unknown; response: Response };
-
-/** The request id of a successful call (the event records it); a failed call throws its error body. */
-async function call<T extends Result>(
-  pending: Promise<T>,
-): Promise<{ data: NonNullable<T['data']>; requestId: string }> {
-  const { data, error, response } = await pending;
-  if (error !== undefined || !response.ok) {
-    const body = (error ?? {}) as { error?: string; message?: string; code?: number };
-    throw new FinanceApiError({
-      status: response.status,
-      error: body.error ?? response.statusText,
-      message: body.message ?? `HTTP ${response.status}`,
-      code: body.code ?? response.status,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-      body: error,
-    });
-  }
-  return { data: data as NonNullable<T['data']>, requestId: response.headers.get('x-request-id') ?? '' };
-}
-
-const stamp = () => new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const name = (what: string) => `${what} (finance events trigger ${stamp()}-${randomUUID().slice(0, 4)})`;
+import { call, type Event, issueCard, name, recordedEvent, stamp } from './trigger-calls.js';
 
 const createCostCenter = (api: FinanceClient) =>
   call(api.POST('/cost-centers/v1/cost-centers', { body: { name: name('Cost center') } }));
@@ -55,20 +31,67 @@ async function cardTransaction(api: FinanceClient, unreconciled: boolean) {
   throw new Error('the company has no processed credit-card transaction to change (seed it: finance seed)');
 }
 
-const issueCard = (api: FinanceClient) =>
-  call(
-    api.POST('/credit-cards/v1/vcns', {
-      body: {
-        type: 'CUSTOM',
-        limit: { value: 500, currency: 'BRL' },
-        customUse: { id: `TRIGGER-${stamp()}-${randomUUID().slice(0, 8)}`, description: 'finance events trigger' },
-        requestor: { name: 'Events Trigger', email: 'events-trigger@example.com' },
-      },
-    }),
-  );
+/** A pending invite to a new address, with a role other than the owner's (an administrator's only if no other). */
+async function invite(api: FinanceClient) {
+  const { data: roles } = await call(api.GET('/users/v1/roles'));
+  const invitable = roles.items.filter((r) => r.profile !== 'MAIN');
+  const role = invitable.find((r) => r.profile !== 'RESPONSIBLE') ?? invitable[0];
+  if (!role) throw new Error('the company has no roles to invite with (seed it: finance seed)');
+  const email = `trigger-${stamp()}-${randomUUID().slice(0, 6)}@example.com`;
+  return call(api.POST('/users/v1/invites', { body: { email, roleId: role.id } }));
+}
+
+/** An invite the invitee accepted (the sandbox helper): the accepting call and the new user's id. */
+async function acceptedInvite(api: FinanceClient) {
+  const created = await recordedEvent(api, 'invite.created', await invite(api));
+  const path = { inviteId: String((created.data.object as { id: string }).id) };
+  const body = { name: name('Invitee') };
+  const accepted = await call(api.POST('/sandbox/v1/invites/{inviteId}/accept', { params: { path }, body }));
+  return { accepted, userId: accepted.data.id };
+}
+
+/** A banking transaction arriving (the sandbox helper): a copy of a processed one, not reconciled. */
+async function arrivedTransaction(api: FinanceClient) {
+  const { data } = await call(api.GET('/statements/v1/banking', { params: { query: { status: [2], limit: 1 } } }));
+  const found = data.transactions[0];
+  if (!found) throw new Error('the company has no processed banking transaction to copy (seed it: finance seed)');
+  const { id, companyId, statusDescription, showReceipt, attachments, ...arriving } = found;
+  const description = `Arrived by finance events trigger at ${new Date().toISOString()}`;
+  const body = {
+    ...arriving,
+    description,
+    notes: '',
+    conciliation: { description: 'Not reconciled', conciled: false },
+  };
+  const { data: arrived, requestId } = await call(api.POST('/sandbox/v1/banking-transactions', { body }));
+  if (!('id' in arrived)) throw new Error('one banking transaction was sent and a batch came back');
+  return { requestId, transactionId: arrived.id };
+}
+
+/** A purchase with a new card (ceiling BRL 500): approved up to the ceiling, declined over it. */
+async function purchase(api: FinanceClient, value: number) {
+  const { vcnId } = (await issueCard(api)).data;
+  const body = { amount: { value, currency: 'BRL' as const }, merchant: { name: 'PAPELARIA CENTRAL', mcc: '5943' } };
+  const path = { vcnId };
+  const { requestId } = await call(api.POST('/sandbox/v1/vcns/{vcnId}/authorizations', { params: { path }, body }));
+  return { requestId, vcnId };
+}
+
+/** A new card's status changed by the card network (the sandbox helpers), in order. */
+async function cardStatus(api: FinanceClient, actions: ('block' | 'unblock' | 'cancel')[]) {
+  const { vcnId } = (await issueCard(api)).data;
+  let requestId = '';
+  for (const action of actions)
+    ({ requestId } = await call(api.POST(`/sandbox/v1/vcns/{vcnId}/${action}`, { params: { path: { vcnId } } })));
+  return { requestId, vcnId };
+}
+
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** How each event type is caused through today's API; the request id of the call that caused it. */
-export const TRIGGERS: Partial<Record<Event['type'], (api: FinanceClient) => Promise<{ requestId: string }>>> = {
+export const TRIGGERS: Partial<
+  Record<Event['type'], (api: FinanceClient) => Promise<{ requestId: string; vcnId?: string }>>
+> = {
   'cost_center.created': createCostCenter,
   'cost_center.updated': async (api) => {
     const { data } = await createCostCenter(api);
@@ -119,13 +142,31 @@ export const TRIGGERS: Partial<Record<Event['type'], (api: FinanceClient) => Pro
       api.PATCH('/statements/v1/credit-card/{transactionId}', { params: { path }, body: { isConciled: true } }),
     );
   },
-  'invite.created': async (api) => {
-    const { data: roles } = await call(api.GET('/users/v1/roles'));
-    const invitable = roles.items.filter((r) => r.profile !== 'MAIN');
-    const role = invitable.find((r) => r.profile !== 'RESPONSIBLE') ?? invitable[0];
-    if (!role) throw new Error('the company has no roles to invite with (seed it: finance seed)');
-    const email = `trigger-${stamp()}-${randomUUID().slice(0, 6)}@example.com`;
-    return call(api.POST('/users/v1/invites', { body: { email, roleId: role.id } }));
+  'invite.created': invite,
+  'invite.accepted': async (api) => (await acceptedInvite(api)).accepted,
+  'user.updated': async (api) => {
+    const path = { userId: (await acceptedInvite(api)).userId };
+    return call(api.PATCH('/users/v1/users/{userId}', { params: { path }, body: { name: name('Renamed') } }));
+  },
+  'user.deleted': async (api) => {
+    const path = { userId: (await acceptedInvite(api)).userId };
+    return call(api.DELETE('/users/v1/users/{userId}', { params: { path } }));
+  },
+  'statement.ingested': arrivedTransaction,
+  'attachment.created': async (api) => {
+    const transactionId = String((await arrivedTransaction(api)).transactionId);
+    const body = {
+      statement: 'banking' as const,
+      transactionId,
+      name: 'trigger.pdf',
+      type: 'application/pdf' as const,
+    };
+    const { data } = await call(api.POST('/attachments/v1', { body }));
+    // The signed upload URL takes no token: plain fetch, as a browser would send the file.
+    const headers = { 'Content-Type': 'application/pdf' };
+    const uploaded = await fetch(data.uploadUrl, { method: 'PUT', headers, body: '%PDF-1.4\n%%EOF\n' });
+    if (!uploaded.ok) throw new Error(`the upload answered ${uploaded.status}: ${await uploaded.text()}`);
+    return { requestId: uploaded.headers.get('x-request-id') ?? '' };
   },
   'vcn.issued': issueCard,
   'vcn.updated': async (api) => {
@@ -133,29 +174,54 @@ export const TRIGGERS: Partial<Record<Event['type'], (api: FinanceClient) => Pro
     const path = { vcnId: data.vcnId };
     return call(api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path }, body: { limit: { value: 600 } } }));
   },
+  'vcn.authorized': (api) => purchase(api, 12.5),
+  'vcn.declined': (api) => purchase(api, 600),
+  'vcn.blocked': (api) => cardStatus(api, ['block']),
+  'vcn.unblocked': (api) => cardStatus(api, ['block', 'unblock']),
+  'vcn.cancelled': (api) => cardStatus(api, ['cancel']),
+  'vcn.expired': async (api) => {
+    const { data: card } = await issueCard(api);
+    const path = { vcnId: card.vcnId };
+    const endDate = dayAfter(card.startDate);
+    await call(api.PATCH('/credit-cards/v1/vcns/{vcnId}', { params: { path }, body: { endDate } }));
+    // Noon UTC of the day after the last day is that day, or the next, in every time zone.
+    const to = `${dayAfter(endDate)}T12:00:00Z`;
+    const { requestId } = await call(api.POST('/sandbox/v1/clock/advance', { body: { to } }));
+    return { requestId, vcnId: card.vcnId };
+  },
 };
 
-/** The event types `trigger` cannot cause through today's API, and what they wait for. */
-export const UNTRIGGERABLE = EVENT_TYPES.filter((type) => !(type in TRIGGERS));
+/** What a trigger does beyond its own new objects, for the command's help. */
+export const TRIGGER_NOTES: Partial<Record<Event['type'], string>> = {
+  'vcn.expired':
+    "moves the company's clock forward for good (it never moves back): a new card's last day is set to the day after its first, and the clock advanced to noon UTC of the day after that, about two days",
+};
+
+/** Why the event types `trigger` cannot cause are out of reach of every API call. */
+const WHY_UNTRIGGERABLE: Partial<Record<Event['type'], string>> = {
+  'webhook_endpoint.disabled':
+    'an endpoint is disabled after 3 days of failed deliveries counted on wall time, which neither an API call nor the company clock moves',
+};
+
+/** The event types `trigger` cannot cause, each with the reason. */
+export const UNTRIGGERABLE = EVENT_TYPES.filter((type) => !(type in TRIGGERS)).map(
+  (type) => `${type} (${WHY_UNTRIGGERABLE[type] ?? 'no trigger yet'})`,
+);
 
 /**
  * Causes `type` through the API and returns its event, found by the request id of the change
- * (`Event.requestId`).
+ * (`Event.requestId`) or, for the card network's doing, by the card.
  */
 export async function triggerEvent(api: FinanceClient, type: string): Promise<Event> {
   const cause = TRIGGERS[type as Event['type']];
   if (!cause) {
     const known = (EVENT_TYPES as readonly string[]).includes(type);
+    const why = WHY_UNTRIGGERABLE[type as Event['type']] ?? 'no trigger yet';
     throw new Error(
       known
-        ? `${type} cannot be caused through the API yet (it comes from outside: card network, invitee, statement feed); triggerable types: ${Object.keys(TRIGGERS).join(', ')}`
+        ? `${type} cannot be caused through the API: ${why}; triggerable types: ${Object.keys(TRIGGERS).join(', ')}`
         : `unknown event type ${type}: use one of ${Object.keys(TRIGGERS).join(', ')}`,
     );
   }
-  const { requestId } = await cause(api);
-  // Newest first: the event is on the first page (the server's clock decides createdAt, not ours).
-  const { data } = await call(api.GET('/events/v1/events', { params: { query: { types: [type], limit: 100 } } }));
-  const event = data.items.find((e) => e.requestId === requestId);
-  if (!event) throw new Error(`the change was made (request ${requestId}) but no ${type} event records it`);
-  return event;
+  return recordedEvent(api, type, await cause(api));
 }

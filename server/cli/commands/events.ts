@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { apiSession, listenSecret, withApi, type ApiOptions } from '../api-session.js';
 import { listenForEvents } from '../events.js';
-import { TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../triggers.js';
+import { TRIGGER_NOTES, TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../triggers.js';
 import { output } from '../options.js';
 
 const list = (value: string | undefined) =>
@@ -46,7 +46,11 @@ export function register(program: Command): void {
 
   withApi(events.command('trigger'))
     .description(
-      `Cause an event by making the real change through the API (${Object.keys(TRIGGERS).join(', ')}). Not yet: ${UNTRIGGERABLE.join(', ')}`,
+      `Cause an event by making the real change through the API (${Object.keys(TRIGGERS).join(', ')}). ${Object.entries(
+        TRIGGER_NOTES,
+      )
+        .map(([type, note]) => `${type} ${note}. `)
+        .join('')}Not triggerable: ${UNTRIGGERABLE.join('; ')}`,
     )
     .argument('<type>', 'event type, e.g. cost_center.created')
     .option('--json', 'print the event as one JSON document')
