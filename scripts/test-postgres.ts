@@ -38,9 +38,16 @@ const storeFree = [
   'test/client.package.test.ts',
   'test/docs.*.test.ts',
 ];
-const excludes = process.argv.length > 2 ? [] : storeFree.flatMap((glob) => ['--exclude', glob]);
-const result = spawnSync('npx', ['vitest', 'run', ...excludes, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE: 'postgres' },
-});
-process.exit(result.status ?? 1);
+// The load tests time the server's answers, so they run after the rest, one file at a time: what
+// they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).
+const LOAD_TESTS = 'test/scale.*.test.ts';
+const vitest = (args: string[]) =>
+  spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: 'postgres' } })
+    .status ?? 1;
+const given = process.argv.slice(2);
+const status =
+  given.length > 0
+    ? vitest(given)
+    : vitest([...[...storeFree, LOAD_TESTS].flatMap((glob) => ['--exclude', glob])]) ||
+      vitest(['--no-file-parallelism', 'test/scale.']);
+process.exit(status);
