@@ -124,22 +124,34 @@ export async function stageCreditCards(trx: Trx, runId: string, first: number, r
       .execute();
 }
 
-/** Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call in the closing transaction. */
-export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
-  for (let from = 0; from < counts.banking; from += MOVE_BATCH)
+/** Copies a run's staged rows into their statement table in file order, MOVE_BATCH rows a statement. */
+async function moveInOrder(
+  trx: Trx,
+  staging: 'ingest_banking_rows' | 'ingest_credit_card_rows',
+  target: 'banking_transactions' | 'credit_card_transactions',
+  columns: readonly string[],
+  runId: string,
+  count: number,
+) {
+  for (let from = 0; from < count; from += MOVE_BATCH)
     await trx
-      .insertInto('banking_transactions')
-      .columns(bankingColumns)
+      .insertInto(target)
+      .columns(columns as never)
       .expression((eb) =>
         eb
-          .selectFrom('ingest_banking_rows')
-          .select(bankingColumns)
+          .selectFrom(staging)
+          .select(columns as never)
           .where('run_id', '=', runId)
           .where('seq', '>=', from)
           .where('seq', '<', from + MOVE_BATCH)
           .orderBy('seq'),
       )
       .execute();
+}
+
+/** Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call in the closing transaction. */
+export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
+  await moveInOrder(trx, 'ingest_banking_rows', 'banking_transactions', bankingColumns, runId, counts.banking);
   // The bills the card rows are charged on exist before the rows (foreign key).
   const bills = await trx
     .selectFrom('ingest_credit_card_rows')
@@ -152,20 +164,7 @@ export async function moveStaged(trx: Trx, runId: string, counts: { banking: num
     bills.map((b) => ({ ...b, brl_amount_minor: Number(b.total) }) as unknown as NewCreditCardTransaction),
     now,
   );
-  for (let from = 0; from < counts.cards; from += MOVE_BATCH)
-    await trx
-      .insertInto('credit_card_transactions')
-      .columns(creditCardColumns)
-      .expression((eb) =>
-        eb
-          .selectFrom('ingest_credit_card_rows')
-          .select(creditCardColumns)
-          .where('run_id', '=', runId)
-          .where('seq', '>=', from)
-          .where('seq', '<', from + MOVE_BATCH)
-          .orderBy('seq'),
-      )
-      .execute();
+  await moveInOrder(trx, 'ingest_credit_card_rows', 'credit_card_transactions', creditCardColumns, runId, counts.cards);
   // Totals last: on PostgreSQL the accounts' and bills' rows stay locked only for the end of the transaction.
   const balances = await trx
     .selectFrom('ingest_banking_rows')
