@@ -53,7 +53,9 @@ describe('samples with demo ids', () => {
 
   it('when each changed GET curl line is run as pasted with the demo token, then it answers 2xx (the card page its documented 308)', async () => {
     const gets = (await served()).map(([, to]) => to).filter((source) => source.startsWith('curl -s "'));
-    expect(gets.length).toBeGreaterThan(5);
+    // Six GET samples carry an id; the bill's keeps the contract's example when the demo's latest bill is due on
+    // that very date (the seed's bills move with the clock), so five or six change.
+    expect(gets.length).toBeGreaterThanOrEqual(5);
     for (const source of gets) {
       const url = /^curl -s "([^"]+)"/.exec(source)![1]!;
       const res = await fetch(url, { headers: { Authorization: `Bearer ${demo.token}` }, redirect: 'manual' });
