@@ -15,6 +15,8 @@
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
 //   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit
 //   --baseline DIR also runs the server of another checkout (e.g. `git worktree add DIR main`), as a ratio to ours
+//   --tail        runs the service with --trace-gc and prints, per endpoint and connection count, what it did
+//                 while driven: CPU busy share, GC pauses, TIME-WAIT sockets, latency beside Little's law (tail.ts)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import autocannon from 'autocannon';
 import { endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
 import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
+import { cpuMs, GcLog, tailTable, timeWait, type TailSample } from './bench-http/tail.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -36,6 +39,7 @@ const TRANSACTIONS = Number(option('transactions') ?? (QUICK ? 2_000 : 100_000))
 const ONLY = option('only')?.split(',');
 const PROFILE = option('profile');
 const BASELINE = option('baseline');
+const TAIL = flag('tail');
 
 const pinned = spawnSync('taskset', ['--version']).status === 0;
 const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...command] : command);
@@ -52,9 +56,16 @@ const FLOOR = 'Express + validator';
 /** Stoplight Prism mocking our public bundle: what a static mock of the contract serves. */
 const PRISM = 'Prism mock';
 
-function start(name: string, port: number, command: string[], env: Record<string, string> = {}, cwd?: string): Target {
+function start(
+  name: string,
+  port: number,
+  command: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+  stdout: 'ignore' | 'pipe' = 'ignore',
+): Target {
   const [bin, ...args] = onCpu(0, command);
-  const child = spawn(bin!, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'], cwd });
+  const child = spawn(bin!, args, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'], cwd });
   return { name, port, child };
 }
 
@@ -101,7 +112,9 @@ async function record(baseUrl: string, token: string, e: Endpoint): Promise<Reco
 
 interface Sample {
   rps: number;
+  p50: number;
   p99: number;
+  meanMs: number;
   errors: number;
   non2xx: number;
   /** 503 answers: requests shed (the service's load shedding). */
@@ -132,7 +145,9 @@ async function drive(
   const ok = result.requests.total - result.non2xx;
   return {
     rps: ok / (result.duration || seconds),
+    p50: result.latency.p50,
     p99: result.latency.p99,
+    meanMs: result.latency.mean,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     shed: (result as unknown as Record<string, number>)['5xx'] ?? 0,
@@ -168,9 +183,12 @@ async function main() {
     const service = start(
       'service',
       48_101,
-      serve(48_101, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []),
+      serve(48_101, [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), ...(TAIL ? ['--trace-gc'] : [])]),
       production,
+      undefined,
+      TAIL ? 'pipe' : 'ignore',
     );
+    const gc = TAIL ? new GcLog(service.child!) : undefined;
     targets.push(service);
     await ready(service);
     const base = `http://127.0.0.1:${service.port}`;
@@ -218,6 +236,29 @@ async function main() {
     for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
 
     const samples = new Map<string, Sample[]>();
+    const tails = new Map<string, TailSample[]>();
+    /** Drives the service, recording what it did meanwhile (--tail). */
+    const observed = async (e: Endpoint, c: number): Promise<Sample> => {
+      const pid = service.child?.pid;
+      gc!.take();
+      const cpuBefore = cpuMs(pid);
+      const startedAt = performance.now();
+      const sample = await drive(service, tokenFor(data, e), e, c, DURATION);
+      const seconds = (performance.now() - startedAt) / 1000;
+      const tail: TailSample = {
+        connections: c,
+        rps: sample.rps,
+        meanMs: sample.meanMs,
+        p50: sample.p50,
+        p99: sample.p99,
+        busy: (cpuMs(pid) - cpuBefore) / (1000 * seconds),
+        gcPauses: gc!.take(),
+        seconds,
+        timeWait: timeWait(service.port),
+      };
+      tails.set(`${e.name}|${c}`, [...(tails.get(`${e.name}|${c}`) ?? []), tail]);
+      return sample;
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const e of all) {
         for (const c of CONNECTIONS) {
@@ -225,7 +266,9 @@ async function main() {
           const order = targets.map((_t, i) => targets[(i + round) % targets.length]!);
           for (const t of order) {
             const key = `${e.name}|${c}|${t.name}`;
-            samples.set(key, [...(samples.get(key) ?? []), await drive(t, tokenFor(data, e), e, c, DURATION)]);
+            const sample =
+              TAIL && t === service ? await observed(e, c) : await drive(t, tokenFor(data, e), e, c, DURATION);
+            samples.set(key, [...(samples.get(key) ?? []), sample]);
           }
         }
       }
@@ -312,6 +355,17 @@ async function main() {
       process.stdout.write(
         `\nmedians of ${ROUNDS} interleaved rounds of ${DURATION} s; ${TRANSACTIONS} banking transactions; ${pinned ? 'servers on CPU 0, load on CPU 1' : 'not pinned'}\n`,
       );
+      if (TAIL) {
+        // Per endpoint and connection count, the service's drive with the median p99.
+        const medianTail = (list: TailSample[]) =>
+          [...list].sort((a, b) => a.p99 - b.p99)[Math.floor(list.length / 2)]!;
+        const tailRows = all.flatMap((e) =>
+          CONNECTIONS.map((c) => ({ endpoint: e.name, sample: medianTail(tails.get(`${e.name}|${c}`)!) })),
+        );
+        process.stdout.write(
+          `\nthe service while driven (--tail; the drive with the median p99):\n${tailTable(tailRows)}`,
+        );
+      }
     }
   } finally {
     for (const t of targets) await stop(t);

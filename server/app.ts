@@ -34,7 +34,7 @@ import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
-import { demoSamples } from './docs-demo.js';
+import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './areas/vcn/issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
 
@@ -111,7 +111,7 @@ export function createApp({
   const publicBundle = servedBundle(loadBundle('public'), config.sandboxHelpers);
   const publicText = JSON.stringify(publicBundle);
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
-  // In the sandbox its samples use the demo company's ids (server/docs-demo.ts).
+  // In the sandbox its samples use the demo company's ids (server/sandbox/docs-demo.ts).
   const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
   const demo = config.production ? undefined : demoSamples(db, publicBundle);
   const servedDocs = async (baseUrl: string) => {

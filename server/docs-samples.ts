@@ -102,8 +102,13 @@ function clientSample(
   const setup = [
     `import { createFinanceClient, unwrap } from '${CLIENT_PACKAGE}';`,
     '',
-    '// The client gets, caches and refreshes the access token itself.',
-    `const finance = createFinanceClient({ baseUrl: '${baseUrl}', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });`,
+    '// The client fetches and refreshes its token itself.',
+    // One option a line: the sample pane is narrow and its lines do not wrap.
+    'const finance = createFinanceClient({',
+    `  baseUrl: '${baseUrl}',`,
+    '  clientId: CLIENT_ID,',
+    '  clientSecret: CLIENT_SECRET,',
+    '});',
   ];
   if (body?.type === 'application/x-www-form-urlencoded') {
     return [
@@ -137,7 +142,7 @@ function clientSample(
 
 /**
  * Adds `x-codeSamples` (curl, TypeScript client) to every operation of a copy of `bundle`. `ids`
- * replaces path parameters' examples, by the path up to the parameter (server/docs-demo.ts).
+ * replaces path parameters' examples, by the path up to the parameter (server/sandbox/docs-demo.ts).
  */
 export function withCodeSamples(bundle: Json, ids: Record<string, string | number> = {}): Json {
   const out = structuredClone(bundle);

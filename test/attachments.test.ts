@@ -177,6 +177,42 @@ describe('uploadAttachmentContent', () => {
     },
   );
 
+  it('when a transaction of each statement holds several attachments, then its list item and the event of its PATCH show the uploaded ones oldest first, not the pending one', async () => {
+    const { acme, bankingId } = await fixture();
+    const cardId = await createCreditCardTransaction(server.db, acme.companyId);
+    const names = ['c.pdf', 'a.pdf', 'b.pdf'];
+    const upload = async (transactionId: string, statement: 'banking' | 'credit-card') => {
+      const declared: Array<{ id: string; uploadUrl: string }> = [];
+      for (const name of [...names, 'pending.pdf']) {
+        declared.push((await declare(acme, { transactionId, statement, name, type: 'application/pdf' })).data!);
+      }
+      // Uploaded in another order than declared: the lists follow the upload.
+      for (const i of [1, 0, 2]) {
+        server.clock.advance(1_000);
+        expect((await put(declared[i]!.uploadUrl, FILES['application/pdf'], 'application/pdf')).status).toBe(200);
+      }
+      return [1, 0, 2].map((i) => ({ id: declared[i]!.id, name: names[i] }));
+    };
+    const banking = await upload(String(bankingId), 'banking');
+    const card = await upload(cardId, 'credit-card');
+    const summary = (a: { id: string; name: string }) => ({ id: a.id, name: a.name });
+
+    expect((await bankingItem(acme, bankingId)).attachments.map(summary)).toEqual(banking);
+    const patched = await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: bankingId } },
+      body: { notes: 'três anexos' },
+    });
+    expect(patched.response.status).toBe(204);
+    const events = await acme.api.GET('/events/v1/events', {
+      params: { query: { types: ['banking_transaction.updated'] } },
+    });
+    const object = events.data!.items[0]!.data.object as { attachments: Array<{ id: string; name: string }> };
+    expect(object.attachments.map(summary)).toEqual(banking);
+
+    const cards = await acme.api.GET('/statements/v1/credit-card', { params: { query: { limit: 50 } } });
+    expect(cards.data!.transactions.find((t) => t.id === cardId)!.attachments.map(summary)).toEqual(card);
+  });
+
   it('when Content-Type differs from the declared type, then 400 and nothing is visible; the same URL then works', async () => {
     const { acme, bankingId } = await fixture();
     const { data } = await declarePdf(acme, bankingId);

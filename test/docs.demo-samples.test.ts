@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCompany } from '../server/cli/seed.js';
 import { buildDocs, docsPath } from '../server/docs.js';
-import { demoIds } from '../server/docs-demo.js';
+import { demoIds } from '../server/sandbox/docs-demo.js';
 import { sampleEdits } from '../server/docs-samples.js';
 import { loadBundle } from '../server/contract/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';

@@ -11,6 +11,7 @@ import { startTestServer, type TestCompany, type TestServer } from './support/se
 import { freshDatabase, onPostgres } from './support/database.js';
 import { startProcesses, sharedCompany } from './support/processes.js';
 import { createLogger } from '../server/http/logger.js';
+import { publishIngest } from '../server/areas/statements/store/ingest-runs.js';
 import { sql } from 'kysely';
 
 let server: TestServer;
@@ -92,6 +93,13 @@ describe('/metrics', () => {
       expect(text, name).toContain(`# TYPE ${name} `);
     }
     if (onPostgres) expect(text).toMatch(/^db_client_connection_count\{db_client_connection_state="idle"\} [1-9]/m);
+  });
+
+  it('when an ingest has published, then the ingest runs are counted by status', async () => {
+    await publishIngest(server.db, acme.companyId, [], [], new Date());
+    const text = await scrape();
+    expect(text).toContain('# TYPE finance_ingest_runs gauge');
+    expect(sample(text, 'finance_ingest_runs{status="DONE"}')).toBe(1);
   });
 
   it('when a write is replayed by its Idempotency-Key and a client passes its rate limit, then both are counted', async () => {

@@ -2,6 +2,8 @@
 // otherwise dialect-free. The kind is decided once by store.ts; here it is read back from the adapter
 // a Kysely instance (or transaction) was built with.
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -32,3 +34,21 @@ export function literalLimit(rows: number): RawBuilder<number> {
     throw new Error(`A row limit must be a non-negative integer, not ${rows}`);
   return sql.lit(rows) as RawBuilder<number>;
 }
+
+/**
+ * The rows of a correlated subquery as one JSON array value, `[]` when it has none: a list of child
+ * rows (a transaction's attachments) read in the parent's query instead of a query of its own. The
+ * subquery selects named columns; its ORDER BY orders the array. Read the value with `jsonArray`.
+ */
+export function jsonArrayFrom<O>(
+  db: Kysely<any>,
+  subquery: Parameters<typeof sqliteJsonArrayFrom<O>>[0],
+): RawBuilder<O[]> {
+  return (storeKind(db) === 'postgres' ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery)) as RawBuilder<
+    O[]
+  >;
+}
+
+/** A `jsonArrayFrom` value as read back: JSON text on SQLite, already parsed by the PostgreSQL driver. */
+export const jsonArray = <T>(value: unknown): T[] =>
+  typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []);

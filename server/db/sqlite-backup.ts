@@ -5,6 +5,7 @@
 // `-wal` file, and a copy taken mid-write is torn.
 import SQLite from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { describeLocation, isPostgresUrl } from './store.js';
 
 interface BackupResult {
   out: string;
@@ -13,7 +14,29 @@ interface BackupResult {
   integrity: 'ok';
 }
 
-export async function backupSqlite(source: string, out: string): Promise<BackupResult> {
+const POSTGRES_ADVICE = `PostgreSQL is backed up by PostgreSQL's own tools, not by finance:
+  - a logical copy: pg_dump --format=custom --file finance.dump "$DATABASE_URL"
+    (restore: pg_restore --clean --if-exists --dbname "$DATABASE_URL" finance.dump)
+  - point-in-time recovery: continuous WAL archiving (archive_mode, archive_command) plus a base
+    backup (pg_basebackup), or your provider's automated backups and PITR.
+See docs/operating.md.
+`;
+
+/** A store that `finance backup` does not copy; the message says how it is backed up instead. */
+export class BackupByOwnToolsError extends Error {
+  constructor(location: string) {
+    super(`${describeLocation(location)}: ${POSTGRES_ADVICE}`);
+    this.name = 'BackupByOwnToolsError';
+  }
+}
+
+/** `finance backup`: a SQLite store is copied online; a PostgreSQL one throws BackupByOwnToolsError. */
+export function backupStore(location: string, out: string): Promise<BackupResult> {
+  if (isPostgresUrl(location)) throw new BackupByOwnToolsError(location);
+  return backupSqlite(location, out);
+}
+
+async function backupSqlite(source: string, out: string): Promise<BackupResult> {
   if (!existsSync(source)) throw new Error(`no database at ${source}`);
   if (existsSync(out)) throw new Error(`${out} exists; give a new file name`);
   const partial = `${out}.partial`;

@@ -17,6 +17,7 @@ import { operationOf } from './operation.js';
 import { servedBaseUrl } from './served-contract.js';
 import { validationErrors, type ValidatorItem } from './validation-errors.js';
 import { isStoreBusy, isStoreUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/errors.js';
+import { requestLogFields } from './trace-context.js';
 
 interface ValidatorError {
   status: number;
@@ -239,11 +240,11 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
     }
 
     const n = normalize(err);
-    if (!n.expected) logger.error({ err, requestId }, 'unhandled error');
+    if (!n.expected) logger.error({ err, ...requestLogFields(res) }, 'unhandled error');
     else if (n.status === 503 && !(err instanceof ApiError)) {
       const unavailable = isStoreUnavailable(err);
       res.locals.dependencyFailure = unavailable ? 'database' : 'busy';
-      logger.warn({ err, requestId }, unavailable ? 'database unavailable' : 'store busy');
+      logger.warn({ err, ...requestLogFields(res) }, unavailable ? 'database unavailable' : 'store busy');
     }
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AuthContext, Services } from './handler.js';
 import { conflict, unprocessable } from './errors.js';
 import { claimKey, completeKey, releaseKey, type KeyScope } from './idempotency-store.js';
+import { requestLogFields } from './trace-context.js';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Headers of the first response that a replay repeats. */
@@ -123,7 +124,7 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
           : completeKey(db, config.secrets.idempotencyKey, scope, { status, headers, body: Buffer.concat(chunks) });
       store
         .catch((err: unknown) =>
-          logger.error({ err, requestId: res.locals.requestId }, 'could not store the idempotent response'),
+          logger.error({ err, ...requestLogFields(res) }, 'could not store the idempotent response'),
         )
         .finally(() => end(...args));
       return res;
@@ -131,7 +132,9 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
     res.once('close', () => {
       if (!settled) {
         settled = true;
-        releaseKey(db, scope).catch((err: unknown) => logger.error({ err }, 'could not release an idempotency key'));
+        releaseKey(db, scope).catch((err: unknown) =>
+          logger.error({ err, ...requestLogFields(res) }, 'could not release an idempotency key'),
+        );
       }
     });
     next();

@@ -2,11 +2,11 @@
 // Credentials and card data never reach a log line. The process's own log goes to stdout through
 // an asynchronous writer that batches lines up to 4 KiB and flushes at least every 250 ms (and on
 // exit), so a request neither waits for the terminal or a pipe nor pays a write of its own.
-// Every line written during a request carries its `trace_id` and `span_id` (trace-context.ts).
+// The lines about a request carry its `trace_id` and `span_id` (trace-context.ts).
 import { pino, type Logger } from 'pino';
 import type { NextFunction, Request, Response } from 'express';
 import { routeOf } from './route.js';
-import { currentTraceFields, traceFields, type TraceContext } from './trace-context.js';
+import { traceFields, type TraceContext } from './trace-context.js';
 
 const REDACT = [
   'req.headers.authorization',
@@ -24,7 +24,7 @@ const REDACT = [
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const stream = destination ?? (level === 'silent' ? undefined : batchedStdout());
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, mixin: currentTraceFields }, stream as never);
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, stream as never);
 }
 
 const FLUSH_EVERY_MS = 250;

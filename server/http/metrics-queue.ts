@@ -1,8 +1,10 @@
 // Figures read from the database when metrics are scraped: the webhook delivery queue and ingest
-// runs. Every worker and replica sees the same rows, so a cluster scrape keeps one value (`max`), not
-// the sum. A store that cannot answer leaves the figures out of that scrape.
+// runs (counted by the statements area, their owner). Every worker and replica sees the same rows,
+// so a cluster scrape keeps one value (`max`), not the sum. A store that cannot answer leaves the
+// figures out of that scrape.
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
+import { ingestRunsByStatus } from '../areas/statements/store/ingest-runs.js';
 
 export function queueFigures(db: Db, registry: Registry): void {
   const registers = [registry];
@@ -48,13 +50,8 @@ export function queueFigures(db: Db, registry: Registry): void {
     registers,
     async collect() {
       this.reset();
-      const rows = await db
-        .selectFrom('ingest_runs')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute()
-        .catch(() => []);
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      const rows = await ingestRunsByStatus(db).catch(() => []);
+      for (const row of rows) this.set({ status: row.status }, row.runs);
     },
   });
 }

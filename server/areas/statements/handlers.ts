@@ -1,13 +1,27 @@
 // Statements: the banking and credit-card lists and the PATCH of their transactions.
-import { defineHandlers } from '../../http/handler.js';
+import { defineHandlers, type HandlerContext } from '../../http/handler.js';
 import { paging } from '../../http/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
 import { loadBankingPage } from './store/banking-page.js';
 import { loadCreditCardPage } from './store/credit-card-page.js';
 import { annotateTransaction } from './store/annotate.js';
-import { userIdsByEmail } from './store/lookups.js';
+import { userIdsByEmail } from '../../db/references.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
+
+/** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
+const reconcile =
+  (statement: Parameters<typeof annotateTransaction>[1]) =>
+  async (
+    { params, body }: { params: { transactionId: number | string }; body: Parameters<typeof annotateTransaction>[4] },
+    { db, auth, requestId }: HandlerContext,
+  ) => {
+    await annotateTransaction(db, statement, auth.companyId, params.transactionId, body, auth.companyClock.now(), {
+      timeZone: auth.timeZone,
+      requestId,
+    });
+    return { status: 204 as const };
+  };
 
 export const handlers = defineHandlers({
   ...receiptHandlers,
@@ -54,35 +68,6 @@ export const handlers = defineHandlers({
     };
   },
 
-  reconcileBankingTransaction: async ({ params, body }, { db, auth, requestId }) => {
-    await annotateTransaction(
-      db,
-      'banking_transactions',
-      auth.companyId,
-      params.transactionId,
-      body,
-      auth.companyClock.now(),
-      {
-        timeZone: auth.timeZone,
-        requestId,
-      },
-    );
-    return { status: 204 };
-  },
-
-  reconcileCreditCardTransaction: async ({ params, body }, { db, auth, requestId }) => {
-    await annotateTransaction(
-      db,
-      'credit_card_transactions',
-      auth.companyId,
-      params.transactionId,
-      body,
-      auth.companyClock.now(),
-      {
-        timeZone: auth.timeZone,
-        requestId,
-      },
-    );
-    return { status: 204 };
-  },
+  reconcileBankingTransaction: reconcile('banking_transactions'),
+  reconcileCreditCardTransaction: reconcile('credit_card_transactions'),
 });

@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
-import { describeLocation, isPostgresUrl } from '../../db/store.js';
-import { backupSqlite } from '../../db/sqlite-backup.js';
+import { BackupByOwnToolsError, backupStore } from '../../db/sqlite-backup.js';
 import { output, withDb } from '../options.js';
-
-const POSTGRES_ADVICE = `PostgreSQL is backed up by PostgreSQL's own tools, not by finance:
-  - a logical copy: pg_dump --format=custom --file finance.dump "$DATABASE_URL"
-    (restore: pg_restore --clean --if-exists --dbname "$DATABASE_URL" finance.dump)
-  - point-in-time recovery: continuous WAL archiving (archive_mode, archive_command) plus a base
-    backup (pg_basebackup), or your provider's automated backups and PITR.
-See docs/operating.md.
-`;
 
 export function register(program: Command): void {
   withDb(program.command('backup'))
@@ -17,11 +8,12 @@ export function register(program: Command): void {
     .requiredOption('--out <file>', 'the new backup file (must not exist)')
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; out: string; json?: boolean }) => {
-      if (isPostgresUrl(opts.db)) {
-        process.stderr.write(`${describeLocation(opts.db)}: ${POSTGRES_ADVICE}`);
+      try {
+        output(Boolean(opts.json), { ...(await backupStore(opts.db, opts.out)) });
+      } catch (err) {
+        if (!(err instanceof BackupByOwnToolsError)) throw err;
+        process.stderr.write(err.message);
         process.exit(2);
       }
-      const result = await backupSqlite(opts.db, opts.out);
-      output(Boolean(opts.json), { ...result });
     });
 }

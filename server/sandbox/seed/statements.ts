@@ -14,6 +14,7 @@ import { creditCardRows } from './statements/credit-card.js';
 import { seededUuid } from './statements/ids.js';
 import { localDate } from '../../lib/time.js';
 import { writeTransaction } from '../../db/transaction.js';
+import { chunks } from '../../lib/chunks.js';
 
 const BATCH = 5_000;
 const HISTORY_DAYS = 730;
@@ -135,8 +136,7 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
       ctx.onProgress?.(Math.min(total, i + BATCH), total);
     }
     const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, timeZone));
-    for (let i = 0; i < cardRows.length; i += BATCH)
-      await insertCreditCardTransactions(trx, cardRows.slice(i, i + BATCH), now);
+    for (const batch of chunks(cardRows, BATCH)) await insertCreditCardTransactions(trx, batch, now);
     await payPastBills(trx, companyId, localDate(now, timeZone));
     await fundAccounts(
       trx,

@@ -14,6 +14,7 @@ import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
 import { recordEvent } from '../../../db/event-log.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
+import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
@@ -216,11 +217,7 @@ export async function ingestFile(
     ingested_at: ingestedAt,
   }));
   await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
-    for (let i = 0; i < keyRows.length; i += 500)
-      await trx
-        .insertInto('ingested_lines')
-        .values(keyRows.slice(i, i + 500))
-        .execute();
+    for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
     // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
     await recordEvent(trx, now, {
       companyId,
@@ -235,12 +232,12 @@ export async function ingestFile(
 /** The keys among `keys` already stored for the company. */
 async function storedKeys(db: Db, companyId: string, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let i = 0; i < keys.length; i += 500) {
+  for (const batch of chunks(keys)) {
     const rows = await db
       .selectFrom('ingested_lines')
       .select('line_key')
       .where('company_id', '=', companyId)
-      .where('line_key', 'in', keys.slice(i, i + 500))
+      .where('line_key', 'in', batch)
       .execute();
     rows.forEach((r) => found.add(r.line_key));
   }

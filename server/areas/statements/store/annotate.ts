@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../../http/errors.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
 
@@ -72,24 +73,10 @@ export async function annotateTransaction(
     if (!row) throw notFound('Transaction not found');
 
     const problems: string[] = [];
-    if (patch.categoryId !== undefined) {
-      const category = await trx
-        .selectFrom('categories')
-        .select('id')
-        .where('company_id', '=', companyId)
-        .where('id', '=', patch.categoryId)
-        .executeTakeFirst();
-      if (!category) problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
-    }
-    if (patch.costCenterId !== undefined) {
-      const costCenter = await trx
-        .selectFrom('cost_centers')
-        .select('id')
-        .where('company_id', '=', companyId)
-        .where('id', '=', patch.costCenterId)
-        .executeTakeFirst();
-      if (!costCenter) problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
-    }
+    if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
+      problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
+    if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
+      problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
     if (problems.length > 0)
       throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
 

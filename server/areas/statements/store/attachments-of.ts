@@ -1,6 +1,9 @@
-// The uploaded attachments of a set of transactions, oldest first, grouped by transaction.
+// The uploaded attachments of a statement row, oldest first, read in the row's own query as a JSON
+// array (one query per page instead of one more for the page's attachments).
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import { inList, prepared } from '../../../db/prepared.js';
+import { jsonArray, jsonArrayFrom } from '../../../db/dialect.js';
+import type { Database } from '../../../db/schema.js';
 
 export interface AttachmentSummary {
   id: string;
@@ -8,46 +11,45 @@ export interface AttachmentSummary {
   content_type: string;
 }
 
-type Column = 'banking_transaction_id' | 'credit_card_transaction_id';
+type Statement = 'banking_transactions' | 'credit_card_transactions';
+const COLUMN = {
+  banking_transactions: 'a.banking_transaction_id',
+  credit_card_transactions: 'a.credit_card_transaction_id',
+} as const;
 
-/** Prepared once per column (server/db/prepared.ts); the ids bind as one list. */
-const attachmentsQuery = (column: Column) =>
-  prepared<{ companyId: string; ids: Array<number | string> }, AttachmentSummary & { transaction_id: unknown }>(
-    (db, p) =>
-      db
-        .selectFrom('attachments')
-        .select((eb) => ['id', 'name', 'content_type', eb.ref(column).as('transaction_id')])
-        .where('company_id', '=', p.companyId)
-        .where(inList(db, column, p.ids))
-        .where('status', '=', 'UPLOADED')
-        .orderBy('uploaded_at')
-        .orderBy('id'),
-  );
-const queries = {
-  banking_transaction_id: attachmentsQuery('banking_transaction_id'),
-  credit_card_transaction_id: attachmentsQuery('credit_card_transaction_id'),
-};
-
-async function attachmentsOf<K extends number | string>(
+/**
+ * The `attachments` column of a query over `statement as t`: a JSON array of the row's uploaded
+ * attachments, or null, without running the subquery, when `has_attachments` says it has none.
+ */
+export function attachmentsOfRow<S extends Statement>(
   db: Db,
-  companyId: string,
-  column: Column,
-  ids: K[],
-): Promise<Map<K, AttachmentSummary[]>> {
-  const byTransaction = new Map<K, AttachmentSummary[]>();
-  if (ids.length === 0) return byTransaction;
-  const { rows } = await queries[column](db, { companyId, ids });
-  for (const { transaction_id, ...summary } of rows) {
-    const key = transaction_id as K;
-    const list = byTransaction.get(key);
-    if (list) list.push(summary);
-    else byTransaction.set(key, [summary]);
-  }
-  return byTransaction;
+  statement: S,
+  eb: ExpressionBuilder<Database & { t: Database[S] }, 't'>,
+) {
+  const row = eb as unknown as ExpressionBuilder<Database & { t: Database['banking_transactions'] }, 't'>;
+  return row
+    .case()
+    .when('t.has_attachments', '=', 1)
+    .then(
+      jsonArrayFrom(
+        db,
+        row
+          .selectFrom('attachments as a')
+          .select(['a.id', 'a.name', 'a.content_type'])
+          .whereRef(COLUMN[statement], '=', 't.id')
+          .whereRef('a.company_id', '=', 't.company_id')
+          .where('a.status', '=', 'UPLOADED')
+          .orderBy('a.uploaded_at')
+          .orderBy('a.id'),
+      ),
+    )
+    .end()
+    .as('attachments');
 }
 
-export const bankingAttachments = (db: Db, companyId: string, ids: number[]) =>
-  attachmentsOf(db, companyId, 'banking_transaction_id', ids);
-
-export const creditCardAttachments = (db: Db, companyId: string, ids: string[]) =>
-  attachmentsOf(db, companyId, 'credit_card_transaction_id', ids);
+/** A row read with `attachmentsOfRow` as an item: its attachments parsed, in place. */
+export function withAttachments<R extends { attachments: unknown }>(row: R) {
+  const item = row as Omit<R, 'attachments'> & { attachments: AttachmentSummary[] };
+  item.attachments = jsonArray<AttachmentSummary>(row.attachments);
+  return item;
+}

@@ -1,14 +1,15 @@
-// One page of the banking statement with everything a statement item shows: the page's ids come
-// from the keyset query (banking-list.ts); names of users, categories and cost centers are joined
-// by primary key, attachments fetched for the page's rows that have any.
+// One page of the banking statement with everything a statement item shows, in one query: the page's
+// ids come from the keyset query (banking-list.ts); names of users, categories and cost centers are
+// joined by primary key; the attachments of the rows that have any come as a JSON array per row.
 import type { Db } from '../../../db/database.js';
 import type { BankingTransactionRow } from '../tables.js';
 import { pageIdsQuery } from './banking-list.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { prepared, preparedShapes, type Placeholders } from '../../../db/prepared.js';
 import type { BankingPageQuery } from './banking-types.js';
-import { bankingAttachments, type AttachmentSummary } from './attachments-of.js';
+import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
+import { withDisplayNames, withRequesterEmail } from '../../../db/references.js';
 
 /** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
 const ITEM_COLUMNS = [
@@ -64,26 +65,19 @@ interface BankingPage {
 }
 
 /**
- * The page's rows (one more than `take`, to tell whether more follow) with joined names; `query`
- * already planned, `arms` those of its ids query (banking-arms.ts).
+ * The page's rows (one more than `take`, to tell whether more follow) with joined names and their
+ * attachments; `query` already planned, `arms` those of its ids query (banking-arms.ts).
  */
 export function bankingPageRowsQuery(db: Db, query: BankingPageQuery, arms = armsOf(idsOf(query))) {
   const direction = query.sort.direction;
   return db
     .selectFrom(pageIdsQuery(db, idsOf(query), arms).as('p'))
     .innerJoin('banking_transactions as t', 't.id', 'p.id')
-    .leftJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('users as r', 'r.id', 't.requester_user_id')
-    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
-    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
     .select(itemColumns)
-    .select([
-      'p.sort_key',
-      'u.email as user_email',
-      'r.email as requester_email',
-      'c.name as custom_category_name',
-      'cc.name as cost_center_name',
-    ])
+    .select('p.sort_key')
+    .select((eb) => attachmentsOfRow(db, 'banking_transactions', eb))
+    .$call(withDisplayNames)
+    .$call(withRequesterEmail)
     .orderBy('p.sort_key', direction)
     .orderBy('p.id', direction);
 }
@@ -192,41 +186,25 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   const arms = armsOf(idsOf(query));
   const { rows } = await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
   const more = rows.length > query.take;
-  const pageRows = more ? rows.slice(0, query.take) : rows;
-  const attachments = await bankingAttachments(
-    db,
-    query.companyId,
-    pageRows.filter((r) => r.has_attachments === 1).map((r) => r.id),
-  );
   // The rows become the items in place: copying 40 columns per row costs more than the query.
-  const items = pageRows as Array<(typeof pageRows)[number] & { attachments: AttachmentSummary[] }>;
-  for (const row of items) row.attachments = attachments.get(row.id) ?? [];
-  const last = pageRows[pageRows.length - 1];
+  const items = (more ? rows.slice(0, query.take) : rows).map(withAttachments);
+  const last = items[items.length - 1];
   return { items, nextKey: more && last ? [last.sort_key, last.id] : undefined };
 }
 
 const itemById = prepared((db, p: { companyId: string; id: number }) =>
   db
     .selectFrom('banking_transactions as t')
-    .leftJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('users as r', 'r.id', 't.requester_user_id')
-    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
-    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
     .select(itemColumns)
-    .select([
-      'u.email as user_email',
-      'r.email as requester_email',
-      'c.name as custom_category_name',
-      'cc.name as cost_center_name',
-    ])
+    .select((eb) => attachmentsOfRow(db, 'banking_transactions', eb))
     .where('t.company_id', '=', p.companyId)
-    .where('t.id', '=', p.id),
+    .where('t.id', '=', p.id)
+    .$call(withDisplayNames)
+    .$call(withRequesterEmail),
 );
 
 /** One banking transaction of the company with its names and attachments, or undefined. */
 export async function findBankingItem(db: Db, companyId: string, id: number): Promise<BankingItem | undefined> {
   const [row] = (await itemById(db, { companyId, id })).rows;
-  if (!row) return undefined;
-  const attachments = await bankingAttachments(db, companyId, [row.id]);
-  return { ...row, attachments: attachments.get(row.id) ?? [] };
+  return row && withAttachments(row);
 }

@@ -1,9 +1,11 @@
 // The credit-card statement: keyset pages by (transaction_date, id) newest first, optionally of some
-// cards (one ordered arm per card, merged), and every record of one bill.
+// cards (one ordered arm per card, merged), and every record of one bill; names and attachments in
+// the same query.
 import type { Db } from '../../../db/database.js';
 import { literalLimit } from '../../../db/dialect.js';
 import type { CreditCardTransactionRow } from '../tables.js';
-import { creditCardAttachments, type AttachmentSummary } from './attachments-of.js';
+import { withDisplayNames } from '../../../db/references.js';
+import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 
 export interface CreditCardItem extends CreditCardTransactionRow {
   user_email: string | null;
@@ -45,29 +47,17 @@ function pageIds(db: Db, q: CreditCardPageQuery) {
   return union.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(literalLimit(q.take));
 }
 
-/** Joins names, sorts newest first and adds attachments. */
-async function withDetails(
-  db: Db,
-  companyId: string,
-  base: ReturnType<typeof detailsQuery>,
-): Promise<CreditCardItem[]> {
-  const rows = await base.execute();
-  const attachments = await creditCardAttachments(
-    db,
-    companyId,
-    rows.filter((r) => r.has_attachments === 1).map((r) => r.id),
-  );
-  return rows.map((row) => ({ ...row, attachments: attachments.get(row.id) ?? [] }));
+/** The items of a details query, in its order. */
+async function withDetails(base: ReturnType<typeof detailsQuery>): Promise<CreditCardItem[]> {
+  return (await base.execute()).map(withAttachments);
 }
 
 function detailsQuery(db: Db) {
   return db
     .selectFrom('credit_card_transactions as t')
-    .leftJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
-    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
     .selectAll('t')
-    .select(['u.email as user_email', 'c.name as custom_category_name', 'cc.name as cost_center_name'])
+    .select((eb) => attachmentsOfRow(db, 'credit_card_transactions', eb))
+    .$call(withDisplayNames)
     .orderBy('t.transaction_date', 'desc')
     .orderBy('t.id', 'desc');
 }
@@ -77,11 +67,7 @@ export async function loadCreditCardPage(
   q: CreditCardPageQuery,
 ): Promise<{ items: CreditCardItem[]; nextKey?: [string, string] }> {
   const ids = pageIds(db, { ...q, take: q.take + 1 });
-  const rows = await withDetails(
-    db,
-    q.companyId,
-    detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')),
-  );
+  const rows = await withDetails(detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')));
   const more = rows.length > q.take;
   const items = more ? rows.slice(0, q.take) : rows;
   const last = items[items.length - 1];
@@ -90,19 +76,11 @@ export async function loadCreditCardPage(
 
 /** Every record charged on the company's bill due on `dueDate`, newest first. */
 export function loadBillTransactions(db: Db, companyId: string, dueDate: string): Promise<CreditCardItem[]> {
-  return withDetails(
-    db,
-    companyId,
-    detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate),
-  );
+  return withDetails(detailsQuery(db).where('t.company_id', '=', companyId).where('t.bill_due_date', '=', dueDate));
 }
 
 /** One record of the company, or undefined. */
 export async function findCreditCardItem(db: Db, companyId: string, id: string): Promise<CreditCardItem | undefined> {
-  const rows = await withDetails(
-    db,
-    companyId,
-    detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id),
-  );
+  const rows = await withDetails(detailsQuery(db).where('t.company_id', '=', companyId).where('t.id', '=', id));
   return rows[0];
 }

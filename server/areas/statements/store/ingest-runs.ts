@@ -97,3 +97,13 @@ export async function undoAbandonedRuns(db: Db): Promise<number> {
   }
   return runs.length;
 }
+
+/** How many ingest runs there are of each status (read by the metrics at scrape time). */
+export async function ingestRunsByStatus(db: Db): Promise<Array<{ status: 'LOADING' | 'DONE'; runs: number }>> {
+  const rows = await db
+    .selectFrom('ingest_runs')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, runs: Number(row.n) }));
+}

@@ -11,6 +11,7 @@ import type {
   StagedCreditCardTable,
 } from '../tables.js';
 import { addBillTotals, applyBalances, openBills } from './insert.js';
+import { chunks } from '../../../lib/chunks.js';
 
 type Trx = Kysely<Database>;
 
@@ -103,11 +104,7 @@ export async function stageBanking(trx: Trx, runId: string, first: number, rows:
     run_id: runId,
     seq: first + i,
   }));
-  for (let i = 0; i < staged.length; i += BATCH)
-    await trx
-      .insertInto('ingest_banking_rows')
-      .values(staged.slice(i, i + BATCH))
-      .execute();
+  for (const batch of chunks(staged, BATCH)) await trx.insertInto('ingest_banking_rows').values(batch).execute();
 }
 
 export async function stageCreditCards(trx: Trx, runId: string, first: number, rows: NewCreditCardTransaction[]) {
@@ -117,11 +114,7 @@ export async function stageCreditCards(trx: Trx, runId: string, first: number, r
     run_id: runId,
     seq: first + i,
   }));
-  for (let i = 0; i < staged.length; i += BATCH)
-    await trx
-      .insertInto('ingest_credit_card_rows')
-      .values(staged.slice(i, i + BATCH))
-      .execute();
+  for (const batch of chunks(staged, BATCH)) await trx.insertInto('ingest_credit_card_rows').values(batch).execute();
 }
 
 /** Copies a run's staged rows into their statement table in file order, MOVE_BATCH rows a statement. */

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { closingDateOf } from '../bills/cycle.js';
+import { chunks } from '../../../lib/chunks.js';
 
 type Trx = Kysely<Database>;
 
@@ -12,12 +13,8 @@ const BATCH = 500;
 
 export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const inserted = await trx
-      .insertInto('banking_transactions')
-      .values(rows.slice(i, i + BATCH))
-      .returning('id')
-      .execute();
+  for (const batch of chunks(rows, BATCH)) {
+    const inserted = await trx.insertInto('banking_transactions').values(batch).returning('id').execute();
     ids.push(...inserted.map((r) => r.id));
   }
   await applyBalances(trx, rows, now);
@@ -96,11 +93,6 @@ export async function insertCreditCardTransactions(
   now: Date,
 ): Promise<void> {
   const totals = await openBills(trx, rows, now);
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await trx
-      .insertInto('credit_card_transactions')
-      .values(rows.slice(i, i + BATCH))
-      .execute();
-  }
+  for (const batch of chunks(rows, BATCH)) await trx.insertInto('credit_card_transactions').values(batch).execute();
   await addBillTotals(trx, totals);
 }

@@ -1,11 +1,12 @@
 // What a receipt shows about a banking transaction: the row, its account and its company.
 import type { Db } from '../../../db/database.js';
+import { companyNameAndZone } from '../../../db/company-zone.js';
 
+/** The company's banking transaction with its account and the company's name and time zone, or undefined. */
 export async function findReceiptData(db: Db, companyId: string, id: number) {
-  return db
+  const row = await db
     .selectFrom('banking_transactions as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .innerJoin('companies as c', 'c.id', 't.company_id')
     .select([
       't.id',
       't.company_id',
@@ -29,12 +30,12 @@ export async function findReceiptData(db: Db, companyId: string, id: number) {
       'a.bank_name',
       'a.branch',
       'a.number as account_number',
-      'c.name as company_name',
-      'c.time_zone',
     ])
     .where('t.company_id', '=', companyId)
     .where('t.id', '=', id)
     .executeTakeFirst();
+  const company = row && (await companyNameAndZone(db, companyId));
+  return row && company && { ...row, company_name: company.name, time_zone: company.timeZone };
 }
 
 export type ReceiptData = NonNullable<Awaited<ReturnType<typeof findReceiptData>>>;

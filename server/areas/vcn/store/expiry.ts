@@ -8,16 +8,9 @@ import { localDate } from '../../../lib/time.js';
 import { issuedCard } from './cards.js';
 import { recordVcnEvent } from './events.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { companyClocks, largestClockOffset } from '../../../db/company-clock.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The largest offset of a company clock (of `companyId` alone when given). */
-async function largestOffset(db: Kysely<Database>, companyId?: string): Promise<number> {
-  let query = db.selectFrom('companies').select((eb) => eb.fn.max('clock_offset_ms').as('offset'));
-  if (companyId !== undefined) query = query.where('id', '=', companyId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.offset ?? 0);
-}
 
 /**
  * Records `vcn.expired` for every live card past its end date that has none yet (of `companyId`
@@ -25,21 +18,22 @@ async function largestOffset(db: Kysely<Database>, companyId?: string): Promise<
  */
 export async function recordExpiries(db: Kysely<Database>, wall: Date, companyId?: string): Promise<number> {
   // Every zone's day is at most a day ahead of UTC's: this keeps the candidates few.
-  const latest = localDate(new Date(wall.getTime() + DAY_MS + (await largestOffset(db, companyId))), 'UTC');
+  const latest = localDate(new Date(wall.getTime() + DAY_MS + (await largestClockOffset(db, companyId))), 'UTC');
   let query = db
     .selectFrom('vcns')
-    .innerJoin('companies', 'companies.id', 'vcns.company_id')
-    .selectAll('vcns')
-    .select(['companies.time_zone', 'companies.clock_offset_ms'])
-    .where('vcns.status', 'in', ['ACTIVE', 'BLOCKED'])
-    .where('vcns.expired_event_at', 'is', null)
-    .where('vcns.end_date', '<', latest);
-  if (companyId !== undefined) query = query.where('vcns.company_id', '=', companyId);
+    .selectAll()
+    .where('status', 'in', ['ACTIVE', 'BLOCKED'])
+    .where('expired_event_at', 'is', null)
+    .where('end_date', '<', latest);
+  if (companyId !== undefined) query = query.where('company_id', '=', companyId);
   const candidates = await query.execute();
+  const clocks = await companyClocks(db, [...new Set(candidates.map((row) => row.company_id))]);
   let recorded = 0;
-  for (const { time_zone: zone, clock_offset_ms: offset, ...row } of candidates) {
-    const now = new Date(wall.getTime() + Number(offset));
-    if (localDate(now, zone) <= row.end_date) continue;
+  for (const row of candidates) {
+    const clock = clocks.get(row.company_id);
+    if (!clock) continue;
+    const now = new Date(wall.getTime() + clock.offsetMs);
+    if (localDate(now, clock.timeZone) <= row.end_date) continue;
     const done = await writeTransaction(db, async (trx) => {
       const claimed = await trx
         .updateTable('vcns')

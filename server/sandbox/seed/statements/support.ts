@@ -3,6 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { Database } from '../../../db/schema.js';
 import type { AccountTable } from '../../../areas/statements/tables.js';
+import { chunks } from '../../../lib/chunks.js';
 
 export interface SeedPools {
   users: Array<{ id: string; name: string; email: string }>;
@@ -86,8 +87,7 @@ export async function attachSeedFiles(
       .onConflict((oc) => oc.column('sha256').doNothing())
       .execute();
   }
-  for (let i = 0; i < links.length; i += 500) {
-    const batch = links.slice(i, i + 500);
+  for (const batch of chunks(links)) {
     await trx
       .insertInto('attachments')
       .values(

@@ -1,8 +1,8 @@
 // The sandbox's docs page shows samples that run as pasted: the example ids in their paths are
 // replaced, when the page is served, by ids of the demo company that `finance serve` creates on an
 // empty database (the first company of the store). Production pages keep the contract's examples.
-import type { Db } from './db/database.js';
-import { sampleEdits } from './docs-samples.js';
+import type { Db } from '../db/database.js';
+import { sampleEdits } from '../docs-samples.js';
 
 /** The ids of one company's data, by the path prefix that ends with the parameter (`/cost-centers/v1/cost-centers/{id}`). */
 type DemoIds = Record<string, string | number>;

@@ -1,0 +1,119 @@
+// What one area may read of another's rows: whether a company's users, categories and cost centers
+// exist, and their display names. The statements reference them (a transaction's user, requester,
+// category and cost center) but do not own them (the users and directory areas do): they read them
+// here, so the reads across areas stay few and visible (test/areas.table-owners.test.ts).
+import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from './database.js';
+import type { Database } from './schema.js';
+import { chunks } from '../lib/chunks.js';
+
+/** The company's users (deleted ones included: their transactions still name them) with this address. */
+export async function userIdsByEmail(db: Db, companyId: string, email: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('email_normalized', '=', email.trim().toLowerCase())
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The company's users among `ids` (deleted ones included), each with its normalized address. */
+export async function userEmails(db: Db, companyId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (const chunk of chunks(ids)) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'email_normalized'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.set(row.id, row.email_normalized);
+  }
+  return found;
+}
+
+/** The ids among `ids` of the company's rows of `table`. */
+async function companyIdsIn<Id extends number | string>(
+  db: Db,
+  table: 'categories' | 'cost_centers',
+  companyId: string,
+  ids: readonly Id[],
+): Promise<Set<Id>> {
+  const found = new Set<Id>();
+  for (const chunk of chunks(ids)) {
+    const rows = await db
+      .selectFrom(table)
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.add(row.id as Id);
+  }
+  return found;
+}
+
+/** The company's categories among `ids`. */
+export const categoryIdsIn = (db: Db, companyId: string, ids: readonly number[]) =>
+  companyIdsIn(db, 'categories', companyId, ids);
+
+/** The company's cost centers among `ids`. */
+export const costCenterIdsIn = (db: Db, companyId: string, ids: readonly string[]) =>
+  companyIdsIn(db, 'cost_centers', companyId, ids);
+
+/** The columns of a statement row that reference users, categories and cost centers. */
+interface Referencing {
+  user_id: string | null;
+  custom_category_id: number | null;
+  cost_center_id: string | null;
+}
+
+/** The display names `withDisplayNames` adds to each row (null when the reference is). */
+interface DisplayNames {
+  user_email: string | null;
+  custom_category_name: string | null;
+  cost_center_name: string | null;
+}
+
+/**
+ * `query` with the names of its statement row's references: the row is the table aliased `t`
+ * (`selectFrom('banking_transactions as t')`); its user's address and its category's and cost
+ * center's names are left-joined (aliases `u`, `c`, `cc`) and selected as `user_email`,
+ * `custom_category_name` and `cost_center_name`. One statement per page: the names come with the
+ * rows, not a query per row. Apply it last: the joined aliases are not part of the returned query's type.
+ */
+export function withDisplayNames<DB extends Record<'t', Referencing>, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O & DisplayNames> {
+  // Kysely cannot join by alias on a generic table set: the query is typed as the bare statement row here.
+  const statementQuery = query as unknown as SelectQueryBuilder<Database & { t: Referencing }, 't', O>;
+  return statementQuery
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('categories as c', 'c.id', 't.custom_category_id')
+    .leftJoin('cost_centers as cc', 'cc.id', 't.cost_center_id')
+    .select([
+      'u.email as user_email',
+      'c.name as custom_category_name',
+      'cc.name as cost_center_name',
+    ]) as unknown as SelectQueryBuilder<DB, TB, O & DisplayNames>;
+}
+
+/** `query` over a banking row `t` with its requester's address as `requester_email` (alias `r`; see `withDisplayNames`). */
+export function withRequesterEmail<
+  DB extends Record<'t', { requester_user_id: string | null }>,
+  TB extends keyof DB,
+  O,
+>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O & { requester_email: string | null }> {
+  const statementQuery = query as unknown as SelectQueryBuilder<
+    Database & { t: { requester_user_id: string | null } },
+    't',
+    O
+  >;
+  return statementQuery
+    .leftJoin('users as r', 'r.id', 't.requester_user_id')
+    .select('r.email as requester_email') as unknown as SelectQueryBuilder<
+    DB,
+    TB,
+    O & { requester_email: string | null }
+  >;
+}
