@@ -62,12 +62,14 @@ const exportLines = () =>
     .map((l) => JSON.parse(l) as { export: { filters: Record<string, unknown>; rows: number; completed: boolean } });
 
 describe('downloadBankingExport limits', () => {
-  it('when the company runs one export fewer than its limit, then one more streams, and its slot is freed after', async () => {
+  it('when the company runs one export fewer than its limit, then one more streams, and its slot is free once it has arrived', async () => {
     const small = await server.newCompany();
     await runningElsewhere(small.companyId, 1);
-    const body = await text(await financeOf(server, small).exports.banking({ format: 'csv' }));
-    expect(body.split('\r\n')[0]).toMatch(/^id,/);
-    await until(async () => (await leases(small.companyId)).length === 1);
+    for (let i = 0; i < 5; i += 1) {
+      const body = await text(await financeOf(server, small, { retry: false }).exports.banking({ format: 'csv' }));
+      expect(body.split('\r\n')[0]).toMatch(/^id,/);
+      expect(await leases(small.companyId)).toHaveLength(1);
+    }
     await server.db.deleteFrom('export_leases').where('company_id', '=', small.companyId).execute();
   });
 

@@ -37,7 +37,7 @@ function waitForDrain(res: Response): Promise<void> {
 
 /**
  * The body of an export: `produce` writes its parts through `write`; `cleanup` runs however it ends
- * (the concurrency lease). `log` starts as `{filters, rows: 0, completed: false}`.
+ * (the concurrency lease), before the response ends. `log` starts as `{filters, rows: 0, completed: false}`.
  */
 export function streamExport(
   log: ExportLog,
@@ -60,13 +60,14 @@ export function streamExport(
       // HEAD: the status and headers say all there is to say; nothing is read.
       if (res.req.method !== 'HEAD') await produce(write);
       log.completed = true;
-      res.end();
     } catch (err) {
       if (!(err instanceof ClientGone)) log.error = err instanceof Error ? err.message : String(err);
-      // Bytes are out: the only honest signal left is a response cut short.
-      res.destroy();
-    } finally {
-      await cleanup().catch(() => undefined);
     }
+    // Cleaned up before the response ends: a client that starts its next export the moment this
+    // one has arrived finds the slot free, and nothing of this export changes after its answer.
+    await cleanup().catch(() => undefined);
+    // Bytes are out: the only honest signal of a failure left is a response cut short.
+    if (log.completed) res.end();
+    else res.destroy();
   };
 }
