@@ -7,16 +7,15 @@ import { clearCostCenter } from '../../../db/reclassify.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
+import { prepared } from '../../../db/prepared.js';
 
-/** Every cost center of the company, by name (case-insensitive), then id. */
+/** Every cost center of the company, by name (case-insensitive), then id; prepared, as it runs on every list call. */
+const listQuery = prepared((db, p: { companyId: string }) =>
+  db.selectFrom('cost_centers').selectAll().where('company_id', '=', p.companyId).orderBy('name_key').orderBy('id'),
+);
+
 export async function listCostCenters(db: Db, companyId: string): Promise<CostCenterRow[]> {
-  return db
-    .selectFrom('cost_centers')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .orderBy('name_key')
-    .orderBy('id')
-    .execute();
+  return (await listQuery(db, { companyId })).rows;
 }
 
 export async function findCostCenter(db: Db, companyId: string, id: string): Promise<CostCenterRow | undefined> {
