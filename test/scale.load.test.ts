@@ -1,7 +1,8 @@
 // Two real server processes on one database under load (the second with two cluster workers). A mixed read/write load split over both
 // answers no 5xx (SCALE_LOAD_SECONDS, 5 by default; 15 for the full run). And a 40,000-line
-// `finance ingest` into the same database never stalls the API: the ingest stages its rows and
-// publishes them in one short transaction, so no call waits for it anywhere near the 2-second bound
+// `finance ingest` into the same database never stalls the API: the ingest stages its rows (pausing
+// between chunks so the servers' writers get the lock) and publishes them in one short transaction,
+// so no call waits for it anywhere near the 2-second bound
 // (a stall bound, far above a normal answer even on a loaded machine, not a speed measurement).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';

@@ -5,6 +5,8 @@
 //  - a PostgreSQL serialization conflict or deadlock (`CONFLICT`): the whole write transaction runs
 //    again, at most 10 times.
 // Still failing afterwards, the caller gets StoreBusyError: 503 with Retry-After, never 500.
+import type { Kysely } from 'kysely';
+import { storeKind } from './dialect.js';
 import { backoff, isPostgresRetryable, isSqliteBusy, StoreBusyError, storeEvents } from './errors.js';
 
 interface RetryPolicy {
@@ -20,7 +22,9 @@ interface RetryPolicy {
   onRetry?: () => void;
 }
 
-export const LOCK: RetryPolicy = { retryable: isSqliteBusy, withinMs: 4_000, baseMs: 2, capMs: 50 };
+/** Waiters poll at most every 10 ms: SQLite has no queue for its write lock, so a waiter notices it is
+ * free only when it next tries (a failed try costs microseconds). */
+export const LOCK: RetryPolicy = { retryable: isSqliteBusy, withinMs: 4_000, baseMs: 2, capMs: 10 };
 
 export const CONFLICT: RetryPolicy = {
   retryable: isPostgresRetryable,
@@ -45,4 +49,14 @@ export async function retrying<T>(policy: RetryPolicy, run: () => T | Promise<T>
       await backoff(attempt, policy.baseMs, policy.capMs);
     }
   }
+}
+
+/**
+ * Between two transactions of a long batch (an ingest's staging chunks): on SQLite, a pause longer than
+ * a waiting writer's longest poll, so writers of other processes get the lock in between. Without it a
+ * batch that commits and begins again at once holds them off for its whole length (the lock is free for
+ * microseconds). PostgreSQL locks rows, and a batch's new rows are in nobody's way: no pause.
+ */
+export async function letOtherWritersIn(db: Kysely<any>): Promise<void> {
+  if (storeKind(db) === 'sqlite') await new Promise((resolve) => setTimeout(resolve, LOCK.capMs + 5));
 }

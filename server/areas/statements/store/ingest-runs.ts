@@ -1,6 +1,6 @@
 // Publishing an ingest without stalling the API and without showing half of it: rows go into the
 // staging tables (store/ingest-staging.ts) in short write transactions of CHUNK rows (the API's
-// writes run in between), and the run's closing transaction moves them into the statement tables
+// writes run in between: `letOtherWritersIn`), and the run's closing transaction moves them into the statement tables
 // with their balances, bill totals, line keys and event: readers see none of the run, then all of it.
 // Every line was checked before the first chunk, so a later failure is rare (a concurrent ingest
 // taking the same credit-card id, a lost connection); then the run is undone: its staged rows
@@ -9,6 +9,7 @@
 import { ulid } from 'ulid';
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import { letOtherWritersIn } from '../../../db/retry.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCards } from './ingest-staging.js';
 
@@ -43,6 +44,7 @@ export async function publishIngest(
         await stageBanking(trx, runId, i, banking.slice(i, i + CHUNK));
         await heartbeat(trx);
       });
+      await letOtherWritersIn(db);
       await onProgress?.('storing', Math.min(banking.length, i + CHUNK));
     }
     for (let i = 0; i < cards.length; i += CHUNK) {
@@ -50,6 +52,7 @@ export async function publishIngest(
         await stageCreditCards(trx, runId, i, cards.slice(i, i + CHUNK));
         await heartbeat(trx);
       });
+      await letOtherWritersIn(db);
       await onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
     await writeTransaction(db, async (trx) => {

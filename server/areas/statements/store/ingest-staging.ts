@@ -12,6 +12,7 @@ import type {
 } from '../tables.js';
 import { addBillTotals, applyBalances, openBills } from './insert.js';
 import { chunks } from '../../../lib/chunks.js';
+import { letOtherWritersIn } from '../../../db/retry.js';
 
 type Trx = Kysely<Database>;
 
@@ -187,6 +188,7 @@ export async function dropStaged(db: Trx, runId: string): Promise<void> {
       const last = batch.at(-1);
       if (!last) break;
       await db.deleteFrom(table).where('run_id', '=', runId).where('seq', '<=', last.seq).execute();
+      await letOtherWritersIn(db);
     }
   }
 }
