@@ -14,45 +14,28 @@ export async function demoIds(db: Db): Promise<DemoIds> {
   const company = await first(db.selectFrom('companies').select('id').orderBy('created_at').orderBy('id').limit(1));
   if (!company) return {};
   const c = company.id;
+  // A processed transaction (status 2): the one a receipt sample can be asked of.
+  const latestProcessed = (table: 'banking_transactions' | 'credit_card_transactions') =>
+    first(
+      db
+        .selectFrom(table)
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 2)
+        .orderBy('id', 'desc')
+        .limit(1),
+    );
+  // CUSTOM (type 2) before DEFAULT: a DEFAULT supplier or category cannot be renamed or deleted.
+  const customFirst = (table: 'suppliers' | 'categories') =>
+    first(
+      db.selectFrom(table).select('id').where('company_id', '=', c).orderBy('type_id', 'desc').orderBy('id').limit(1),
+    );
   const [banking, card, costCenter, supplier, category, user, bill, vcn, event] = await Promise.all([
-    first(
-      db
-        .selectFrom('banking_transactions')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 2)
-        .orderBy('id', 'desc')
-        .limit(1),
-    ),
-    first(
-      db
-        .selectFrom('credit_card_transactions')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 2)
-        .orderBy('id', 'desc')
-        .limit(1),
-    ),
+    latestProcessed('banking_transactions'),
+    latestProcessed('credit_card_transactions'),
     first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
-    // CUSTOM (type 2) before DEFAULT: a DEFAULT supplier or category cannot be renamed or deleted.
-    first(
-      db
-        .selectFrom('suppliers')
-        .select('id')
-        .where('company_id', '=', c)
-        .orderBy('type_id', 'desc')
-        .orderBy('id')
-        .limit(1),
-    ),
-    first(
-      db
-        .selectFrom('categories')
-        .select('id')
-        .where('company_id', '=', c)
-        .orderBy('type_id', 'desc')
-        .orderBy('id')
-        .limit(1),
-    ),
+    customFirst('suppliers'),
+    customFirst('categories'),
     first(
       db
         .selectFrom('users')
