@@ -1379,7 +1379,8 @@ export interface paths {
          * Read the company's clock (sandbox)
          * @description **Sandbox only.** The instant the company's business rules read: card windows and expiry, bill
          *     status, invite expiry, and the time of the events they cause. It follows wall time until
-         *     advanced (`POST /sandbox/v1/clock/advance`), then keeps running from where it was moved.
+         *     advanced (`POST /sandbox/v1/clock/advance`), then keeps running from where it was moved,
+         *     until reset to wall time (`POST /sandbox/v1/clock/reset`).
          */
         get: operations["getSandboxClock"];
         put?: never;
@@ -1411,6 +1412,32 @@ export interface paths {
          *       years ahead of wall time.
          */
         post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/clock/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the company's clock to the real time (sandbox)
+         * @description **Sandbox only.** Puts the company's clock back on wall time, for every replica and worker:
+         *     from the answer on, business rules read the real time again (a card issued for today's dates
+         *     is accepted after a test moved the clock ahead). Card statuses follow the real day again: a
+         *     card the advance expired before its `endDate` has come reads `ACTIVE` and records a new
+         *     `vcn.expired` when that day has passed. Events and time stamps recorded while the clock was
+         *     ahead keep their instant. A clock that was never moved is left as it is.
+         *     - **200**: the clock's `now`, the wall time.
+         */
+        post: operations["resetSandboxClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9831,6 +9858,52 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock reads wall time again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
