@@ -1248,7 +1248,7 @@ export interface paths {
          *     are the company's, on its clock (`GET /sandbox/v1/clock`).
          *     - **201**: `approved: true` — the card's `spent` and `purchaseCount` grow and `vcn.authorized`
          *       is recorded; or `approved: false` with `declineReason` — nothing changes but the
-         *       `vcn.declined` event.
+         *       `vcn.declined` event. Both events carry the purchase in `data.authorization`.
          *     - **400**: the body is invalid, or `amount.currency` is not the card's currency.
          *     - **404**: no such card in the company.
          */
@@ -1633,7 +1633,7 @@ export interface webhooks {
         put?: never;
         /**
          * vcn.issued, vcn.updated, vcn.authorized, vcn.declined, vcn.blocked, vcn.unblocked, vcn.cancelled, vcn.expired
-         * @description A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers.
+         * @description A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`), was blocked, unblocked, cancelled, or passed its end date (`expired`). The two purchase events carry the purchase in `data.authorization`: amount, merchant (name and MCC), and the authorization code or the decline reason. Never card numbers.
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -3582,6 +3582,60 @@ export interface components {
              */
             endDate: string;
         };
+        /** @description The merchant of a card purchase, as the card network names it. */
+        VcnMerchant: {
+            /**
+             * @description The merchant's name as the card network shows it.
+             * @example RESTAURANTE FIGUEIRA RUBAIYAT
+             */
+            name: string;
+            /**
+             * @description The merchant category code (4 digits).
+             * @example 5812
+             */
+            mcc: string;
+        };
+        /**
+         * @description Why a purchase was declined: the card was `BLOCKED`, `CANCELLED` or `EXPIRED`; the day was
+         *     before the window (`NOT_YET_VALID`); the purchase count was used up
+         *     (`PURCHASE_QUANTITY_EXCEEDED`); or the purchase would take the card past its ceiling
+         *     (`LIMIT_EXCEEDED`).
+         * @example LIMIT_EXCEEDED
+         * @enum {string}
+         */
+        VcnDeclineReason: "CARD_BLOCKED" | "CARD_CANCELLED" | "CARD_EXPIRED" | "NOT_YET_VALID" | "PURCHASE_QUANTITY_EXCEEDED" | "LIMIT_EXCEEDED";
+        /**
+         * @description The purchase attempt behind a `vcn.authorized` or `vcn.declined` event: what was bought, where,
+         *     for how much, and the card's answer. It is also listed among the card's transactions under
+         *     `transactionId`.
+         */
+        VcnEventAuthorization: {
+            /**
+             * @description The purchase's transaction (a ULID).
+             * @example 01JD4B2C8N6M4K2J0H8G6F4D2S
+             */
+            transactionId: string;
+            /**
+             * @description `true` on `vcn.authorized`, `false` on `vcn.declined`.
+             * @example false
+             */
+            approved: boolean;
+            amount: components["schemas"]["VcnMoney"];
+            merchant: components["schemas"]["VcnMerchant"];
+            /**
+             * Format: date-time
+             * @description When the purchase was attempted, on the company's clock.
+             * @example 2026-12-10T18:42:11.000Z
+             */
+            date: string;
+            /**
+             * @description The issuer's authorization code; on `vcn.authorized` only.
+             * @example A1B2C3
+             */
+            authorizationCode?: string;
+            /** @description Why the card declined the purchase; on `vcn.declined` only. */
+            declineReason?: components["schemas"]["VcnDeclineReason"];
+        };
         /**
          * @description A change of a resource of the company, recorded in the same transaction as the change: a change
          *     that was refused or rolled back has no event. Events are kept 30 days. Webhook deliveries carry
@@ -3623,6 +3677,8 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /** @description The card purchase behind the event; on `vcn.authorized` and `vcn.declined` only. */
+                authorization?: components["schemas"]["VcnEventAuthorization"];
             };
         };
         /** @description A page of the company's events, newest first. */
@@ -4054,29 +4110,8 @@ export interface components {
         /** @description A purchase attempt with a virtual card, as the card network would send it. */
         SandboxAuthorizationCreate: {
             amount: components["schemas"]["VcnMoney"];
-            /** @description The merchant the purchase is made at. */
-            merchant: {
-                /**
-                 * @description The merchant's name as the card network shows it.
-                 * @example RESTAURANTE FIGUEIRA RUBAIYAT
-                 */
-                name: string;
-                /**
-                 * @description The merchant category code (4 digits).
-                 * @example 5812
-                 */
-                mcc: string;
-            };
+            merchant: components["schemas"]["VcnMerchant"];
         };
-        /**
-         * @description Why a purchase was declined: the card was `BLOCKED`, `CANCELLED` or `EXPIRED`; the day was
-         *     before the window (`NOT_YET_VALID`); the purchase count was used up
-         *     (`PURCHASE_QUANTITY_EXCEEDED`); or the purchase would take the card past its ceiling
-         *     (`LIMIT_EXCEEDED`).
-         * @example LIMIT_EXCEEDED
-         * @enum {string}
-         */
-        VcnDeclineReason: "CARD_BLOCKED" | "CARD_CANCELLED" | "CARD_EXPIRED" | "NOT_YET_VALID" | "PURCHASE_QUANTITY_EXCEEDED" | "LIMIT_EXCEEDED";
         /**
          * @description `APPROVED`: the purchase was authorized and counts against the ceiling. `DECLINED`: refused (see `declineReason`).
          * @example APPROVED
@@ -4319,7 +4354,14 @@ export interface components {
                 object: components["schemas"]["InviteEventObject"];
             };
         };
-        /** @description The event body of the types `vcn.issued`, `vcn.updated`, `vcn.authorized`, `vcn.declined`, `vcn.blocked`, `vcn.unblocked`, `vcn.cancelled`, `vcn.expired`. A virtual card was issued, topped up or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or declined (`declined`; see its transactions for the reason), was blocked, unblocked, cancelled, or passed its end date (`expired`). Never card numbers. */
+        /**
+         * @description The event body of the types `vcn.issued`, `vcn.updated`, `vcn.authorized`, `vcn.declined`,
+         *     `vcn.blocked`, `vcn.unblocked`, `vcn.cancelled`, `vcn.expired`. A virtual card was issued, topped up
+         *     or given a new end date (`updated`), had a purchase approved (`authorized`, with the new `spent`) or
+         *     declined (`declined`), was blocked, unblocked, cancelled, or passed its end date (`expired`). The two
+         *     purchase events carry the purchase in `data.authorization`: amount, merchant, and the authorization
+         *     code or the decline reason. Never card numbers.
+         */
         VcnEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
@@ -4332,6 +4374,8 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /** @description The purchase attempt; on `vcn.authorized` and `vcn.declined` only. */
+                authorization?: components["schemas"]["VcnEventAuthorization"];
             };
         };
         /** @description A statement file loaded into the company: re-read the statement lists to see its transactions. */
@@ -10513,8 +10557,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
-                 *       "type": "vcn.updated",
-                 *       "createdAt": "2026-11-20T15:04:05.123Z",
+                 *       "type": "vcn.authorized",
+                 *       "createdAt": "2026-12-10T18:42:11.000Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "data": {
                  *         "object": {
@@ -10532,19 +10576,34 @@ export interface operations {
                  *             "currency": "BRL"
                  *           },
                  *           "spent": {
-                 *             "value": 1299.9,
+                 *             "value": 1312.4,
                  *             "currency": "BRL"
                  *           },
-                 *           "purchaseCount": 1,
-                 *           "maxPurchaseQuantity": 1,
+                 *           "purchaseCount": 2,
+                 *           "maxPurchaseQuantity": 10000,
                  *           "last4": "0518",
                  *           "createdAt": "2026-11-20T15:00:00.000Z"
                  *         },
                  *         "previousAttributes": {
-                 *           "limit": {
-                 *             "value": 2500,
+                 *           "spent": {
+                 *             "value": 1000,
                  *             "currency": "BRL"
-                 *           }
+                 *           },
+                 *           "purchaseCount": 1
+                 *         },
+                 *         "authorization": {
+                 *           "transactionId": "01JD4B2C8N6M4K2J0H8G6F4D2S",
+                 *           "approved": true,
+                 *           "amount": {
+                 *             "value": 312.4,
+                 *             "currency": "BRL"
+                 *           },
+                 *           "merchant": {
+                 *             "name": "RESTAURANTE FIGUEIRA RUBAIYAT",
+                 *             "mcc": "5812"
+                 *           },
+                 *           "date": "2026-12-10T18:42:11.000Z",
+                 *           "authorizationCode": "A1B2C3"
                  *         }
                  *       }
                  *     }
