@@ -180,14 +180,19 @@ describe('downloadBankingExport', () => {
       expect(row[col('Conciliada')]).toBe(item.conciliation.conciled ? 'Sim' : 'Não');
       expect(row[col('Conciliação')]).toBe(item.conciliation.conciled ? 'Conciliada' : 'Não conciliada');
       expect(row[col('Comprovante disponível')]).toBe(item.showReceipt ? 'Sim' : 'Não');
-      expect(row[col('Final do cartão')]).toBe(/^\d+$/.test(item.finalCardNumber) ? `="${item.finalCardNumber}"` : item.finalCardNumber);
+      expect(row[col('Final do cartão')]).toBe(
+        /^\d+$/.test(item.finalCardNumber) ? `="${item.finalCardNumber}"` : item.finalCardNumber,
+      );
     }
   });
 
   it('when an amount has fewer than two decimals or a text cell is digits only, then 12.50 and ="0663" in both dialects', async () => {
     const query = { accountId: b, amountEq: 12.5 };
     const rows = csvRows(await text(await finance.exports.banking({ ...query, format: 'csv' })));
-    const br = csvRows(await text(await finance.exports.banking({ ...query, format: 'csv', dialect: 'excel-br' })), ';');
+    const br = csvRows(
+      await text(await finance.exports.banking({ ...query, format: 'csv', dialect: 'excel-br' })),
+      ';',
+    );
     expect(rows.length).toBeGreaterThan(1);
     const [header, first] = rows;
     expect(first![header!.indexOf('brlAmount')]).toBe('12.50');

@@ -236,6 +236,11 @@ export interface paths {
          *     `requesterUser.id`, `requesterUser.email`, `customCategory.id`, `customCategory.name`.
          *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
          *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
+         *     A text cell of digits only (a card's final digits `0663`) is written `="0663"`, a formula of
+         *     just that text, so LibreOffice and Excel keep it as text with its leading zeros. Amounts
+         *     (`brlAmount`, `usdAmount`, `totalTransactionAmount`, `iofAmount`, `feeServiceAmount`) have exactly two decimals (`12.50`). With `dialect=excel-br` the headers are in
+         *     Portuguese, booleans are `Sim`/`Não`, and `transactionType.subType`, `statusDescription` and
+         *     `conciliation.description` are written in Portuguese (`Débito`, `Processada`, `Conciliada`…).
          *
          *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `STMTRS` in `BANKMSGSRSV1`:
          *     `BANKACCTFROM` names the account (with `accountId`: its bank code, branch and number; without:
@@ -284,6 +289,11 @@ export interface paths {
          *     `customCategory.name`, `costCenter.id`, `costCenter.description`, `user.id`, `user.email`.
          *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
          *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
+         *     A text cell of digits only (a card's final digits `0663`) is written `="0663"`, a formula of
+         *     just that text, so LibreOffice and Excel keep it as text with its leading zeros. Amounts
+         *     (`amount`, `brlAmount`, `iofAmount`) have exactly two decimals (`12.50`). With `dialect=excel-br` the headers are in
+         *     Portuguese, booleans are `Sim`/`Não`, and `statusDescription` and `conciliation.description`
+         *     are written in Portuguese (`Processada`, `Conciliada`…).
          *
          *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `CCSTMTRS` in `CREDITCARDMSGSRSV1`:
          *     `CCACCTFROM` names the card (`ACCTID` its last four digits when `cardIds` has one card, else
@@ -5092,10 +5102,11 @@ export interface components {
         /**
          * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
          *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
-         *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+         *     company's UTC offset, the fields' names as headers, UTF-8, CRLF line ends (RFC 4180).
          *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
-         *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
-         *     order mark.
+         *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, headers, booleans
+         *     (`Sim`/`Não`), directions and statuses in Portuguese, UTF-8 with a byte order mark.
+         *     In both, amounts have exactly two decimals and digit-only text is written `="0663"`.
          */
         ExportDialect: "rfc4180" | "excel-br";
         /** @description The cost center's id (a UUID). */
@@ -5890,10 +5901,11 @@ export interface operations {
                 /**
                  * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
                  *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
-                 *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+                 *     company's UTC offset, the fields' names as headers, UTF-8, CRLF line ends (RFC 4180).
                  *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
-                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
-                 *     order mark.
+                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, headers, booleans
+                 *     (`Sim`/`Não`), directions and statuses in Portuguese, UTF-8 with a byte order mark.
+                 *     In both, amounts have exactly two decimals and digit-only text is written `="0663"`.
                  */
                 dialect?: components["parameters"]["ExportDialect"];
                 /** @description Only movements of this account. Omitted, all accounts. */
@@ -6018,10 +6030,11 @@ export interface operations {
                 /**
                  * @description The CSV flavour; only with `format=csv` (with `ofx` it gets 400).
                  *     `rfc4180` (when not sent): comma-separated, `.` decimals, ISO 8601 dates and date-times with the
-                 *     company's UTC offset, UTF-8, CRLF line ends (RFC 4180).
+                 *     company's UTC offset, the fields' names as headers, UTF-8, CRLF line ends (RFC 4180).
                  *     `excel-br`: what a pt-BR spreadsheet opens as is: semicolon-separated, decimal comma, dates
-                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, UTF-8 with a byte
-                 *     order mark.
+                 *     `dd/mm/yyyy` and date-times `dd/mm/yyyy HH:MM:SS` in the company's time zone, headers, booleans
+                 *     (`Sim`/`Não`), directions and statuses in Portuguese, UTF-8 with a byte order mark.
+                 *     In both, amounts have exactly two decimals and digit-only text is written `="0663"`.
                  */
                 dialect?: components["parameters"]["ExportDialect"];
                 /** @description Only records of these cards (comma-separated `cardId`s). */
