@@ -32,7 +32,7 @@ interface Cell {
   formula?: string;
 }
 
-const unescape = (text: string) =>
+const xmlText = (text: string) =>
   text
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
@@ -42,7 +42,7 @@ const unescape = (text: string) =>
 
 const attribute = (attrs: string, name: string) => {
   const found = new RegExp(`${name}="([^"]*)"`).exec(attrs)?.[1];
-  return found === undefined ? undefined : unescape(found);
+  return found === undefined ? undefined : xmlText(found);
 };
 
 /** The rows of the first sheet of a flat ODS file, each a list of cells. */
@@ -57,7 +57,7 @@ function sheetRows(fods: string): Cell[][] {
         /<table:table-cell\b([^>]*?)(\/>|>([\s\S]*?)<\/table:table-cell>)/g,
       )) {
         const type = attribute(attrs, 'office:value-type') ?? '';
-        const text = [...content.matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)].map((p) => unescape(p[1]!)).join('\n');
+        const text = [...content.matchAll(/<text:p>([\s\S]*?)<\/text:p>/g)].map((p) => xmlText(p[1]!)).join('\n');
         const value =
           type === 'float'
             ? attribute(attrs, 'office:value')!
