@@ -294,6 +294,14 @@ describe('the finance command, with credentials and no database', () => {
     expect(failure).toContain('--client-id (or FINANCE_CLIENT_ID)');
   }, 30_000);
 
+  it('when `events trigger vcn.declined` runs, then it prints the purchase: declined, its reason, amount and merchant', async () => {
+    const { stdout } = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'vcn.declined'], {
+      env: env(),
+    });
+    expect(stdout).toMatch(/^type: vcn\.declined$/m);
+    expect(stdout).toMatch(/^authorization: declined LIMIT_EXCEEDED: BRL 600\.00 at PAPELARIA CENTRAL \(MCC 5943\)$/m);
+  }, 30_000);
+
   it('when `events trigger cost_center.created --json` runs, then it prints the event of a cost center that exists', async () => {
     const { stdout } = await promisify(execFile)(
       'node',
