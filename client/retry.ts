@@ -5,6 +5,8 @@
 //    for the operations listed in SAFE_OPERATIONS, and for any write carrying an Idempotency-Key
 //    (the client sets one on every write: idempotency.ts; the server replays the first answer);
 //  - a 429 for every operation: the rate limiter refuses the request before anything runs.
+// The wait is what the server asks: `Retry-After`, else the `t` of a used-up `RateLimit` quota, else
+// the backoff; an ask longer than `maxDelayMs` is not waited for (the answer is returned).
 // A POST (or PATCH) without a key and outside the list is sent once: a lost answer might hide a done write.
 import { FinanceNetworkError } from './errors.js';
 
@@ -15,7 +17,7 @@ export interface RetryOptions {
   maxElapsedMs?: number;
   /** The first backoff ceiling; it doubles on each retry (full jitter: a random wait below it). Default 250. */
   baseDelayMs?: number;
-  /** The longest single wait. A `Retry-After` asking for more is not waited for: the 429/503 is returned. Default 20 000. */
+  /** The longest single wait. A `Retry-After` (or `RateLimit` reset) asking for more is not waited for: the 429/503 is returned. Default 20 000. */
   maxDelayMs?: number;
 }
 
@@ -82,13 +84,33 @@ export function retryAfterMs(response: Response, now = Date.now()): number | und
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * Milliseconds until a quota of the `RateLimit` header (draft-ietf-httpapi-ratelimit-headers:
+ * `"default"; r=0; t=42`, items separated by commas) that has no requests left (`r=0`) resets: the
+ * longest `t` of those, or undefined when none is used up.
+ */
+function rateLimitResetMs(response: Response): number | undefined {
+  let wait: number | undefined;
+  for (const item of (response.headers.get('RateLimit') ?? '').split(',')) {
+    const params = new Map(
+      item
+        .split(';')
+        .slice(1)
+        .map((param) => param.trim().split('=') as [string, string | undefined]),
+    );
+    const [r, t] = [params.get('r'), params.get('t')];
+    if (r === '0' && t !== undefined && /^\d+$/.test(t)) wait = Math.max(wait ?? 0, Number(t) * 1000);
+  }
+  return wait;
+}
+
 /** The wait before retry number `n` (0-based), or undefined when this outcome is final. */
 function delayFor(outcome: Attempt, retryable: boolean, n: number, policy: RetryPolicy): number | undefined {
   const backoff = Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
   if (!('response' in outcome)) return retryable ? backoff : undefined;
   const { status } = outcome.response;
   if (status !== 429 && !(status === 503 && retryable)) return undefined;
-  const asked = retryAfterMs(outcome.response);
+  const asked = retryAfterMs(outcome.response) ?? rateLimitResetMs(outcome.response);
   if (asked === undefined) return backoff;
   return asked > policy.maxDelayMs ? undefined : Math.max(asked, backoff);
 }

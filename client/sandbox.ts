@@ -93,6 +93,9 @@ export function sandboxHelpers(client: Client<paths>) {
             }),
           )
         ).now,
+      /** Puts the company's clock back on the real time; answers the new instant. */
+      reset: async (options?: SandboxCallOptions): Promise<string> =>
+        (await unwrap(client.POST('/sandbox/v1/clock/reset', { headers: headersOf(options) }))).now,
     },
   };
 }

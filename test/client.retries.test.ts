@@ -1,6 +1,7 @@
 // createFinanceClient retries: network failures, 503 and 429 (honouring Retry-After) for idempotent
 // and explicitly safe operations only, bounded by count and time, abortable. Faults are injected
 // in the transport; everything else is the real server.
+import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinanceClient, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -247,5 +248,95 @@ describe('createFinanceClient: non-idempotent calls', () => {
     ['POST', '/credit-cards/v1/vcns/vcn_1/transactions', false],
   ])('when %s %s fails, then retryable is %s', (method, path, expected) => {
     expect(isRetryable(method, path)).toBe(expected);
+  });
+});
+
+/** A fixed window of `ms` for express-rate-limit, starting at the first hit: a limit that resets within a test. */
+class ShortWindowStore implements Store {
+  readonly localKeys = true;
+  private readonly hits = new Map<string, number>();
+  private resetTime: Date | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    if (!this.resetTime || Date.now() >= this.resetTime.getTime()) {
+      this.hits.clear();
+      this.resetTime = new Date(Date.now() + this.ms);
+    }
+    const totalHits = (this.hits.get(key) ?? 0) + 1;
+    this.hits.set(key, totalHits);
+    return { totalHits, resetTime: this.resetTime };
+  }
+
+  async decrement(key: string): Promise<void> {
+    this.hits.set(key, Math.max(0, (this.hits.get(key) ?? 0) - 1));
+  }
+
+  async resetKey(key: string): Promise<void> {
+    this.hits.delete(key);
+  }
+}
+
+describe("createFinanceClient: the server's rate limit headers", () => {
+  /** A client of a new company on `limited`, whose transport drops `Retry-After` from 429s when asked; its attempts of the cost center list. */
+  async function clientOf(limited: TestServer, options: { dropRetryAfter: boolean }) {
+    const company = await limited.newCompany();
+    const attempts: Array<{ status: number; headers: Headers }> = [];
+    const fetch = async (request: Request) => {
+      const response = await globalThis.fetch(request);
+      if (new URL(request.url).pathname !== COST_CENTERS) return response;
+      attempts.push({ status: response.status, headers: new Headers(response.headers) });
+      if (response.status !== 429 || !options.dropRetryAfter) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('Retry-After');
+      return new Response(response.body, { status: response.status, headers });
+    };
+    const client = createFinanceClient({
+      baseUrl: limited.baseUrl,
+      clientId: company.clientId,
+      clientSecret: company.clientSecret,
+      fetch,
+      retry: FAST,
+    });
+    return { client, attempts };
+  }
+
+  for (const dropRetryAfter of [false, true]) {
+    const asked = dropRetryAfter ? 'RateLimit t alone (no Retry-After)' : 'Retry-After';
+    it(`when the limiter's window resets in 2 s and the 429 says so in ${asked}, then the client waits for it and the retry succeeds`, async () => {
+      const limited = await startTestServer({
+        config: { rateLimitPerMinute: 2 },
+        rateLimitStore: new ShortWindowStore(2000),
+      });
+      try {
+        const { client, attempts } = await clientOf(limited, { dropRetryAfter });
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await client.GET(COST_CENTERS)).response.status);
+        expect(statuses).toEqual([200, 200, 200]);
+        expect(attempts.map((a) => a.status)).toEqual([200, 200, 429, 200]);
+        const refused = attempts[2]!;
+        expect(refused.headers.get('RateLimit')).toMatch(/^"default"; r=0; t=[12]$/);
+        expect(refused.headers.get('Retry-After')).toMatch(/^[12]$/);
+      } finally {
+        await limited.close();
+      }
+    });
+  }
+
+  it("when a 429 has no Retry-After but RateLimit's t is beyond maxDelayMs, then the 429 is returned after one attempt", async () => {
+    const limited = await startTestServer({ config: { rateLimitPerMinute: 2 } });
+    try {
+      const { client, attempts } = await clientOf(limited, { dropRetryAfter: true });
+      await client.GET(COST_CENTERS);
+      await client.GET(COST_CENTERS);
+      const { response } = await client.GET(COST_CENTERS);
+      expect(response.status).toBe(429);
+      expect(response.headers.get('Retry-After')).toBeNull();
+      expect(response.headers.get('RateLimit')).toMatch(/^"default"; r=0; t=\d+$/);
+      expect(attempts.map((a) => a.status)).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { listenSecret } from '../server/cli/api-session.js';
 import { listenForEvents } from '../server/cli/events.js';
 import { seedCompany } from '../server/cli/seed.js';
 import { TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../server/cli/triggers.js';
+import type { Event } from '../server/cli/trigger-calls.js';
 import { startReceiver, type Received } from './support/receiver.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
@@ -160,7 +161,7 @@ const userStatus = async (userId: unknown) =>
   (await acme.api.GET('/users/v1/users/{userId}', { params: { path: { userId: String(userId) } } })).response.status;
 
 /** What the API shows of each sandbox-caused event's object, read back by its id. */
-const objectChecks: Record<string, (object: EventObject) => Promise<void>> = {
+const objectChecks: Record<string, (object: EventObject, event: Event) => Promise<void>> = {
   'user.updated': async (object) => {
     const { data } = await acme.api.GET('/users/v1/users/{userId}', {
       params: { path: { userId: String(object.id) } },
@@ -172,8 +173,24 @@ const objectChecks: Record<string, (object: EventObject) => Promise<void>> = {
     expect(object.status).toBe('ACCEPTED');
     expect(await userStatus(object.userId)).toBe(200);
   },
-  'vcn.authorized': async (object) => expect((await cardOf(object)).spent.value).toBe(12.5),
-  'vcn.declined': async (object) => expect((await cardOf(object)).spent.value).toBe(0),
+  'vcn.authorized': async (object, event) => {
+    expect((await cardOf(object)).spent.value).toBe(12.5);
+    expect(event.data.authorization).toMatchObject({
+      approved: true,
+      amount: { value: 12.5, currency: 'BRL' },
+      merchant: { name: 'PAPELARIA CENTRAL', mcc: '5943' },
+      authorizationCode: expect.stringMatching(/^[0-9A-Z]{6}$/),
+    });
+  },
+  'vcn.declined': async (object, event) => {
+    expect((await cardOf(object)).spent.value).toBe(0);
+    expect(event.data.authorization).toMatchObject({
+      approved: false,
+      amount: { value: 600, currency: 'BRL' },
+      merchant: { name: 'PAPELARIA CENTRAL', mcc: '5943' },
+      declineReason: 'LIMIT_EXCEEDED',
+    });
+  },
   'vcn.blocked': async (object) => expect((await cardOf(object)).status).toBe('BLOCKED'),
   'vcn.unblocked': async (object) => expect((await cardOf(object)).status).toBe('ACTIVE'),
   'vcn.cancelled': async (object) => expect((await cardOf(object)).status).toBe('CANCELLED'),
@@ -198,7 +215,7 @@ describe('finance events trigger', () => {
       expect(data?.requestId).toBe(event.requestId);
       const object = event.data.object as EventObject;
       const check = objectChecks[type];
-      if (check) await check(object);
+      if (check) await check(object, event);
       else expect(object.id ?? object.vcnId).toBeDefined();
     });
   }
@@ -276,6 +293,14 @@ describe('the finance command, with credentials and no database', () => {
       (err: { stderr: string }) => err.stderr,
     );
     expect(failure).toContain('--client-id (or FINANCE_CLIENT_ID)');
+  }, 30_000);
+
+  it('when `events trigger vcn.declined` runs, then it prints the purchase: declined, its reason, amount and merchant', async () => {
+    const { stdout } = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'vcn.declined'], {
+      env: env(),
+    });
+    expect(stdout).toMatch(/^type: vcn\.declined$/m);
+    expect(stdout).toMatch(/^authorization: declined LIMIT_EXCEEDED: BRL 600\.00 at PAPELARIA CENTRAL \(MCC 5943\)$/m);
   }, 30_000);
 
   it('when `events trigger cost_center.created --json` runs, then it prints the event of a cost center that exists', async () => {

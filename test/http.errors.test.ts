@@ -122,12 +122,17 @@ describe('rate limiting', () => {
     for (let i = 0; i < 3; i += 1) {
       const { response } = await a.api.GET('/cost-centers/v1/cost-centers');
       expect(response.status).toBe(200);
-      expect(response.headers.get('ratelimit-limit')).toBe('3');
+      // draft-ietf-httpapi-ratelimit-headers, structured fields: the policy and where the client stands.
+      expect(response.headers.get('ratelimit-policy')).toMatch(/^"default"; q=3; w=60; pk=:[A-Za-z0-9+/=]+:$/);
+      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"default"; r=${2 - i}; t=([1-9]|[1-5][0-9]|60)$`));
+      expect(response.headers.get('ratelimit-limit')).toBeNull();
     }
     const { response, error } = await a.api.GET('/cost-centers/v1/cost-centers');
     expect(response.status).toBe(429);
-    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(response.headers.get('ratelimit-remaining')).toBe('0');
+    const retryAfter = response.headers.get('retry-after');
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(response.headers.get('ratelimit')).toBe(`"default"; r=0; t=${retryAfter}`);
+    expect(response.headers.get('ratelimit-policy')).toMatch(/^"default"; q=3; w=60;/);
     expect(error).toMatchObject({ error: 'Too Many Requests', code: 429 });
     expect((await b.api.GET('/cost-centers/v1/cost-centers')).response.status).toBe(200);
     await limited.close();

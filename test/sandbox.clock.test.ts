@@ -90,6 +90,53 @@ describe('advanceSandboxClock', () => {
   });
 });
 
+describe('resetSandboxClock', () => {
+  const reset = (company: TestCompany) => company.api.POST('/sandbox/v1/clock/reset');
+
+  it('when reset after an advance, then 200 with wall time, and the clock reads wall time again', async () => {
+    await advance(acme, '2027-06-01T00:00:00Z');
+    const { data, response } = await reset(acme);
+    expect(response.status).toBe(200);
+    expect(data?.now).toBe('2026-11-20T15:00:00.000Z');
+    server.clock.advance(60_000);
+    expect(await nowOf(acme)).toBe('2026-11-20T15:01:00.000Z');
+  });
+
+  it("when reset after an advance, then a card issued for today's dates is accepted again", async () => {
+    const today = customRequest({ startDate: '2026-11-20', endDate: '2026-11-30' });
+    await advance(acme, '2026-12-15T12:00:00Z');
+    const refused = await acme.api.POST('/credit-cards/v1/vcns', { body: today });
+    expect(refused.response.status).toBe(400);
+    await reset(acme);
+    const issued = await acme.api.POST('/credit-cards/v1/vcns', { body: today });
+    expect(issued.response.status).toBe(201);
+    expect(issued.data).toMatchObject({ status: 'ACTIVE', startDate: '2026-11-20', endDate: '2026-11-30' });
+  });
+
+  it('when reset before an expired card ends, then it is ACTIVE again, its event stays, and it expires again later', async () => {
+    const card = await issue(acme, customRequest({ endDate: '2026-11-30' }));
+    await advance(acme, '2026-12-01T12:00:00Z');
+    await reset(acme);
+    const status = async () =>
+      (await acme.api.GET('/credit-cards/v1/vcns/{vcnId}', { params: { path: { vcnId: card.vcnId } } })).data?.status;
+    expect(await status()).toBe('ACTIVE');
+    const expiries = async () =>
+      (await acme.api.GET('/events/v1/events', { params: { query: { types: ['vcn.expired'] } } })).data?.items.map(
+        (e) => e.createdAt,
+      );
+    expect(await expiries()).toEqual(['2026-12-01T12:00:00.000Z']);
+    await advance(acme, '2026-12-02T12:00:00Z');
+    expect(await status()).toBe('EXPIRED');
+    expect(await expiries()).toEqual(['2026-12-02T12:00:00.000Z', '2026-12-01T12:00:00.000Z']);
+  });
+
+  it("when never moved, then reset answers wall time; one company's reset leaves another's clock ahead", async () => {
+    await advance(globex, '2027-03-01T00:00:00Z');
+    expect((await reset(acme)).data?.now).toBe('2026-11-20T15:00:00.000Z');
+    expect(await nowOf(globex)).toBe('2027-03-01T00:00:00.000Z');
+  });
+});
+
 describe('what the company clock drives', () => {
   it('when advanced past a card endDate, then the card is EXPIRED with vcn.expired at the new time, delivered by webhook', async () => {
     const endpoint = await acme.api.POST('/webhooks/v1/endpoints', {

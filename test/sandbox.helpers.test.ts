@@ -200,7 +200,17 @@ describe('authorizeSandboxVcnPurchase', () => {
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ approved: true, transaction: { status: 'APPROVED', amount: { value: 12.5 } } });
     expect(data?.vcn).toMatchObject({ spent: { value: 12.5, currency: 'BRL' }, purchaseCount: 1 });
-    expect((await eventsOf(acme, 'vcn.authorized'))[0]?.data.object).toMatchObject({ vcnId: card.vcnId });
+    const [event] = await eventsOf(acme, 'vcn.authorized');
+    expect(event?.data.object).toMatchObject({ vcnId: card.vcnId, spent: { value: 12.5 } });
+    expect(event?.data.authorization).toEqual({
+      transactionId: data?.transaction.transactionId,
+      approved: true,
+      amount: { value: 12.5, currency: 'BRL' },
+      merchant: { name: 'RESTAURANTE FIGUEIRA', mcc: '5812' },
+      date: data?.transaction.date,
+      authorizationCode: data?.transaction.authorizationCode,
+    });
+    expect(event?.data.authorization?.authorizationCode).toMatch(/^[0-9A-Z]{6}$/);
   });
 
   it('when the purchase is over the limit, then declined LIMIT_EXCEEDED and nothing changes but vcn.declined', async () => {
@@ -208,7 +218,16 @@ describe('authorizeSandboxVcnPurchase', () => {
     const { data } = await authorize(acme, card.vcnId, 10.01);
     expect(data).toMatchObject({ approved: false, declineReason: 'LIMIT_EXCEEDED' });
     expect(data?.vcn).toMatchObject({ spent: { value: 0 }, purchaseCount: 0 });
-    expect((await eventsOf(acme, 'vcn.declined'))[0]?.data.object).toMatchObject({ vcnId: card.vcnId });
+    const [event] = await eventsOf(acme, 'vcn.declined');
+    expect(event?.data.object).toMatchObject({ vcnId: card.vcnId, spent: { value: 0 } });
+    expect(event?.data.authorization).toEqual({
+      transactionId: data?.transaction.transactionId,
+      approved: false,
+      amount: { value: 10.01, currency: 'BRL' },
+      merchant: { name: 'RESTAURANTE FIGUEIRA', mcc: '5812' },
+      date: data?.transaction.date,
+      declineReason: 'LIMIT_EXCEEDED',
+    });
     expect((await authorize(acme, card.vcnId, 10)).data?.approved).toBe(true);
   });
 

@@ -27,6 +27,7 @@ let server: TestServer;
 let acme: TestCompany;
 let finance: FinanceClient;
 let a: number;
+let b: number;
 let globexAccount: number;
 const TRICKY = ['=SUM(A1:A9)', '+55 11 99999', '-2+3', '@cmd', '\tTAB', 'a;b,"quoted"\nnext line', 'Conciliação ✓'];
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
   acme = await server.newCompany();
   finance = financeOf(server, acme);
   a = await createAccount(server.db, acme.companyId);
-  const b = await createAccount(server.db, acme.companyId);
+  b = await createAccount(server.db, acme.companyId);
   const base = Date.parse('2026-09-01T03:00:00.000Z');
   // 1,150 rows: more than two export chunks; equal dates and amounts so that ties are broken by id.
   const rows = (n: number, offset: number) =>
@@ -52,7 +53,13 @@ beforeAll(async () => {
       usd_exchange_rate_date: i % 9 === 0 ? '2026-09-01T03:00:00.000Z' : null,
     }));
   await createBankingTransactions(server.db, acme.companyId, a, rows(700, 0));
-  await createBankingTransactions(server.db, acme.companyId, b, rows(450, 1));
+  // Account b's card ends in 0663: a leading zero a spreadsheet must keep.
+  await createBankingTransactions(
+    server.db,
+    acme.companyId,
+    b,
+    rows(450, 1).map((row) => ({ ...row, final_card_number: '0663' })),
+  );
   const globex = await server.newCompany();
   globexAccount = await createAccount(server.db, globex.companyId);
   await createBankingTransactions(server.db, globex.companyId, globexAccount, [{}]);
@@ -90,6 +97,17 @@ function listedColumns(operationId: string): string[] {
   const text = Object.values(bundle.paths).find((p) => p.get?.operationId === operationId)!.get!.description;
   const list = text.split('`true`/`false`):')[1]!.split('A text cell')[0]!;
   return [...list.matchAll(/`([A-Za-z.]+)`/g)].map((m) => m[1]!);
+}
+
+/** The excel-br headers docs/exports.md lists for the operation's statement, in order. */
+function portugueseHeaders(operationId: string): string[] {
+  const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'exports.md'), 'utf8');
+  const heading = operationId === 'downloadBankingExport' ? '### Banking' : '### Credit card';
+  const table = doc.split(heading)[1]!.split('\n\n')[1]!;
+  return table
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split('|')[2]!.trim());
 }
 
 describe('downloadBankingExport', () => {
@@ -135,7 +153,7 @@ describe('downloadBankingExport', () => {
       expect(cells).toContain(cell);
   });
 
-  it('when the excel-br dialect is asked for, then a BOM, semicolons, decimal commas and dd/mm/yyyy dates', async () => {
+  it('when the excel-br dialect is asked for, then a BOM, semicolons, two-decimal commas, dd/mm/yyyy dates and Portuguese headers and values', async () => {
     const query: Omit<BankingExportQuery, 'format'> = { sorting: 'brlAmount:desc', status: [2] };
     const items = await collect(finance.paginate.bankingTransactions({ ...query, limit: 50 }));
     const bytes = Buffer.from(
@@ -144,17 +162,42 @@ describe('downloadBankingExport', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const body = bytes.toString('utf8');
     const [header, ...data] = csvRows(body, ';');
+    expect(header).toEqual(portugueseHeaders('downloadBankingExport'));
     expect(data).toHaveLength(items.length);
     const col = (name: string) => header!.indexOf(name);
+    const comma = (n: number) => n.toFixed(2).replace('.', ',');
     for (const [i, item] of items.entries()) {
       const row = data[i]!;
-      expect(row[col('id')]).toBe(String(item.id));
-      expect(Number(row[col('brlAmount')]!.replace(',', '.'))).toBe(item.brlAmount);
-      expect(row[col('brlAmount')]).toBe(String(item.brlAmount).replace('.', ','));
+      expect(row[col('ID')]).toBe(String(item.id));
+      expect(row[col('Valor (R$)')]).toBe(comma(item.brlAmount));
+      expect(row[col('Valor total (R$)')]).toBe(comma(item.totalTransactionAmount));
+      expect(row[col('IOF (R$)')]).toMatch(/^\d+,\d\d$/);
       const [date, time] = item.transactionDate.slice(0, 19).split('T');
       const [y, m, d] = date!.split('-');
-      expect(row[col('transactionDate')]).toBe(`${d}/${m}/${y} ${time}`);
+      expect(row[col('Data')]).toBe(`${d}/${m}/${y} ${time}`);
+      expect(row[col('Natureza')]).toBe(item.transactionType.subType === 'DEBIT' ? 'Débito' : 'Crédito');
+      expect(row[col('Situação')]).toBe('Processada');
+      expect(row[col('Conciliada')]).toBe(item.conciliation.conciled ? 'Sim' : 'Não');
+      expect(row[col('Conciliação')]).toBe(item.conciliation.conciled ? 'Conciliada' : 'Não conciliada');
+      expect(row[col('Comprovante disponível')]).toBe(item.showReceipt ? 'Sim' : 'Não');
+      expect(row[col('Final do cartão')]).toBe(`="${item.finalCardNumber}"`);
     }
+  });
+
+  it('when an amount has fewer than two decimals or a text cell is digits only, then 12.50 and ="0663" in both dialects', async () => {
+    const query = { accountId: b, amountEq: 12.5 };
+    const rows = csvRows(await text(await finance.exports.banking({ ...query, format: 'csv' })));
+    const br = csvRows(
+      await text(await finance.exports.banking({ ...query, format: 'csv', dialect: 'excel-br' })),
+      ';',
+    );
+    expect(rows.length).toBeGreaterThan(1);
+    const [header, first] = rows;
+    expect(first![header!.indexOf('brlAmount')]).toBe('12.50');
+    expect(first![header!.indexOf('finalCardNumber')]).toBe('="0663"');
+    const [brHeader, brFirst] = br;
+    expect(brFirst![brHeader!.indexOf('Valor (R$)')]).toBe('12,50');
+    expect(brFirst![brHeader!.indexOf('Final do cartão')]).toBe('="0663"');
   });
 
   it('when answered, then the media type and a file name naming the statement and the period', async () => {
@@ -245,6 +288,19 @@ describe('downloadCreditCardExport', () => {
   it('when the columns are read, then they are the ones the contract lists, in its order', async () => {
     const [header] = csvRows(await text(await finance.exports.creditCard({ format: 'csv' })));
     expect(listedColumns('downloadCreditCardExport')).toEqual(header);
+  });
+
+  it('when excel-br is asked for, then the Portuguese headers docs/exports.md lists and two-decimal amounts', async () => {
+    const items = await collect(finance.paginate.creditCardTransactions({ limit: 100 }));
+    const [header, ...data] = csvRows(
+      await text(await finance.exports.creditCard({ format: 'csv', dialect: 'excel-br' })),
+      ';',
+    );
+    expect(header).toEqual(portugueseHeaders('downloadCreditCardExport'));
+    for (const [i, item] of items.entries()) {
+      expect(data[i]![header!.indexOf('Valor (R$)')]).toBe(item.brlAmount.toFixed(2).replace('.', ','));
+      expect(data[i]![header!.indexOf('Valor original')]).toBe(item.amount.toFixed(2).replace('.', ','));
+    }
   });
 
   it('when only one of startDate and endDate is sent, then 400', async () => {

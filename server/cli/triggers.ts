@@ -68,7 +68,10 @@ async function arrivedTransaction(api: FinanceClient) {
   return { requestId, transactionId: arrived.id };
 }
 
-/** A purchase with a new card (ceiling BRL 500): approved up to the ceiling, declined over it. */
+/**
+ * A purchase with a new card (ceiling BRL 500): approved up to the ceiling, declined over it
+ * (`LIMIT_EXCEEDED`); its event carries the purchase in `data.authorization`.
+ */
 async function purchase(api: FinanceClient, value: number) {
   const { vcnId } = (await issueCard(api)).data;
   const body = { amount: { value, currency: 'BRL' as const }, merchant: { name: 'PAPELARIA CENTRAL', mcc: '5943' } };
@@ -194,7 +197,7 @@ export const TRIGGERS: Partial<
 /** What a trigger does beyond its own new objects, for the command's help. */
 export const TRIGGER_NOTES: Partial<Record<Event['type'], string>> = {
   'vcn.expired':
-    "moves the company's clock forward for good (it never moves back): a new card's last day is set to the day after its first, and the clock advanced to noon UTC of the day after that, about two days",
+    "moves the company's clock forward about two days (a new card's last day is set to the day after its first, and the clock advanced to noon UTC of the day after that); it stays ahead until POST /sandbox/v1/clock/reset",
 };
 
 /** Why the event types `trigger` cannot cause are out of reach of every API call. */

@@ -7,6 +7,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
 import type { EventType } from './event-types.js';
+import type { components } from '../../generated/openapi.js';
+
+type Schemas = components['schemas'];
 import { writeTransaction } from './transaction.js';
 import { clockOffset } from './company-clock.js';
 
@@ -28,6 +31,8 @@ interface NewEvent {
   object: unknown;
   /** The changed attributes' values before the change (updates only). */
   previousAttributes?: Record<string, unknown>;
+  /** The card purchase behind a `vcn.authorized` or `vcn.declined` event. */
+  authorization?: Schemas['VcnEventAuthorization'];
 }
 
 /** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
@@ -47,6 +52,7 @@ export async function recordEvent(db: Db, now: Date | string, event: NewEvent): 
       ...(event.previousAttributes && Object.keys(event.previousAttributes).length > 0
         ? { previousAttributes: event.previousAttributes }
         : {}),
+      ...(event.authorization ? { authorization: event.authorization } : {}),
     }),
   };
   await db.insertInto('events').values(row).execute();
@@ -100,7 +106,11 @@ interface EventBody {
   type: string;
   createdAt: string;
   requestId: string | null;
-  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+  data: {
+    object: Record<string, unknown>;
+    previousAttributes?: Record<string, unknown>;
+    authorization?: Schemas['VcnEventAuthorization'];
+  };
 }
 
 export const presentEvent = (row: EventRow): EventBody => ({

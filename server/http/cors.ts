@@ -7,9 +7,7 @@ const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Requ
 /** Response headers a browser application may read. */
 const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
+  'RateLimit',
   'RateLimit-Policy',
   'Retry-After',
   'Location',

@@ -10,7 +10,10 @@ export function rateLimiter(perMinute: number, store?: Store) {
     ...(store ? { store } : {}),
     windowMs: 60_000,
     limit: perMinute,
-    standardHeaders: 'draft-6',
+    // draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy: "default"; q=600; w=60; pk=:…:` and
+    // `RateLimit: "default"; r=599; t=42` on every answer that counts; `Retry-After` on 429.
+    standardHeaders: 'draft-8',
+    identifier: 'default',
     legacyHeaders: false,
     keyGenerator: (req: Request, res: Response) =>
       res.locals.auth

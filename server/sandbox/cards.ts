@@ -9,6 +9,7 @@ import { monotonicUlids } from '../lib/ulid.js';
 import type { Database } from '../db/schema.js';
 import { localDate } from '../lib/time.js';
 import { effectiveStatus } from '../areas/vcn/status.js';
+import { presentAuthorization } from '../areas/vcn/present.js';
 import type { StoredVcnStatus, VcnRow, VcnTransactionRow } from '../areas/vcn/tables.js';
 import { issuedCard, spentOn, vcnNotFound } from '../areas/vcn/store/cards.js';
 import { isAbandoned } from '../areas/vcn/store/provider.js';
@@ -115,7 +116,10 @@ export async function authorizePurchase(
     };
     const before = reason ? undefined : await shownCard(trx, card, now);
     await trx.insertInto('vcn_transactions').values(row).execute();
-    await recordVcnEvent(trx, reason ? 'vcn.declined' : 'vcn.authorized', card, now, { before });
+    await recordVcnEvent(trx, reason ? 'vcn.declined' : 'vcn.authorized', card, now, {
+      before,
+      authorization: presentAuthorization(row),
+    });
     return { transaction: row, card, now };
   });
 }

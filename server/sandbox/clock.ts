@@ -1,12 +1,15 @@
 // POST /sandbox/v1/clock/advance: moves a company's clock forward (server/db/company-clock.ts),
 // then runs at once what time drives for the company: cards past their end date expire with
 // `vcn.expired`, stamped with the company's new time. Bills and invites read the new day on the
-// next request.
+// next request. POST /sandbox/v1/clock/reset puts it back on wall time: cards read their status on
+// the real day again (one it expired before its end is live again, and will expire again with a
+// new `vcn.expired`); events and time stamps recorded while it was ahead stay.
 import type { Db } from '../db/database.js';
 import { clockOffset, setClockOffset } from '../db/company-clock.js';
 import { writeTransaction } from '../db/transaction.js';
 import { badRequest } from '../http/errors.js';
-import { recordExpiries } from '../areas/vcn/store/expiry.js';
+import { forgetExpiries, recordExpiries } from '../areas/vcn/store/expiry.js';
+import { localDate } from '../lib/time.js';
 
 /** How far ahead of wall time a company's clock may be moved. */
 const MAX_CLOCK_AHEAD_MS = 10 * 366 * 24 * 60 * 60 * 1000;
@@ -27,4 +30,13 @@ export async function advanceClock(db: Db, companyId: string, wall: Date, to: Da
   });
   await recordExpiries(db, wall, companyId);
   return to;
+}
+
+/** Puts the company's clock back on wall time `wall` (its day in `timeZone`); answers the clock's new instant. */
+export async function resetClock(db: Db, companyId: string, timeZone: string, wall: Date): Promise<Date> {
+  await writeTransaction(db, async (trx) => {
+    await setClockOffset(trx, companyId, 0);
+    await forgetExpiries(trx, companyId, localDate(wall, timeZone));
+  });
+  return wall;
 }

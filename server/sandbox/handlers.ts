@@ -12,7 +12,7 @@ import { acceptInvite, InviteNotAcceptable } from '../areas/users/invites-servic
 import { findInvite } from '../areas/users/store/invites.js';
 import { presentUser } from '../areas/users/present.js';
 import { authorizePurchase, CardStateError, PurchaseRefused, setCardStatus } from './cards.js';
-import { advanceClock } from './clock.js';
+import { advanceClock, resetClock } from './clock.js';
 import { createBanking, createCreditCard, linesOf, type Arrival } from './transactions.js';
 
 const arrival = (ctx: HandlerContext): Arrival => ({
@@ -110,6 +110,11 @@ export const handlers = defineHandlers({
 
   advanceSandboxClock: async ({ body }, ctx) => {
     const now = await advanceClock(ctx.db, ctx.auth.companyId, ctx.clock.now(), new Date(body.to));
+    return { status: 200, body: { now: now.toISOString() } };
+  },
+
+  resetSandboxClock: async (_input, ctx) => {
+    const now = await resetClock(ctx.db, ctx.auth.companyId, ctx.auth.timeZone, ctx.clock.now());
     return { status: 200, body: { now: now.toISOString() } };
   },
 });

@@ -3,6 +3,7 @@
 // the server's code from the contract's description of the columns.
 import { createFinanceClient, type FinanceClient } from '../../client/index.js';
 import type { TestCompany, TestServer } from './server.js';
+import { loadBundle } from '../../server/contract/index.js';
 
 /** The package's client for `company`; `retry: false` answers a 429 at once instead of waiting it out. */
 export function financeOf(server: TestServer, company: TestCompany, { retry = true } = {}): FinanceClient {
@@ -30,11 +31,23 @@ const at = (item: object, path: string): unknown =>
     .split('.')
     .reduce<unknown>((v, k) => (v === null || v === undefined ? undefined : (v as Record<string, unknown>)[k]), item);
 
+/** The fields the contract gives two decimals (`x-decimal-places: 2`) in the statements' items: the amounts. */
+const AMOUNTS = (() => {
+  const schemas = (loadBundle('public') as { components: { schemas: Record<string, { properties: object }> } })
+    .components.schemas;
+  const fields = ['BankingTransaction', 'CreditCardTransaction'].flatMap((name) =>
+    Object.entries(schemas[name]!.properties as Record<string, Record<string, unknown>>),
+  );
+  return new Set(fields.filter(([, schema]) => schema['x-decimal-places'] === 2).map(([field]) => field));
+})();
+
 /** The cell the contract promises for `path` of `item` in the rfc4180 dialect. */
 export function expectedCell(item: object, path: string): string {
   const value = at(item, path);
   if (path === 'attachments') return String((value as unknown[]).length);
   if (value === null || value === undefined) return '';
+  if (AMOUNTS.has(path)) return (value as number).toFixed(2);
+  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return `="${value}"`;
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(value)) return `'${value}`;
   return String(value);
 }

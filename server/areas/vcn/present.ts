@@ -71,6 +71,19 @@ export function presentTransaction(row: VcnTransactionRow): Schemas['VcnTransact
   };
 }
 
+/** The purchase behind a `vcn.authorized` or `vcn.declined` event (`data.authorization`). */
+export function presentAuthorization(row: VcnTransactionRow): Schemas['VcnEventAuthorization'] {
+  return {
+    transactionId: row.id,
+    approved: row.status === 'APPROVED',
+    amount: { value: fromMinor(row.amount_minor), currency: row.currency },
+    merchant: { name: row.merchant_name, mcc: row.merchant_category },
+    date: row.occurred_at,
+    ...(row.authorization_code ? { authorizationCode: row.authorization_code } : {}),
+    ...(row.decline_reason ? { declineReason: row.decline_reason as Schemas['VcnDeclineReason'] } : {}),
+  };
+}
+
 /** The card without card data, with what it has spent (the read operations and events). */
 export function presentDetails(
   row: VcnRow,

@@ -7,6 +7,7 @@ import { apiSession, listenSecret, withApi, type ApiOptions } from '../api-sessi
 import { listenForEvents } from '../events.js';
 import { TRIGGER_NOTES, TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../triggers.js';
 import { output } from '../options.js';
+import type { Event } from '../trigger-calls.js';
 
 const list = (value: string | undefined) =>
   value
@@ -57,6 +58,21 @@ export function register(program: Command): void {
     .action(async (type: string, opts: ApiOptions & { json?: boolean }) => {
       const event = await triggerEvent(apiSession(opts).api, type);
       if (opts.json) process.stdout.write(`${JSON.stringify(event, null, 2)}\n`);
-      else output(false, { id: event.id, type: event.type, createdAt: event.createdAt, requestId: event.requestId });
+      else
+        output(false, {
+          id: event.id,
+          type: event.type,
+          createdAt: event.createdAt,
+          requestId: event.requestId,
+          ...(event.data.authorization ? { authorization: purchaseLine(event.data.authorization) } : {}),
+        });
     });
+}
+
+/** A card purchase of `vcn.authorized`/`vcn.declined` in one line: `declined LIMIT_EXCEEDED: BRL 600.00 at PAPELARIA CENTRAL (MCC 5943)`. */
+function purchaseLine(a: NonNullable<Event['data']['authorization']>): string {
+  const answer = a.approved
+    ? `approved ${a.authorizationCode ?? ''}`.trim()
+    : `declined ${a.declineReason ?? ''}`.trim();
+  return `${answer}: ${a.amount.currency} ${a.amount.value.toFixed(2)} at ${a.merchant.name} (MCC ${a.merchant.mcc})`;
 }

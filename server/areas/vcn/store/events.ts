@@ -7,6 +7,7 @@ import type { EventType } from '../../../db/event-types.js';
 import { localDate } from '../../../lib/time.js';
 import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';
+import type { components } from '../../../../generated/openapi.js';
 import { spentOn } from './cards.js';
 
 const pick = (object: Record<string, unknown>, keys: string[]) =>
@@ -20,13 +21,20 @@ export async function shownCard(db: Kysely<Database>, card: VcnRow, now: Date): 
   return presentDetails(card, spending, localDate(now, timeZone)) as unknown as Record<string, unknown>;
 }
 
-/** Records a `vcn.*` event of `card` after the change; `before` (the card before) gives previousAttributes. */
+/**
+ * Records a `vcn.*` event of `card` after the change; `before` (the card before) gives previousAttributes,
+ * `authorization` the purchase behind `vcn.authorized` and `vcn.declined`.
+ */
 export async function recordVcnEvent(
   db: Kysely<Database>,
   type: Extract<EventType, `vcn.${string}`>,
   card: VcnRow,
   now: Date,
-  options: { requestId?: string | null; before?: Record<string, unknown> } = {},
+  options: {
+    requestId?: string | null;
+    before?: Record<string, unknown>;
+    authorization?: components['schemas']['VcnEventAuthorization'];
+  } = {},
 ): Promise<void> {
   const object = await shownCard(db, card, now);
   await recordEvent(db, now, {
@@ -37,5 +45,6 @@ export async function recordVcnEvent(
     previousAttributes: options.before
       ? changedAttributes(options.before, pick(object, Object.keys(options.before)))
       : undefined,
+    authorization: options.authorization,
   });
 }

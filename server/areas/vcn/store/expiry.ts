@@ -50,3 +50,18 @@ export async function recordExpiries(db: Kysely<Database>, wall: Date, companyId
   }
   return recorded;
 }
+
+/**
+ * Forgets the `vcn.expired` of the company's cards whose last day is `today` or later: the sandbox
+ * clock was put back before their end, so they read live again and expire again (with a new event)
+ * once their last day has passed. Call in the write transaction that moves the clock back.
+ */
+export async function forgetExpiries(db: Kysely<Database>, companyId: string, today: string): Promise<void> {
+  await db
+    .updateTable('vcns')
+    .set({ expired_event_at: null })
+    .where('company_id', '=', companyId)
+    .where('expired_event_at', 'is not', null)
+    .where('end_date', '>=', today)
+    .execute();
+}
