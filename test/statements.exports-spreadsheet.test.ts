@@ -3,8 +3,9 @@
 // separator and language, import settings otherwise the defaults), and the cells' types and values
 // are read back. A card's final digits `0663` must stay the text `0663`, amounts must be numbers,
 // excel-br's Portuguese headers and values must arrive as written, and no text cell may run as a
-// formula. Without `soffice` on the PATH the suite is skipped and says how to install it.
-import { execFile, spawnSync } from 'node:child_process';
+// formula. LibreOffice (Debian's `libreoffice-calc-nogui`) is installed when missing, as Chromium is for
+// the browser tests.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinanceClient } from '../client/index.js';
+import { ensureDebianPackage } from './support/debian.js';
 import { financeOf } from './support/exports.js';
 import {
   createAccount,
@@ -19,11 +21,6 @@ import {
   createCreditCardTransactions,
 } from './support/factories/statements.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-
-const INSTALL = 'apt-get install -y --no-install-recommends libreoffice-calc-nogui';
-const HAS_SOFFICE = spawnSync('soffice', ['--version'], { timeout: 60_000 }).status === 0;
-if (!HAS_SOFFICE)
-  console.warn(`statements.exports-spreadsheet: soffice (LibreOffice) is not installed; skipped (${INSTALL})`);
 
 /** A cell as LibreOffice holds it: its type (`string`, `float`, `date`, `boolean`, or '' when empty), value, formula. */
 interface Cell {
@@ -78,7 +75,7 @@ let acme: TestCompany;
 let finance: FinanceClient;
 
 beforeAll(async () => {
-  if (!HAS_SOFFICE) return;
+  ensureDebianPackage('/usr/bin/soffice', 'libreoffice-calc-nogui');
   dir = mkdtempSync(join(tmpdir(), 'exports-spreadsheet-'));
   server = await startTestServer();
   acme = await server.newCompany();
@@ -97,9 +94,9 @@ beforeAll(async () => {
   await createCreditCardTransactions(server.db, acme.companyId, [
     { final_card_number: '0663', brl_amount_minor: 1250, amount_minor: 1250, notes: '@SUM(A1)' },
   ]);
-}, 60_000);
+  // apt may have to fetch LibreOffice first.
+}, 300_000);
 afterAll(async () => {
-  if (!HAS_SOFFICE) return;
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -135,65 +132,60 @@ async function openedInLibreOffice(bytes: ReadableStream<Uint8Array>, dialect: k
     .map((row) => new Map(names.map((column, i) => [column, row[i] ?? { type: '', value: '' }])));
 }
 
-(HAS_SOFFICE ? describe : describe.skip)(
-  HAS_SOFFICE
-    ? 'CSV exports opened by LibreOffice'
-    : `CSV exports opened by LibreOffice (skipped: soffice is not installed; ${INSTALL})`,
-  () => {
-    it('when the rfc4180 banking export is opened, then 0663 stays text, amounts are numbers and no formula runs', async () => {
-      const rows = await openedInLibreOffice(
-        await finance.exports.banking({ format: 'csv', sorting: 'brlAmount:asc' }),
-        'rfc4180',
-        'banking-rfc4180',
-      );
-      expect(rows).toHaveLength(2);
-      const [cheap, dear] = rows;
-      expect(cheap!.get('finalCardNumber')).toMatchObject({ type: 'string', value: '0663' });
-      expect(dear!.get('finalCardNumber')).toMatchObject({ type: 'string', value: '4021' });
-      expect(cheap!.get('brlAmount')).toEqual({ type: 'float', value: '12.5' });
-      expect(dear!.get('totalTransactionAmount')).toEqual({ type: 'float', value: '1297.07' });
-      expect(cheap!.get('notes')).toEqual({ type: 'string', value: "'=1+2" });
-      expect(dear!.get('notes')).toMatchObject({ type: 'string', value: '0042' });
-      expect(cheap!.get('transactionType.subType')).toEqual({ type: 'string', value: 'DEBIT' });
-    });
+describe('CSV exports opened by LibreOffice', () => {
+  it('when the rfc4180 banking export is opened, then 0663 stays text, amounts are numbers and no formula runs', async () => {
+    const rows = await openedInLibreOffice(
+      await finance.exports.banking({ format: 'csv', sorting: 'brlAmount:asc' }),
+      'rfc4180',
+      'banking-rfc4180',
+    );
+    expect(rows).toHaveLength(2);
+    const [cheap, dear] = rows;
+    expect(cheap!.get('finalCardNumber')).toMatchObject({ type: 'string', value: '0663' });
+    expect(dear!.get('finalCardNumber')).toMatchObject({ type: 'string', value: '4021' });
+    expect(cheap!.get('brlAmount')).toEqual({ type: 'float', value: '12.5' });
+    expect(dear!.get('totalTransactionAmount')).toEqual({ type: 'float', value: '1297.07' });
+    expect(cheap!.get('notes')).toEqual({ type: 'string', value: "'=1+2" });
+    expect(dear!.get('notes')).toMatchObject({ type: 'string', value: '0042' });
+    expect(cheap!.get('transactionType.subType')).toEqual({ type: 'string', value: 'DEBIT' });
+  });
 
-    it('when the excel-br banking export is opened in pt-BR, then Portuguese headers and values, 0663 as text, amounts as numbers', async () => {
-      const rows = await openedInLibreOffice(
-        await finance.exports.banking({ format: 'csv', dialect: 'excel-br', sorting: 'brlAmount:asc' }),
-        'excel-br',
-        'banking-excel-br',
-      );
-      expect(rows).toHaveLength(2);
-      const [cheap, dear] = rows;
-      expect(cheap!.get('Final do cartão')).toMatchObject({ type: 'string', value: '0663' });
-      expect(cheap!.get('Valor (R$)')).toEqual({ type: 'float', value: '12.5' });
-      expect(dear!.get('Valor total (R$)')).toEqual({ type: 'float', value: '1297.07' });
-      expect(cheap!.get('Data')?.type).toBe('date');
-      expect(cheap!.get('Conciliada')).toEqual({ type: 'string', value: 'Sim' });
-      expect(dear!.get('Conciliada')).toEqual({ type: 'string', value: 'Não' });
-      expect(cheap!.get('Conciliação')).toEqual({ type: 'string', value: 'Conciliada' });
-      expect(cheap!.get('Natureza')).toEqual({ type: 'string', value: 'Débito' });
-      expect(dear!.get('Natureza')).toEqual({ type: 'string', value: 'Crédito' });
-      expect(cheap!.get('Situação')).toEqual({ type: 'string', value: 'Processada' });
-      expect(cheap!.get('Observações')).toEqual({ type: 'string', value: "'=1+2" });
-      expect(dear!.get('Observações')).toMatchObject({ type: 'string', value: '0042' });
-    });
+  it('when the excel-br banking export is opened in pt-BR, then Portuguese headers and values, 0663 as text, amounts as numbers', async () => {
+    const rows = await openedInLibreOffice(
+      await finance.exports.banking({ format: 'csv', dialect: 'excel-br', sorting: 'brlAmount:asc' }),
+      'excel-br',
+      'banking-excel-br',
+    );
+    expect(rows).toHaveLength(2);
+    const [cheap, dear] = rows;
+    expect(cheap!.get('Final do cartão')).toMatchObject({ type: 'string', value: '0663' });
+    expect(cheap!.get('Valor (R$)')).toEqual({ type: 'float', value: '12.5' });
+    expect(dear!.get('Valor total (R$)')).toEqual({ type: 'float', value: '1297.07' });
+    expect(cheap!.get('Data')?.type).toBe('date');
+    expect(cheap!.get('Conciliada')).toEqual({ type: 'string', value: 'Sim' });
+    expect(dear!.get('Conciliada')).toEqual({ type: 'string', value: 'Não' });
+    expect(cheap!.get('Conciliação')).toEqual({ type: 'string', value: 'Conciliada' });
+    expect(cheap!.get('Natureza')).toEqual({ type: 'string', value: 'Débito' });
+    expect(dear!.get('Natureza')).toEqual({ type: 'string', value: 'Crédito' });
+    expect(cheap!.get('Situação')).toEqual({ type: 'string', value: 'Processada' });
+    expect(cheap!.get('Observações')).toEqual({ type: 'string', value: "'=1+2" });
+    expect(dear!.get('Observações')).toMatchObject({ type: 'string', value: '0042' });
+  });
 
-    it('when the credit-card exports are opened, then the final digits 0663 stay text in both dialects', async () => {
-      for (const dialect of ['rfc4180', 'excel-br'] as const) {
-        const [row] = await openedInLibreOffice(
-          await finance.exports.creditCard({ format: 'csv', dialect }),
-          dialect,
-          `credit-card-${dialect}`,
-        );
-        const column =
-          dialect === 'rfc4180'
-            ? ['finalCardNumber', 'brlAmount', 'notes']
-            : ['Final do cartão', 'Valor (R$)', 'Observações'];
-        expect(row!.get(column[0]!)).toMatchObject({ type: 'string', value: '0663' });
-        expect(row!.get(column[1]!)).toEqual({ type: 'float', value: '12.5' });
-        expect(row!.get(column[2]!)).toEqual({ type: 'string', value: "'@SUM(A1)" });
-      }
-    });
-  },
-);
+  it('when the credit-card exports are opened, then the final digits 0663 stay text in both dialects', async () => {
+    for (const dialect of ['rfc4180', 'excel-br'] as const) {
+      const [row] = await openedInLibreOffice(
+        await finance.exports.creditCard({ format: 'csv', dialect }),
+        dialect,
+        `credit-card-${dialect}`,
+      );
+      const column =
+        dialect === 'rfc4180'
+          ? ['finalCardNumber', 'brlAmount', 'notes']
+          : ['Final do cartão', 'Valor (R$)', 'Observações'];
+      expect(row!.get(column[0]!)).toMatchObject({ type: 'string', value: '0663' });
+      expect(row!.get(column[1]!)).toEqual({ type: 'float', value: '12.5' });
+      expect(row!.get(column[2]!)).toEqual({ type: 'string', value: "'@SUM(A1)" });
+    }
+  });
+});
