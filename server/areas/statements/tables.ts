@@ -66,6 +66,9 @@ export interface BankingTransactionTable {
   created_at: string;
   /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
   ingest_run_id?: string | null;
+  /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
+  created_seq?: number;
+  change_seq?: number;
 }
 
 export interface CreditCardTransactionTable {
@@ -101,6 +104,9 @@ export interface CreditCardTransactionTable {
   created_at: string;
   /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
   ingest_run_id?: string | null;
+  /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
+  created_seq?: number;
+  change_seq?: number;
 }
 
 export interface IngestRunTable {
@@ -119,9 +125,11 @@ interface Staged {
 }
 
 /** A banking row of an ingest run that has not finished; moved into banking_transactions when it does. */
-export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id'> & Staged;
+export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+  Staged;
 /** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */
-export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id'> & Staged;
+export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+  Staged;
 
 export interface BillTable {
   company_id: string;
@@ -185,6 +193,12 @@ export interface ExportLeaseTable {
   expires_at: number;
 }
 
+/** Each company's statement version (migration 0016, server/db/statement-versions.ts). */
+export interface StatementVersionTable {
+  company_id: string;
+  version: number;
+}
+
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -197,4 +211,5 @@ export interface StatementsTables {
   ingest_credit_card_rows: StagedCreditCardTable;
   ingested_lines: IngestedLineTable;
   export_leases: ExportLeaseTable;
+  statement_versions: StatementVersionTable;
 }

@@ -8,6 +8,7 @@ import { recordEvent } from '../../../db/event-log.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
+import { nextStatementVersion } from '../../../db/statement-versions.js';
 
 /** An uploaded attachment as the API shows it (the upload's answer). */
 function presentUploaded(row: AttachmentRow, timeZone: string) {
@@ -125,16 +126,21 @@ export async function completeUpload(
       .returningAll()
       .executeTakeFirst();
     if (!updated) throw conflict('The attachment was already uploaded', ['the attachment was already uploaded']);
+    // The transaction shows its attachments: it comes again in its statement's change feed.
+    const change_seq =
+      updated.banking_transaction_id !== null || updated.credit_card_transaction_id !== null
+        ? await nextStatementVersion(trx, updated.company_id)
+        : undefined;
     if (updated.banking_transaction_id !== null) {
       await trx
         .updateTable('banking_transactions')
-        .set({ has_attachments: 1 })
+        .set({ has_attachments: 1, change_seq })
         .where('id', '=', updated.banking_transaction_id)
         .execute();
     } else if (updated.credit_card_transaction_id !== null) {
       await trx
         .updateTable('credit_card_transactions')
-        .set({ has_attachments: 1 })
+        .set({ has_attachments: 1, change_seq })
         .where('id', '=', updated.credit_card_transaction_id)
         .execute();
     }

@@ -10,6 +10,7 @@ import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
+import { nextStatementVersion } from '../../../db/statement-versions.js';
 
 interface TransactionPatch {
   notes?: string;
@@ -28,6 +29,7 @@ interface Annotatable {
   conciled_at: string | null;
   custom_category_id: number | null;
   cost_center_id: string | null;
+  change_seq: number;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;
@@ -94,7 +96,10 @@ export async function annotateTransaction(
     };
     if (Object.keys(changes).length === 0) return;
     const before = await shown(trx, statement, companyId, id, context.timeZone);
-    await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
+    const change_seq = await nextStatementVersion(trx, companyId);
+    await view
+      .updateTable(statement)
+      .set({ ...changes, change_seq }).where('company_id', '=', companyId).where('id', '=', id).execute();
     const after = await shown(trx, statement, companyId, id, context.timeZone);
     if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
     // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).

@@ -26,8 +26,8 @@ export async function publishIngest(
   now: Date,
   /** Called after each staging chunk commits (awaited: a caller may look at the store then). */
   onProgress?: (phase: 'storing', done: number) => void | Promise<void>,
-  /** Written in the closing transaction, with the rows (the lines' keys, the event). */
-  finish?: (trx: Db) => Promise<void>,
+  /** Written in the closing transaction, with the rows (the lines' keys, the events); `version`: the rows' statement version. */
+  finish?: (trx: Db, version: number) => Promise<void>,
 ): Promise<void> {
   await undoAbandonedRuns(db);
   const runId = ulid();
@@ -61,8 +61,8 @@ export async function publishIngest(
         .set({ status: 'DONE', heartbeat_at: at() })
         .where('id', '=', runId)
         .execute();
-      await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now);
-      await finish?.(trx);
+      const version = await moveStaged(trx, companyId, runId, { banking: banking.length, cards: cards.length }, now);
+      await finish?.(trx, version);
     });
   } catch (err) {
     await undoRun(db, runId);
