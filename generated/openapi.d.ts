@@ -4580,6 +4580,16 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -4618,16 +4628,6 @@ export interface components {
                  */
                 "application/json": components["schemas"]["ApiError"];
             };
-        };
-        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content?: never;
         };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
@@ -5210,6 +5210,11 @@ export interface components {
         /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
         BankingAmountLt: number;
         /**
+         * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+         *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+         */
+        IfNoneMatch: string;
+        /**
          * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
          *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
          *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
@@ -5217,11 +5222,6 @@ export interface components {
         SyncCursor: string;
         /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
         SyncLimit: number;
-        /**
-         * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
-         *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
-         */
-        IfNoneMatch: string;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
         /**
@@ -5429,7 +5429,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5438,6 +5444,8 @@ export interface operations {
             /** @description One page of the statement. An empty `transactions` with no `nextPageStartKey` means nothing (more) matches. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5572,6 +5580,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankingTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule above, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -6004,7 +6013,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6013,6 +6028,8 @@ export interface operations {
             /** @description One page of the statement. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6074,6 +6091,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreditCardTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed, only one of `startDate`/`endDate` was sent, `endDate` is before `startDate`, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -6393,7 +6411,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6402,6 +6426,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `banking-<startDate>-<endDate>.<csv|ofx>`, or `banking-all.<csv|ofx>` without dates.
@@ -6442,6 +6468,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /**
              * @description A parameter is malformed or breaks a rule of the list (see `GET /statements/v1/banking`), or
              *     `dialect` was sent with `format=ofx`.
@@ -6500,7 +6527,13 @@ export interface operations {
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6509,6 +6542,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `credit-card-<startDate>-<endDate>.<csv|ofx>`, or `credit-card-all.<csv|ofx>` without dates.
@@ -6549,6 +6584,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule of the list, or `dialect` was sent with `format=ofx`. */
             400: {
                 headers: {
@@ -6919,7 +6955,13 @@ export interface operations {
                 /** @description Only this account. Omitted, every account of the company. */
                 accountId?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6928,6 +6970,8 @@ export interface operations {
             /** @description The balances. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6957,6 +7001,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountBalanceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6977,7 +7022,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6986,6 +7037,8 @@ export interface operations {
             /** @description One page of bills. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7019,6 +7072,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description `limit` is out of range, or `nextPageStartKey` is altered. */
             400: {
                 headers: {
@@ -7053,7 +7107,13 @@ export interface operations {
     getBill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The bill's due date (`YYYY-MM-DD`). */
                 dueDate: string;
@@ -7065,6 +7125,8 @@ export interface operations {
             /** @description The bill and its records. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7125,6 +7187,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillDetail"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7137,7 +7200,13 @@ export interface operations {
     listCostCenters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7146,6 +7215,8 @@ export interface operations {
             /** @description The company's cost centers (possibly none). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7175,6 +7246,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenterList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7247,7 +7319,13 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The cost center's id (a UUID). */
                 id: components["parameters"]["CostCenterId"];
@@ -7259,6 +7337,8 @@ export interface operations {
             /** @description The cost center. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7275,6 +7355,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenter"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7402,7 +7483,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7411,6 +7498,8 @@ export interface operations {
             /** @description A page of suppliers. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7445,6 +7534,7 @@ export interface operations {
                     "application/json": components["schemas"]["SupplierList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7544,7 +7634,13 @@ export interface operations {
     getSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The supplier's id. */
                 id: components["parameters"]["SupplierId"];
@@ -7556,6 +7652,8 @@ export interface operations {
             /** @description The supplier. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7576,6 +7674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7742,7 +7841,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7751,6 +7856,8 @@ export interface operations {
             /** @description A page of categories. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7809,6 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8026,7 +8134,13 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The category's id. */
                 id: components["parameters"]["CategoryId"];
@@ -8038,6 +8152,8 @@ export interface operations {
             /** @description The category. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8090,6 +8206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8199,7 +8316,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8208,6 +8331,8 @@ export interface operations {
             /** @description One page of users. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8247,6 +8372,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8258,7 +8384,13 @@ export interface operations {
     getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The user's id (UUID version 4). Anything else gives 400. */
                 userId: string;
@@ -8270,6 +8402,8 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8293,6 +8427,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["UserIdBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8481,7 +8616,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8490,6 +8631,8 @@ export interface operations {
             /** @description One page of roles. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8526,6 +8669,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8660,7 +8804,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8669,6 +8819,8 @@ export interface operations {
             /** @description A page of cards. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8707,6 +8859,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetailsList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -8846,7 +8999,13 @@ export interface operations {
     getVcn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -8858,6 +9017,8 @@ export interface operations {
             /** @description The card. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8892,6 +9053,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetails"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -9064,7 +9226,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -9076,6 +9244,8 @@ export interface operations {
             /** @description A page of transactions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9116,6 +9286,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -9140,7 +9311,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9149,6 +9326,8 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9179,6 +9358,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9189,7 +9369,13 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
                 eventId: components["parameters"]["EventId"];
@@ -9201,6 +9387,8 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9227,6 +9415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9246,7 +9435,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9255,6 +9450,8 @@ export interface operations {
             /** @description A page of endpoints. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9282,6 +9479,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9365,7 +9563,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -9377,6 +9581,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9400,6 +9606,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9594,7 +9801,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -9606,6 +9819,8 @@ export interface operations {
             /** @description A page of deliveries. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9634,6 +9849,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10334,7 +10550,13 @@ export interface operations {
     getSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10343,6 +10565,8 @@ export interface operations {
             /** @description The company's current instant. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -10358,6 +10582,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -4541,6 +4541,16 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -4579,16 +4589,6 @@ export interface components {
                  */
                 "application/json": components["schemas"]["ApiError"];
             };
-        };
-        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content?: never;
         };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
@@ -5171,6 +5171,11 @@ export interface components {
         /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
         BankingAmountLt: number;
         /**
+         * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+         *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+         */
+        IfNoneMatch: string;
+        /**
          * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
          *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
          *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
@@ -5178,11 +5183,6 @@ export interface components {
         SyncCursor: string;
         /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
         SyncLimit: number;
-        /**
-         * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
-         *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
-         */
-        IfNoneMatch: string;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
         /**
@@ -5390,7 +5390,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5399,6 +5405,8 @@ export interface operations {
             /** @description One page of the statement. An empty `transactions` with no `nextPageStartKey` means nothing (more) matches. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5533,6 +5541,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankingTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule above, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -5965,7 +5974,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5974,6 +5989,8 @@ export interface operations {
             /** @description One page of the statement. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6035,6 +6052,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreditCardTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed, only one of `startDate`/`endDate` was sent, `endDate` is before `startDate`, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -6354,7 +6372,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6363,6 +6387,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `banking-<startDate>-<endDate>.<csv|ofx>`, or `banking-all.<csv|ofx>` without dates.
@@ -6403,6 +6429,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /**
              * @description A parameter is malformed or breaks a rule of the list (see `GET /statements/v1/banking`), or
              *     `dialect` was sent with `format=ofx`.
@@ -6461,7 +6488,13 @@ export interface operations {
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6470,6 +6503,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `credit-card-<startDate>-<endDate>.<csv|ofx>`, or `credit-card-all.<csv|ofx>` without dates.
@@ -6510,6 +6545,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule of the list, or `dialect` was sent with `format=ofx`. */
             400: {
                 headers: {
@@ -6880,7 +6916,13 @@ export interface operations {
                 /** @description Only this account. Omitted, every account of the company. */
                 accountId?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6889,6 +6931,8 @@ export interface operations {
             /** @description The balances. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6918,6 +6962,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountBalanceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6938,7 +6983,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6947,6 +6998,8 @@ export interface operations {
             /** @description One page of bills. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6980,6 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description `limit` is out of range, or `nextPageStartKey` is altered. */
             400: {
                 headers: {
@@ -7014,7 +7068,13 @@ export interface operations {
     getBill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The bill's due date (`YYYY-MM-DD`). */
                 dueDate: string;
@@ -7026,6 +7086,8 @@ export interface operations {
             /** @description The bill and its records. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7086,6 +7148,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillDetail"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7098,7 +7161,13 @@ export interface operations {
     listCostCenters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7107,6 +7176,8 @@ export interface operations {
             /** @description The company's cost centers (possibly none). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7136,6 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenterList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7208,7 +7280,13 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The cost center's id (a UUID). */
                 id: components["parameters"]["CostCenterId"];
@@ -7220,6 +7298,8 @@ export interface operations {
             /** @description The cost center. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7236,6 +7316,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenter"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7363,7 +7444,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7372,6 +7459,8 @@ export interface operations {
             /** @description A page of suppliers. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7406,6 +7495,7 @@ export interface operations {
                     "application/json": components["schemas"]["SupplierList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7505,7 +7595,13 @@ export interface operations {
     getSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The supplier's id. */
                 id: components["parameters"]["SupplierId"];
@@ -7517,6 +7613,8 @@ export interface operations {
             /** @description The supplier. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7537,6 +7635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7703,7 +7802,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7712,6 +7817,8 @@ export interface operations {
             /** @description A page of categories. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7770,6 +7877,7 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7987,7 +8095,13 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The category's id. */
                 id: components["parameters"]["CategoryId"];
@@ -7999,6 +8113,8 @@ export interface operations {
             /** @description The category. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8051,6 +8167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8160,7 +8277,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8169,6 +8292,8 @@ export interface operations {
             /** @description One page of users. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8208,6 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8219,7 +8345,13 @@ export interface operations {
     getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The user's id (UUID version 4). Anything else gives 400. */
                 userId: string;
@@ -8231,6 +8363,8 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8254,6 +8388,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["UserIdBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8442,7 +8577,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8451,6 +8592,8 @@ export interface operations {
             /** @description One page of roles. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8487,6 +8630,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8621,7 +8765,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8630,6 +8780,8 @@ export interface operations {
             /** @description A page of cards. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8668,6 +8820,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetailsList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -8807,7 +8960,13 @@ export interface operations {
     getVcn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -8819,6 +8978,8 @@ export interface operations {
             /** @description The card. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8853,6 +9014,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetails"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -9023,7 +9185,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9032,6 +9200,8 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9062,6 +9232,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9072,7 +9243,13 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
                 eventId: components["parameters"]["EventId"];
@@ -9084,6 +9261,8 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9110,6 +9289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9129,7 +9309,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9138,6 +9324,8 @@ export interface operations {
             /** @description A page of endpoints. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9165,6 +9353,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9248,7 +9437,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -9260,6 +9455,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9283,6 +9480,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9477,7 +9675,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -9489,6 +9693,8 @@ export interface operations {
             /** @description A page of deliveries. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9517,6 +9723,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10217,7 +10424,13 @@ export interface operations {
     getSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10226,6 +10439,8 @@ export interface operations {
             /** @description The company's current instant. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -10241,6 +10456,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

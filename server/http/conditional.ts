@@ -1,0 +1,65 @@
+// Conditional GETs (RFC 9110 §13.1.2, DESIGN §11): every GET answer carries an `ETag` and
+// `Cache-Control: private, no-cache`, and `If-None-Match` with a current tag gets 304 without a body.
+//  - The statements' lists, change feeds and exports follow the company's statement version
+//    (server/db/statement-versions.ts, advanced in the transaction of every write they show): their
+//    weak tag is that version with everything else that shapes the answer (the company, the
+//    operation, the query, `Accept`, the company's time zone), read before the handler, so a 304
+//    runs neither the page's query nor its serialization.
+//  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
+//    item's `If-Match` compares): the handler runs, the body is not sent.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { statementVersion } from '../db/statement-versions.js';
+import type { AuthContext } from './handler.js';
+import type { ContractOperation } from '../contract/index.js';
+import { itemETag, tagMatches } from './etag.js';
+
+const VERSIONED = new Set([
+  'listBankingTransactions',
+  'listCreditCardTransactions',
+  'listBankingTransactionChanges',
+  'listCreditCardTransactionChanges',
+  'downloadBankingExport',
+  'downloadCreditCardExport',
+]);
+
+const digest = (parts: Array<string | Buffer>) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('base64url').slice(0, 27);
+};
+
+/** Is the request a GET (or HEAD) of an operation that declares `If-None-Match` (not the card reveal: `no-store`)? */
+export const isConditionalRead = (req: Request, operation: ContractOperation) =>
+  (req.method === 'GET' || req.method === 'HEAD') && (operation.paramNames.header ?? []).includes('If-None-Match');
+
+/** The weak tag of a versioned operation's answer, from the company's statement version; undefined for other operations. */
+export async function versionedTag(
+  db: Kysely<Database>,
+  operationId: string,
+  req: Request,
+  auth: AuthContext | undefined,
+): Promise<string | undefined> {
+  if (!auth || !VERSIONED.has(operationId)) return undefined;
+  const version = await statementVersion(db, auth.companyId);
+  const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
+  return `W/"${digest([operationId, auth.companyId, String(version), auth.timeZone, query, req.get('accept') ?? ''])}"`;
+}
+
+/** The strong tag of an answer from what it sends: an item's representation (`itemETag`), or its bytes. */
+export function sentTag(reply: { body?: unknown; raw?: Buffer | Uint8Array }): string | undefined {
+  if (reply.raw !== undefined) return `"${digest([Buffer.from(reply.raw)])}"`;
+  return reply.body === undefined ? undefined : itemETag(reply.body);
+}
+
+/** Sets the validator headers; answers 304 without a body when `If-None-Match` holds the tag (true then). */
+export function answeredNotModified(req: Request, res: Response, tag: string): boolean {
+  res.setHeader('ETag', tag);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  const header = req.get('if-none-match');
+  if (header === undefined || !tagMatches(header, tag, 'weak')) return false;
+  res.status(304).end();
+  return true;
+}
