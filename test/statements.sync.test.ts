@@ -193,7 +193,8 @@ describe('listBankingTransactionChanges', () => {
     const account = await createAccount(server.db, acme.companyId);
     await createBankingTransactions(server.db, acme.companyId, account, [{}]);
     const { nextCursor } = await bankingPage(acme);
-    await server.db.updateTable('statement_versions').set({ version: 0 }).where('company_id', '=', acme.companyId).execute();
+    // As if the company's data were restored from a backup older than the cursor.
+    await server.db.updateTable('banking_transactions').set({ change_seq: 0 }).where('company_id', '=', acme.companyId).execute();
     const { error, response } = await acme.api.GET(BANKING_SYNC, { params: { query: { cursor: nextCursor } } });
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 410, reason: 'sync_restart_required' });

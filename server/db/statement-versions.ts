@@ -1,38 +1,41 @@
-// The statements' change order (the `…/sync` feeds, DESIGN §11): a counter per company, advanced by
-// every write that changes what the statement lists show, in the write's own transaction. Taking the
-// next value updates the company's counter row, which stays locked until the transaction ends, so on
-// PostgreSQL the values commit in the order they are taken (on SQLite writes are one at a time
-// anyway): a reader that has seen value n has seen every change numbered below n. Each statement row
-// keeps the value of its creation (`created_seq`) and of its latest change (`change_seq`); the feed
-// reads rows in (change_seq, id) order. The counter is also the statements' data version: the
-// lists' and exports' `ETag`. Lives here, below the areas, because the directory's deletes and
-// renames change what the statements show too (reclassify.ts).
-import type { Kysely } from 'kysely';
+// The statements' change order (the `…/sync` feeds, DESIGN §11): every write that changes what the
+// statement lists show numbers the rows it changes with the company's next change number, in the
+// write's own transaction, and the numbers of one company commit in the order they were taken:
+//  - PostgreSQL: the number comes from a sequence while the write holds a per-company advisory lock,
+//    which it keeps until it commits; the next writer of the company takes its number only then. No
+//    row is shared between writers, so the order costs no serialization conflicts.
+//  - SQLite: writes run one at a time; the next number is the company's largest plus one.
+// So a reader that has seen number n has seen every change numbered below n. Each statement row
+// keeps the number of its creation (`created_seq`) and of its latest change (`change_seq`, indexed
+// with the company); the company's largest is the statements' data version (the lists' and exports'
+// `ETag`). Lives here, below the areas, because the directory's deletes and renames change what the
+// statements show too (reclassify.ts).
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { storeKind } from './dialect.js';
 
 type Db = Kysely<Database>;
 export type StatementTable = 'banking_transactions' | 'credit_card_transactions';
 const STATEMENTS: readonly StatementTable[] = ['banking_transactions', 'credit_card_transactions'];
+/** The advisory locks' first key: the statements' change order (the second is the company's hash). */
+const LOCK_CLASS = 0x5354;
 
-/** Advances the company's statement version and returns it; the counter row stays locked until `trx` ends. */
+/** The company's next change number; call in the write's transaction, which then holds the company's change order until it ends. */
 export async function nextStatementVersion(trx: Db, companyId: string): Promise<number> {
-  const row = await trx
-    .insertInto('statement_versions')
-    .values({ company_id: companyId, version: 1 })
-    .onConflict((oc) => oc.column('company_id').doUpdateSet((eb) => ({ version: eb('statement_versions.version', '+', 1) })))
-    .returning('version')
-    .executeTakeFirstOrThrow();
-  return Number(row.version);
+  if (storeKind(trx) === 'sqlite') return (await statementVersion(trx, companyId)) + 1;
+  await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, hashtext(${companyId}))`.execute(trx);
+  const { rows } = await sql<{ n: string | number }>`select nextval('statement_change_seq') as n`.execute(trx);
+  return Number(rows[0]!.n);
 }
 
-/** The company's statement version (0 before its first change). */
+/** The company's statement version: its largest change number (0 before any row). */
 export async function statementVersion(db: Db, companyId: string): Promise<number> {
-  const row = await db
-    .selectFrom('statement_versions')
-    .select('version')
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  return Number(row?.version ?? 0);
+  const { rows } = await sql<{ v: string | number | null }>`select max(v) as v from (
+      select max(change_seq) as v from banking_transactions where company_id = ${companyId}
+      union all
+      select max(change_seq) as v from credit_card_transactions where company_id = ${companyId}
+    ) m`.execute(db);
+  return Number(rows[0]?.v ?? 0);
 }
 
 /**

@@ -193,12 +193,6 @@ export interface ExportLeaseTable {
   expires_at: number;
 }
 
-/** Each company's statement version (migration 0016, server/db/statement-versions.ts). */
-export interface StatementVersionTable {
-  company_id: string;
-  version: number;
-}
-
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -211,5 +205,4 @@ export interface StatementsTables {
   ingest_credit_card_rows: StagedCreditCardTable;
   ingested_lines: IngestedLineTable;
   export_leases: ExportLeaseTable;
-  statement_versions: StatementVersionTable;
 }

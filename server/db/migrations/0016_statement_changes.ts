@@ -1,17 +1,13 @@
-// The statements' change feed (`…/sync`, server/db/statement-versions.ts): a counter per company that
-// every write of a statement row advances under the counter row's lock, and on each transaction the
-// counter value of its creation and of its latest change. The feed reads rows in (change_seq, id)
-// order, so a reader that has seen a value has seen every change committed before it.
-import type { Kysely } from 'kysely';
+// The statements' change feeds (`…/sync`, server/db/statement-versions.ts): on each transaction the
+// change number of its creation and of its latest change, which the feed reads in (change_seq, id)
+// order; on PostgreSQL the sequence the numbers come from.
+import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
+import { storeKind } from '../dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
-  await db.schema
-    .createTable('statement_versions')
-    .addColumn('company_id', 'text', (c) => c.primaryKey())
-    .addColumn('version', t.bigInteger, (c) => c.notNull())
-    .execute();
+  if (storeKind(db) === 'postgres') await sql`create sequence statement_change_seq`.execute(db);
   for (const table of ['banking_transactions', 'credit_card_transactions']) {
     await db.schema
       .alterTable(table)
