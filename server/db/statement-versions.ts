@@ -3,14 +3,20 @@
 // write's own transaction, and the numbers of one company commit in the order they were taken:
 //  - PostgreSQL: the number comes from a sequence while the write holds a per-company advisory lock,
 //    which it keeps until it commits; the next writer of the company takes its number only then. No
-//    row is shared between writers, so the order costs no serialization conflicts.
+//    row is shared between writers. The frequent writers (annotation, attachments, arrivals, the
+//    ingest's closing transaction) take the lock before their transaction begins
+//    (`statementWriteTransaction`), so a writer that waited starts from a snapshot that already holds
+//    the previous one's commit: waiting never makes two writers overlap, which serializable
+//    transactions would otherwise often abort as conflicting.
 //  - SQLite: writes run one at a time; the next number is the company's largest plus one.
 // So a reader that has seen number n has seen every change numbered below n. Each statement row
 // keeps the number of its creation (`created_seq`) and of its latest change (`change_seq`, indexed
 // with the company); the company's largest is the statements' data version (the lists' and exports'
 // `ETag`). Lives here, below the areas, because the directory's deletes and renames change what the
 // statements show too (reclassify.ts).
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { writeTransaction } from './transaction.js';
+import { CONFLICT, retrying } from './retry.js';
 import type { Database } from './schema.js';
 import { storeKind } from './dialect.js';
 
@@ -19,6 +25,29 @@ export type StatementTable = 'banking_transactions' | 'credit_card_transactions'
 const STATEMENTS: readonly StatementTable[] = ['banking_transactions', 'credit_card_transactions'];
 /** The advisory locks' first key: the statements' change order (the second is the company's hash). */
 const LOCK_CLASS = 0x5354;
+
+/**
+ * A write transaction (transaction.ts) that changes the company's statement rows. On PostgreSQL the
+ * company's change order is taken before the transaction begins and given back after it ends.
+ */
+export async function statementWriteTransaction<T>(
+  db: Db,
+  companyId: string,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (db.isTransaction || storeKind(db) === 'sqlite') return writeTransaction(db, work);
+  const key = sql`${sql.lit(LOCK_CLASS)}, hashtext(${companyId})`;
+  return retrying(CONFLICT, () =>
+    db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${key})`.execute(connection);
+      try {
+        return await connection.transaction().setIsolationLevel('serializable').execute(work);
+      } finally {
+        await sql`select pg_advisory_unlock(${key})`.execute(connection);
+      }
+    }),
+  );
+}
 
 /** The company's next change number; call in the write's transaction, which then holds the company's change order until it ends. */
 export async function nextStatementVersion(trx: Db, companyId: string): Promise<number> {
@@ -38,6 +67,46 @@ export async function statementVersion(db: Db, companyId: string): Promise<numbe
   return Number(rows[0]?.v ?? 0);
 }
 
+type Rows = Kysely<Record<StatementTable, Record<'id' | 'company_id' | 'change_seq' | 'cost_center_id' | 'custom_category_id', unknown>>>;
+
+/**
+ * Marks the company's rows `ids` of `table` as changed: they come again in the feed. Call it last in
+ * the write's transaction: on PostgreSQL the company's change order is held from here to the commit,
+ * so the write waits for another writer of the company only for that last step.
+ */
+export async function markChanged(
+  trx: Db,
+  table: StatementTable,
+  companyId: string,
+  ids: ReadonlyArray<number | string>,
+): Promise<void> {
+  const version = await nextStatementVersion(trx, companyId);
+  await (trx as unknown as Rows)
+    .updateTable(table)
+    .set({ change_seq: version })
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The change number of rows an ingest's closing transaction moved in, until `numberNewRows` numbers them. */
+export const UNNUMBERED = -1;
+
+/**
+ * Numbers the company's rows written `UNNUMBERED` in this transaction with its next change number, as
+ * created and changed then. Last in the transaction: the change order is held only from here.
+ */
+export async function numberNewRows(trx: Db, companyId: string): Promise<void> {
+  const version = await nextStatementVersion(trx, companyId);
+  for (const table of STATEMENTS)
+    await (trx as unknown as Kysely<Record<StatementTable, Record<'company_id' | 'change_seq' | 'created_seq', unknown>>>)
+      .updateTable(table)
+      .set({ created_seq: version, change_seq: version })
+      .where('company_id', '=', companyId)
+      .where('change_seq', '=', UNNUMBERED)
+      .execute();
+}
+
 /**
  * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show
  * was renamed, a category or cost center they carry was deleted): they come again in the feeds.
@@ -51,7 +120,7 @@ export async function touchStatementRows(
   if (values.length === 0) return;
   const version = await nextStatementVersion(trx, companyId);
   for (const table of STATEMENTS) {
-    await (trx as unknown as Kysely<Record<StatementTable, Record<typeof column | 'company_id' | 'change_seq', unknown>>>)
+    await (trx as unknown as Rows)
       .updateTable(table)
       .set({ change_seq: version })
       .where('company_id', '=', companyId)

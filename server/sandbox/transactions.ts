@@ -5,7 +5,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { recordEvent } from '../db/event-log.js';
-import { writeTransaction } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { badRequest } from '../http/errors.js';
 import {
@@ -23,7 +22,7 @@ import { findBankingItem } from '../areas/statements/store/banking-page.js';
 import { findCreditCardItem } from '../areas/statements/store/credit-card-page.js';
 import { presentBanking, presentCreditCard } from '../areas/statements/present.js';
 import { recordCreatedEvents } from '../areas/statements/store/changes.js';
-import { statementVersion } from '../db/statement-versions.js';
+import { statementVersion, statementWriteTransaction } from '../db/statement-versions.js';
 
 type Schemas = components['schemas'];
 /** Problems listed in one answer, as the validator lists them. */
@@ -97,7 +96,7 @@ export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], ba
     batch,
   );
   const rows = lines.map((t) => bankingRowOf(t, a.companyId, a.now));
-  const ids = await writeTransaction(db, async (trx) => {
+  const ids = await statementWriteTransaction(db, a.companyId, async (trx) => {
     const inserted = await insertBankingTransactions(trx, rows, a.now);
     await recordCreated(trx, a);
     await recordEvent(trx, a.now, event(a, rows.length, 0));
@@ -116,7 +115,7 @@ export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine
   );
   const rows = lines.map((t) => creditCardRowOf(t, a.companyId, a.timeZone, a.now));
   try {
-    await writeTransaction(db, async (trx) => {
+    await statementWriteTransaction(db, a.companyId, async (trx) => {
       await insertCreditCardTransactions(trx, rows, a.now);
       await recordCreated(trx, a);
       await recordEvent(trx, a.now, event(a, 0, rows.length));

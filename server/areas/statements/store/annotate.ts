@@ -4,13 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { badRequest, conflict, notFound } from '../../../http/errors.js';
-import { writeTransaction } from '../../../db/transaction.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
-import { nextStatementVersion } from '../../../db/statement-versions.js';
+import { markChanged, statementWriteTransaction } from '../../../db/statement-versions.js';
 
 interface TransactionPatch {
   notes?: string;
@@ -29,7 +28,6 @@ interface Annotatable {
   conciled_at: string | null;
   custom_category_id: number | null;
   cost_center_id: string | null;
-  change_seq: number;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;
@@ -64,7 +62,7 @@ export async function annotateTransaction(
       'isConciled: only true is accepted',
     ]);
   }
-  await writeTransaction(db, async (trx) => {
+  await statementWriteTransaction(db, companyId, async (trx) => {
     const view = trx as unknown as View;
     const row = await view
       .selectFrom(statement)
@@ -96,10 +94,9 @@ export async function annotateTransaction(
     };
     if (Object.keys(changes).length === 0) return;
     const before = await shown(trx, statement, companyId, id, context.timeZone);
-    const change_seq = await nextStatementVersion(trx, companyId);
     await view
       .updateTable(statement)
-      .set({ ...changes, change_seq }).where('company_id', '=', companyId).where('id', '=', id).execute();
+      .set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
     const after = await shown(trx, statement, companyId, id, context.timeZone);
     if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
     // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
@@ -111,5 +108,6 @@ export async function annotateTransaction(
       object: after,
       previousAttributes: changedAttributes(before, after),
     });
+    await markChanged(trx, statement, companyId, [id]);
   });
 }

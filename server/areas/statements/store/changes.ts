@@ -75,8 +75,8 @@ const EVENT_CHUNK = 1_000;
 
 /**
  * Records `banking_transaction.created` / `credit_card_transaction.created`, carrying each row as
- * the list shows it, for the company's rows created with statement version `version`. Call in the
- * transaction that created them.
+ * the list shows it, for the company's rows created with change number `version` (or still
+ * `UNNUMBERED`). Call in the transaction that created them.
  */
 export async function recordCreatedEvents(
   trx: Db,

@@ -13,7 +13,7 @@ import type {
 import { addBillTotals, applyBalances, openBills } from './insert.js';
 import { chunks } from '../../../lib/chunks.js';
 import { letOtherWritersIn } from '../../../db/retry.js';
-import { nextStatementVersion } from '../../../db/statement-versions.js';
+import { UNNUMBERED } from '../../../db/statement-versions.js';
 
 type Trx = Kysely<Database>;
 
@@ -151,16 +151,10 @@ async function moveInOrder(
 
 /**
  * Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call
- * in the closing transaction. Returns the statement version the rows are created with (the change feeds).
+ * in the closing transaction. The rows are `UNNUMBERED` until the transaction numbers them (the change feeds).
  */
-export async function moveStaged(
-  trx: Trx,
-  companyId: string,
-  runId: string,
-  counts: { banking: number; cards: number },
-  now: Date,
-): Promise<number> {
-  const version = await nextStatementVersion(trx, companyId);
+export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
+  const version = UNNUMBERED;
   await moveInOrder(trx, 'ingest_banking_rows', 'banking_transactions', bankingColumns, runId, counts.banking, version);
   // The bills the card rows are charged on exist before the rows (foreign key).
   const bills = await trx
@@ -196,7 +190,6 @@ export async function moveStaged(
     now,
   );
   await addBillTotals(trx, totals);
-  return version;
 }
 
 /** Deletes a run's staged rows, a short transaction per batch. */
