@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { createFinanceClient, type FinanceClient } from '../client/index.js';
 import { openStore } from '../server/db/store.js';
@@ -28,10 +29,20 @@ const DURATION = Number(option('duration') ?? 5);
 const CONNECTIONS = Number(option('connections') ?? 10);
 const TRANSACTIONS = Number(option('transactions') ?? 100_000);
 const CHANGED_SHARE = 0.01;
-const PORT = 48_152;
 const PAGE = '/statements/v1/banking?limit=20';
 
 const pinned = spawnSync('taskset', ['--version']).status === 0;
+/** A port nobody listens on now. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** What a client sent and received: every request through its fetch, response bodies in bytes. */
@@ -94,6 +105,7 @@ async function main() {
     scopes: ['statements:read', 'statements:write'],
   });
   await db.destroy();
+  const PORT = await freePort();
   const command = [
     process.execPath,
     '--import',

@@ -32,7 +32,12 @@ beforeAll(async () => {
   server = await startTestServer();
   acme = await server.newCompany();
   const account = await createAccount(server.db, acme.companyId);
-  ids = await createBankingTransactions(server.db, acme.companyId, account, Array.from({ length: 130 }, () => ({})));
+  ids = await createBankingTransactions(
+    server.db,
+    acme.companyId,
+    account,
+    Array.from({ length: 130 }, () => ({})),
+  );
   Object.assign(process.env, {
     FINANCE_BASE_URL: server.baseUrl,
     FINANCE_CLIENT_ID: acme.clientId,
@@ -66,9 +71,19 @@ describe('docs/sync.md', () => {
       body: { notes: 'Pelo webhook' },
     });
     const secret = `whsec_${Buffer.from('a-test-signing-secret-32-bytes!!').toString('base64')}`;
-    const body = JSON.stringify({ id: 'evt_1', type: 'banking_transaction.updated', createdAt: new Date().toISOString(), requestId: null, data: { object: {} } });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'banking_transaction.updated',
+      createdAt: new Date().toISOString(),
+      requestId: null,
+      data: { object: {} },
+    });
     const headers = new Webhook(secret).sign('msg_1', new Date(), body);
-    const signed = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': headers };
+    const signed = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': headers,
+    };
     await guide.onWebhook(ledger, body, signed, secret);
     expect(ledger.transactions.get(ids[6]!)?.notes).toBe('Pelo webhook');
   });
@@ -76,9 +91,13 @@ describe('docs/sync.md', () => {
   it('when the guide is type-checked as written, then it compiles', async () => {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const flags = ['--noEmit', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext'];
-    await promisify(execFile)(process.execPath, [tsc, ...flags, '--moduleResolution', 'NodeNext', join(ROOT, 'dist', 'sync-guide.ts')], {
-      cwd: ROOT,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [tsc, ...flags, '--moduleResolution', 'NodeNext', join(ROOT, 'dist', 'sync-guide.ts')],
+      {
+        cwd: ROOT,
+      },
+    );
   }, 60_000);
 
   it('when the guide polls the first page with its tag, then unchanged until a change, changed after it', async () => {
@@ -96,7 +115,11 @@ describe('docs/sync.md', () => {
     const ledger: Ledger = { transactions: new Map() };
     await guide.initialSync(ledger);
     ledger.transactions.clear();
-    await server.db.updateTable('banking_transactions').set({ change_seq: 0 }).where('company_id', '=', acme.companyId).execute();
+    await server.db
+      .updateTable('banking_transactions')
+      .set({ change_seq: 0 })
+      .where('company_id', '=', acme.companyId)
+      .execute();
     await guide.catchUp(ledger);
     expect(ledger.transactions.size).toBe(130);
   });

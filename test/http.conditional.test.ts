@@ -36,7 +36,10 @@ async function revalidates(path: string) {
 }
 
 const patchNotes = (id: number, notes: string) =>
-  acme.api.PATCH('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: id } }, body: { notes } });
+  acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+    params: { path: { transactionId: id } },
+    body: { notes },
+  });
 
 describe('conditional GETs', () => {
   it('when the banking page is asked again with its tag, then 304 with no body; after a PATCH, 200 with another tag', async () => {

@@ -28,7 +28,12 @@ beforeAll(async () => {
   ({ db, servers } = await startProcesses(await freshDatabase(dir), [1, 1]));
   acme = await sharedCompany(db, servers);
   account = await createAccount(db, acme.companyId);
-  ids = await createBankingTransactions(db, acme.companyId, account, Array.from({ length: PATCHES }, () => ({})));
+  ids = await createBankingTransactions(
+    db,
+    acme.companyId,
+    account,
+    Array.from({ length: PATCHES }, () => ({})),
+  );
 }, 120_000);
 afterAll(async () => {
   await Promise.all((servers ?? []).map((s) => s.stop()));
@@ -89,7 +94,9 @@ describe('listBankingTransactionChanges across processes', () => {
   it('when two processes write 300 changes concurrently while a reader follows the feed, then every change appears exactly once', async () => {
     const reader = acme.apis[0]!;
     const page = async (cursor: string | undefined) => {
-      const { data, response } = await reader.GET('/statements/v1/banking/sync', { params: { query: { cursor, limit: 25 } } });
+      const { data, response } = await reader.GET('/statements/v1/banking/sync', {
+        params: { query: { cursor, limit: 25 } },
+      });
       expect(response.status).toBe(200);
       return data!;
     };

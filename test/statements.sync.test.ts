@@ -113,7 +113,12 @@ describe('listBankingTransactionChanges', () => {
   it('when a company syncs from scratch, then every transaction comes once as added, in pages, and then nothing', async () => {
     const acme = await server.newCompany();
     const account = await createAccount(server.db, acme.companyId);
-    const ids = await createBankingTransactions(server.db, acme.companyId, account, Array.from({ length: 23 }, () => ({})));
+    const ids = await createBankingTransactions(
+      server.db,
+      acme.companyId,
+      account,
+      Array.from({ length: 23 }, () => ({})),
+    );
     const sync = await followBanking(acme);
     expect(sync.added.map((t) => t.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
     expect(sync.modified).toEqual([]);
@@ -124,7 +129,12 @@ describe('listBankingTransactionChanges', () => {
   it('when a transaction is patched, one arrives by the sandbox helper and one by an ingest, then the feed returns exactly those once, in the list shape', async () => {
     const acme = await server.newCompany();
     const account = await createAccount(server.db, acme.companyId);
-    const [first, second] = await createBankingTransactions(server.db, acme.companyId, account, Array.from({ length: 12 }, () => ({})));
+    const [first, second] = await createBankingTransactions(
+      server.db,
+      acme.companyId,
+      account,
+      Array.from({ length: 12 }, () => ({})),
+    );
     const start = await followBanking(acme);
 
     const costCenter = await createCostCenter(server.db, acme.companyId);
@@ -194,7 +204,11 @@ describe('listBankingTransactionChanges', () => {
     await createBankingTransactions(server.db, acme.companyId, account, [{}]);
     const { nextCursor } = await bankingPage(acme);
     // As if the company's data were restored from a backup older than the cursor.
-    await server.db.updateTable('banking_transactions').set({ change_seq: 0 }).where('company_id', '=', acme.companyId).execute();
+    await server.db
+      .updateTable('banking_transactions')
+      .set({ change_seq: 0 })
+      .where('company_id', '=', acme.companyId)
+      .execute();
     const { error, response } = await acme.api.GET(BANKING_SYNC, { params: { query: { cursor: nextCursor } } });
     expect(response.status).toBe(410);
     expect(error).toMatchObject({ code: 410, reason: 'sync_restart_required' });
@@ -203,7 +217,9 @@ describe('listBankingTransactionChanges', () => {
   it('when a sandbox helper or an ingest adds transactions, then each records banking_transaction.created carrying it as the list shows it', async () => {
     const acme = await server.newCompany();
     const account = await createAccount(server.db, acme.companyId);
-    const helper = await acme.api.POST('/sandbox/v1/banking-transactions', { body: sandboxBanking(account, 'Do helper') });
+    const helper = await acme.api.POST('/sandbox/v1/banking-transactions', {
+      body: sandboxBanking(account, 'Do helper'),
+    });
     await ingest(acme.companyId, 'two.jsonl', [ingestLine(account, 'A'), ingestLine(account, 'B')]);
     const { data } = await acme.api.GET('/events/v1/events', { params: { query: { limit: 50 } } });
     const created = data!.items.filter((e) => e.type === 'banking_transaction.created');
@@ -219,7 +235,11 @@ describe('listBankingTransactionChanges', () => {
 describe('listCreditCardTransactionChanges', () => {
   it('when a company syncs and a record is patched, then every record comes once, then the patched one as modified', async () => {
     const acme = await server.newCompany();
-    const ids = await createCreditCardTransactions(server.db, acme.companyId, Array.from({ length: 8 }, () => ({})));
+    const ids = await createCreditCardTransactions(
+      server.db,
+      acme.companyId,
+      Array.from({ length: 8 }, () => ({})),
+    );
     const sync = await followCards(acme);
     expect(sync.added.map((t) => t.id).sort()).toEqual([...ids].sort());
     const patched = await acme.api.PATCH('/statements/v1/credit-card/{transactionId}', {

@@ -21,7 +21,7 @@ import type { Database } from './schema.js';
 import { storeKind } from './dialect.js';
 
 type Db = Kysely<Database>;
-export type StatementTable = 'banking_transactions' | 'credit_card_transactions';
+type StatementTable = 'banking_transactions' | 'credit_card_transactions';
 const STATEMENTS: readonly StatementTable[] = ['banking_transactions', 'credit_card_transactions'];
 /** The advisory locks' first key: the statements' change order (the second is the company's hash). */
 const LOCK_CLASS = 0x5354;
@@ -67,7 +67,9 @@ export async function statementVersion(db: Db, companyId: string): Promise<numbe
   return Number(rows[0]?.v ?? 0);
 }
 
-type Rows = Kysely<Record<StatementTable, Record<'id' | 'company_id' | 'change_seq' | 'cost_center_id' | 'custom_category_id', unknown>>>;
+type Rows = Kysely<
+  Record<StatementTable, Record<'id' | 'company_id' | 'change_seq' | 'cost_center_id' | 'custom_category_id', unknown>>
+>;
 
 /**
  * Marks the company's rows `ids` of `table` as changed: they come again in the feed. Call it last in
@@ -99,7 +101,9 @@ export const UNNUMBERED = -1;
 export async function numberNewRows(trx: Db, companyId: string): Promise<void> {
   const version = await nextStatementVersion(trx, companyId);
   for (const table of STATEMENTS)
-    await (trx as unknown as Kysely<Record<StatementTable, Record<'company_id' | 'change_seq' | 'created_seq', unknown>>>)
+    await (
+      trx as unknown as Kysely<Record<StatementTable, Record<'company_id' | 'change_seq' | 'created_seq', unknown>>>
+    )
       .updateTable(table)
       .set({ created_seq: version, change_seq: version })
       .where('company_id', '=', companyId)

@@ -24,17 +24,24 @@ async function positionOf<Id extends number | string>(
   idType: 'number' | 'string',
 ) {
   const scope = { op: feed, companyId: auth.companyId, filters };
-  const cursorAt = (position: FeedPosition<Id> | undefined) => sign(config.secrets.cursor, scope, { p: position ?? null });
+  const cursorAt = (position: FeedPosition<Id> | undefined) =>
+    sign(config.secrets.cursor, scope, { p: position ?? null });
   if (cursor === undefined) return { after: undefined, cursorAt };
   const payload = verify(config.secrets.cursor, scope, cursor) as { p?: unknown } | undefined;
   const p = payload?.p;
   const valid =
-    p === null ||
-    (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === idType);
-  if (!valid) throw badRequest(CURSOR_MESSAGE, [{ field: 'query.cursor', message: CURSOR_MESSAGE }], { param: 'cursor' });
+    p === null || (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === idType);
+  if (!valid)
+    throw badRequest(CURSOR_MESSAGE, [{ field: 'query.cursor', message: CURSOR_MESSAGE }], { param: 'cursor' });
   const after = (p ?? undefined) as FeedPosition<Id> | undefined;
   if (after && after[0] > (await statementVersion(db, auth.companyId)))
-    throw new ApiError(410, RESTART_MESSAGE, [RESTART_MESSAGE], {}, { reason: 'sync_restart_required', param: 'cursor' });
+    throw new ApiError(
+      410,
+      RESTART_MESSAGE,
+      [RESTART_MESSAGE],
+      {},
+      { reason: 'sync_restart_required', param: 'cursor' },
+    );
   return { after, cursorAt };
 }
 

@@ -17,10 +17,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .alterTable(table)
       .addColumn('change_seq', t.bigInteger, (c) => c.notNull().defaultTo(0))
       .execute();
-    await db.schema
-      .createIndex(`${table}_changes`)
-      .on(table)
-      .columns(['company_id', 'change_seq', 'id'])
-      .execute();
+    await db.schema.createIndex(`${table}_changes`).on(table).columns(['company_id', 'change_seq', 'id']).execute();
   }
 }

@@ -94,9 +94,7 @@ export async function annotateTransaction(
     };
     if (Object.keys(changes).length === 0) return;
     const before = await shown(trx, statement, companyId, id, context.timeZone);
-    await view
-      .updateTable(statement)
-      .set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
+    await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
     const after = await shown(trx, statement, companyId, id, context.timeZone);
     if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
     // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).

@@ -27,7 +27,11 @@ interface FeedPage<T> {
 type Seqs = { created_seq: number | string; change_seq: number | string };
 
 /** Keeps `take` of the `take + 1` rows, marking each added or modified relative to `after`. */
-function pageOf<T extends { id: string | number } & Seqs>(rows: T[], after: FeedPosition<unknown> | undefined, take: number) {
+function pageOf<T extends { id: string | number } & Seqs>(
+  rows: T[],
+  after: FeedPosition<unknown> | undefined,
+  take: number,
+) {
   const later = (seq: number, id: string | number) =>
     after === undefined || seq > after[0] || (seq === after[0] && id > (after[1] as typeof id));
   return {
@@ -44,15 +48,17 @@ export async function loadBankingChanges(
   db: Db,
   q: { companyId: string; accountId?: number; after?: FeedPosition<number>; take: number },
 ): Promise<FeedPage<BankingItem>> {
-  let query = bankingItems(db)
-    .select(['t.created_seq', 't.change_seq'])
-    .where('t.company_id', '=', q.companyId);
+  let query = bankingItems(db).select(['t.created_seq', 't.change_seq']).where('t.company_id', '=', q.companyId);
   if (q.accountId !== undefined) query = query.where('t.account_id', '=', q.accountId);
   if (q.after) {
     const [seq, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('t.change_seq', 't.id'), '>', eb.tuple(seq, id)));
   }
-  const rows = await query.orderBy('t.change_seq').orderBy('t.id').limit(q.take + 1).execute();
+  const rows = await query
+    .orderBy('t.change_seq')
+    .orderBy('t.id')
+    .limit(q.take + 1)
+    .execute();
   return pageOf(rows.map(withAttachments) as Array<BankingItem & Seqs>, q.after, q.take);
 }
 
@@ -66,7 +72,11 @@ export async function loadCreditCardChanges(
     const [seq, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('t.change_seq', 't.id'), '>', eb.tuple(seq, id)));
   }
-  const rows = await query.orderBy('t.change_seq').orderBy('t.id').limit(q.take + 1).execute();
+  const rows = await query
+    .orderBy('t.change_seq')
+    .orderBy('t.id')
+    .limit(q.take + 1)
+    .execute();
   return pageOf(rows.map(withAttachments) as Array<CreditCardItem & Seqs>, q.after, q.take);
 }
 

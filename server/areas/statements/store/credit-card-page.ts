@@ -61,9 +61,7 @@ export const creditCardItems = (db: Db) =>
     .$call(withDisplayNames);
 
 function detailsQuery(db: Db) {
-  return creditCardItems(db)
-    .orderBy('t.transaction_date', 'desc')
-    .orderBy('t.id', 'desc');
+  return creditCardItems(db).orderBy('t.transaction_date', 'desc').orderBy('t.id', 'desc');
 }
 
 export async function loadCreditCardPage(

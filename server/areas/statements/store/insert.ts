@@ -105,6 +105,7 @@ export async function insertCreditCardTransactions(
   now: Date,
 ): Promise<void> {
   const totals = await openBills(trx, rows, now);
-  for (const batch of chunks(await numbered(trx, rows), BATCH)) await trx.insertInto('credit_card_transactions').values(batch).execute();
+  for (const batch of chunks(await numbered(trx, rows), BATCH))
+    await trx.insertInto('credit_card_transactions').values(batch).execute();
   await addBillTotals(trx, totals);
 }
