@@ -3,8 +3,8 @@
 //  - The statements' lists, change feeds and exports follow the company's statement version
 //    (server/db/statement-versions.ts, advanced in the transaction of every write they show): their
 //    weak tag is that version with everything else that shapes the answer (the company, the
-//    operation, the query, `Accept`, the company's time zone), read before the handler, so a 304
-//    runs neither the page's query nor its serialization.
+//    operation, the query, the company's time zone; no request header changes their 200), read
+//    before the handler, so a 304 runs neither the page's query nor its serialization.
 //  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { createHash } from 'node:crypto';
@@ -45,7 +45,7 @@ export async function versionedTag(
   if (!auth || !VERSIONED.has(operationId)) return undefined;
   const version = await statementVersion(db, auth.companyId);
   const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
-  return `W/"${digest([operationId, auth.companyId, String(version), auth.timeZone, query, req.get('accept') ?? ''])}"`;
+  return `W/"${digest([operationId, auth.companyId, String(version), auth.timeZone, query])}"`;
 }
 
 /** The strong tag of an answer from what it sends: an item's representation (`itemETag`), or its bytes. */
