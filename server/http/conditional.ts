@@ -4,16 +4,20 @@
 //    (server/db/statement-versions.ts, advanced in the transaction of every write they show): their
 //    weak tag is that version with everything else that shapes the answer (the company, the
 //    operation, the query, the company's time zone; no request header changes their 200), read
-//    before the handler, so a 304 runs neither the page's query nor its serialization.
+//    before the handler, so a 304 runs neither the page's query nor its serialization. When the
+//    request carries `If-None-Match`, the tag is compared right after authentication and the rate
+//    limit (`notModifiedEarly`), before the body parsers and the contract's validation: the tag
+//    covers the exact query, so only a request byte for byte like one answered 200 can match.
 //  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { statementVersion } from '../db/statement-versions.js';
 import type { AuthContext } from './handler.js';
 import type { ContractOperation } from '../contract/index.js';
+import { operationOf } from './operation.js';
 import { itemETag, tagMatches } from './etag.js';
 
 const VERSIONED = new Set([
@@ -48,18 +52,41 @@ export async function versionedTag(
   return `W/"${digest([operationId, auth.companyId, String(version), auth.timeZone, query])}"`;
 }
 
+/** The versioned tag computed by `notModifiedEarly`, kept for dispatch. */
+export const earlyTagOf = (res: Response): string | undefined => res.locals.versionedTag as string | undefined;
+
+/** The versioned operations' 304, before the body is read and the request validated (see above). */
+export function notModifiedEarly(db: Kysely<Database>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const operation = operationOf(res);
+    const header = req.get('if-none-match');
+    if (!operation || header === undefined || !isConditionalRead(req, operation)) return next();
+    const tag = await versionedTag(db, operation.operationId, req, res.locals.auth as AuthContext | undefined);
+    if (tag === undefined) return next();
+    res.locals.versionedTag = tag;
+    if (!answeredNotModified(req, res, tag)) return next();
+  };
+}
+
 /** The strong tag of an answer from what it sends: an item's representation (`itemETag`), or its bytes. */
 export function sentTag(reply: { body?: unknown; raw?: Buffer | Uint8Array }): string | undefined {
   if (reply.raw !== undefined) return `"${digest([Buffer.from(reply.raw)])}"`;
   return reply.body === undefined ? undefined : itemETag(reply.body);
 }
 
-/** Sets the validator headers; answers 304 without a body when `If-None-Match` holds the tag (true then). */
-export function answeredNotModified(req: Request, res: Response, tag: string): boolean {
-  res.setHeader('ETag', tag);
-  res.setHeader('Cache-Control', 'private, no-cache');
+/**
+ * Answers 304 without a body when `If-None-Match` holds the tag (true then). The validator headers go
+ * with the 304, and with the answer to come when `answering` (a 200 the handler gave; not before it
+ * ran: an error must not carry them).
+ */
+export function answeredNotModified(req: Request, res: Response, tag: string, answering = false): boolean {
   const header = req.get('if-none-match');
-  if (header === undefined || !tagMatches(header, tag, 'weak')) return false;
+  const matches = header !== undefined && tagMatches(header, tag, 'weak');
+  if (matches || answering) {
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+  }
+  if (!matches) return false;
   res.status(304).end();
   return true;
 }

@@ -5,7 +5,7 @@ import type { HandlerContext, Services, StreamBody } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
 import { matchOf } from './operation.js';
-import { answeredNotModified, isConditionalRead, sentTag, versionedTag } from './conditional.js';
+import { answeredNotModified, earlyTagOf, isConditionalRead, sentTag, versionedTag } from './conditional.js';
 
 type AnyHandler = (
   input: unknown,
@@ -29,7 +29,7 @@ export function dispatch(services: Services) {
     try {
       const conditional = isConditionalRead(req, match.operation);
       const versioned = conditional
-        ? await versionedTag(services.db, match.operation.operationId, req, res.locals.auth)
+        ? (earlyTagOf(res) ?? (await versionedTag(services.db, match.operation.operationId, req, res.locals.auth)))
         : undefined;
       if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
       const reply = await handler(
@@ -39,7 +39,7 @@ export function dispatch(services: Services) {
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       if (conditional && reply.status === 200) {
         const tag = versioned ?? sentTag(reply);
-        if (tag !== undefined && answeredNotModified(req, res, tag)) return;
+        if (tag !== undefined && answeredNotModified(req, res, tag, true)) return;
       }
       res.status(reply.status);
       if (reply.stream !== undefined) {
