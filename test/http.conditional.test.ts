@@ -84,6 +84,13 @@ describe('conditional GETs', () => {
     expect((await get(path, { 'If-None-Match': tag })).status).toBe(200);
   });
 
+  it('when a GET is refused, then the error carries no ETag and stays no-store', async () => {
+    const refused = await get('/statements/v1/banking/sync?cursor=altered', { 'If-None-Match': '"x"' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('etag')).toBeNull();
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('when If-None-Match holds another tag, or *, then 200 and 304', async () => {
     expect((await get('/statements/v1/banking', { 'If-None-Match': '"nope"' })).status).toBe(200);
     expect((await get('/statements/v1/banking', { 'If-None-Match': '*' })).status).toBe(304);
