@@ -57,7 +57,19 @@ export async function nextStatementVersion(trx: Db, companyId: string): Promise<
   return Number(rows[0]!.n);
 }
 
-/** The company's statement version: its largest change number (0 before any row). */
+/**
+ * The company's statement data version, for the statements' ETags: its largest change number, and
+ * the number an unfinished ingest run holds (its rows appear when it ends, below the largest maybe).
+ */
+export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
+  const [largest, pending] = await Promise.all([
+    statementVersion(db, companyId),
+    horizon(db, companyId).executeTakeFirst(),
+  ]);
+  return `${largest}:${pending?.h ?? ''}`;
+}
+
+/** The company's largest change number (0 before any row). */
 export async function statementVersion(db: Db, companyId: string): Promise<number> {
   const { rows } = await sql<{ v: string | number | null }>`select max(v) as v from (
       select max(change_seq) as v from banking_transactions where company_id = ${companyId}
@@ -91,25 +103,29 @@ export async function markChanged(
     .execute();
 }
 
-/** The change number of rows an ingest's closing transaction moved in, until `numberNewRows` numbers them. */
-export const UNNUMBERED = -1;
-
 /**
- * Numbers the company's rows written `UNNUMBERED` in this transaction with its next change number, as
- * created and changed then. Last in the transaction: the change order is held only from here.
+ * The change number of an ingest run's rows. On PostgreSQL it is reserved before the run's closing
+ * transaction, in a transaction of its own that records it on the run (still LOADING): the feeds read
+ * no row numbered from there on until the run is done (`horizon`), so the company's other writers
+ * go on numbering and committing while the closing transaction runs, and none of their changes can be
+ * read before the run's rows. On SQLite the closing transaction runs alone: its number is taken in it.
  */
-export async function numberNewRows(trx: Db, companyId: string): Promise<void> {
-  const version = await nextStatementVersion(trx, companyId);
-  for (const table of STATEMENTS)
-    await (
-      trx as unknown as Kysely<Record<StatementTable, Record<'company_id' | 'change_seq' | 'created_seq', unknown>>>
-    )
-      .updateTable(table)
-      .set({ created_seq: version, change_seq: version })
-      .where('company_id', '=', companyId)
-      .where('change_seq', '=', UNNUMBERED)
-      .execute();
+export async function ingestRunNumber(db: Db, companyId: string, runId: string): Promise<number | undefined> {
+  if (storeKind(db) === 'sqlite') return undefined;
+  return writeTransaction(db, async (trx) => {
+    const version = await nextStatementVersion(trx, companyId);
+    await trx.updateTable('ingest_runs').set({ change_seq: version }).where('id', '=', runId).execute();
+    return version;
+  });
 }
+
+/** The first change number the feeds may not read yet: that of the company's oldest unfinished ingest run, if any. */
+export const horizon = (db: Db, companyId: string) =>
+  db
+    .selectFrom('ingest_runs')
+    .select((eb) => eb.fn.min('change_seq').as('h'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'LOADING');
 
 /**
  * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { statementVersion } from '../db/statement-versions.js';
+import { statementDataVersion } from '../db/statement-versions.js';
 import type { AuthContext } from './handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import { operationOf } from './operation.js';
@@ -47,9 +47,9 @@ export async function versionedTag(
   auth: AuthContext | undefined,
 ): Promise<string | undefined> {
   if (!auth || !VERSIONED.has(operationId)) return undefined;
-  const version = await statementVersion(db, auth.companyId);
+  const version = await statementDataVersion(db, auth.companyId);
   const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
-  return `W/"${digest([operationId, auth.companyId, String(version), auth.timeZone, query])}"`;
+  return `W/"${digest([operationId, auth.companyId, version, auth.timeZone, query])}"`;
 }
 
 /** The versioned tag computed by `notModifiedEarly`, kept for dispatch. */

@@ -116,6 +116,8 @@ export interface IngestRunTable {
   started_at: string;
   /** Renewed after every chunk; a LOADING run silent for long was abandoned by a dead process. */
   heartbeat_at: string;
+  /** PostgreSQL: the change number reserved for the run's rows before its closing transaction (migration 0016). */
+  change_seq?: number | null;
 }
 
 /** Where a staged row belongs: its ingest run and its place in the run (migration 0013). */

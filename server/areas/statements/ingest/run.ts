@@ -14,7 +14,6 @@ import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
 import { recordEvent } from '../../../db/event-log.js';
 import { recordCreatedEvents } from '../store/changes.js';
-import { UNNUMBERED } from '../../../db/statement-versions.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
@@ -218,9 +217,9 @@ export async function ingestFile(
     statement: p.statement,
     ingested_at: ingestedAt,
   }));
-  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
+  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx, version) => {
     for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
-    await recordCreatedEvents(trx, companyId, UNNUMBERED, { now, timeZone, requestId: null });
+    await recordCreatedEvents(trx, companyId, version, { now, timeZone, requestId: null });
     // The summary of the whole file, after one event per new transaction.
     await recordEvent(trx, now, {
       companyId,

@@ -8,6 +8,10 @@ import { bankingItems, type BankingItem } from './banking-page.js';
 import { creditCardItems, type CreditCardItem } from './credit-card-page.js';
 import { withAttachments } from './attachments-of.js';
 import { presentBanking, presentCreditCard } from '../present.js';
+import { horizon } from '../../../db/statement-versions.js';
+
+/** The first change number the page may not read: an unfinished ingest run's (same statement, same snapshot). */
+const horizonOf = (db: Db, companyId: string) => horizon(db, companyId).$asScalar();
 
 /** A position in a feed: the (change_seq, id) of the last row read; [-1, …] before the first. */
 export type FeedPosition<Id> = [number, Id];
@@ -50,6 +54,9 @@ export async function loadBankingChanges(
 ): Promise<FeedPage<BankingItem>> {
   let query = bankingItems(db).select(['t.created_seq', 't.change_seq']).where('t.company_id', '=', q.companyId);
   if (q.accountId !== undefined) query = query.where('t.account_id', '=', q.accountId);
+  query = query.where((eb) =>
+    eb.or([eb(horizonOf(db, q.companyId), 'is', null), eb('t.change_seq', '<', horizonOf(db, q.companyId))]),
+  );
   if (q.after) {
     const [seq, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('t.change_seq', 't.id'), '>', eb.tuple(seq, id)));
@@ -68,6 +75,9 @@ export async function loadCreditCardChanges(
 ): Promise<FeedPage<CreditCardItem>> {
   let query = creditCardItems(db).where('t.company_id', '=', q.companyId);
   if (q.cardIds !== undefined) query = query.where('t.card_id', 'in', q.cardIds);
+  query = query.where((eb) =>
+    eb.or([eb(horizonOf(db, q.companyId), 'is', null), eb('t.change_seq', '<', horizonOf(db, q.companyId))]),
+  );
   if (q.after) {
     const [seq, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('t.change_seq', 't.id'), '>', eb.tuple(seq, id)));
@@ -85,8 +95,8 @@ const EVENT_CHUNK = 1_000;
 
 /**
  * Records `banking_transaction.created` / `credit_card_transaction.created`, carrying each row as
- * the list shows it, for the company's rows created with change number `version` (or still
- * `UNNUMBERED`). Call in the transaction that created them.
+ * the list shows it, for the company's rows created with change number `version`. Call in the
+ * transaction that created them.
  */
 export async function recordCreatedEvents(
   trx: Db,

@@ -13,7 +13,6 @@ import type {
 import { addBillTotals, applyBalances, openBills } from './insert.js';
 import { chunks } from '../../../lib/chunks.js';
 import { letOtherWritersIn } from '../../../db/retry.js';
-import { UNNUMBERED } from '../../../db/statement-versions.js';
 
 type Trx = Kysely<Database>;
 
@@ -151,10 +150,15 @@ async function moveInOrder(
 
 /**
  * Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call
- * in the closing transaction. The rows are `UNNUMBERED` until the transaction numbers them (the change feeds).
+ * in the closing transaction; `version`: the rows' change number (the change feeds).
  */
-export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
-  const version = UNNUMBERED;
+export async function moveStaged(
+  trx: Trx,
+  runId: string,
+  counts: { banking: number; cards: number },
+  now: Date,
+  version: number,
+) {
   await moveInOrder(trx, 'ingest_banking_rows', 'banking_transactions', bankingColumns, runId, counts.banking, version);
   // The bills the card rows are charged on exist before the rows (foreign key).
   const bills = await trx
