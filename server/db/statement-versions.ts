@@ -3,11 +3,12 @@
 // write's own transaction, and the numbers of one company commit in the order they were taken:
 //  - PostgreSQL: the number comes from a sequence while the write holds a per-company advisory lock,
 //    which it keeps until it commits; the next writer of the company takes its number only then. No
-//    row is shared between writers. The frequent writers (annotation, attachments, arrivals, the
-//    ingest's closing transaction) take the lock before their transaction begins
-//    (`statementWriteTransaction`), so a writer that waited starts from a snapshot that already holds
-//    the previous one's commit: waiting never makes two writers overlap, which serializable
-//    transactions would otherwise often abort as conflicting.
+//    row is shared between writers. The frequent writers (annotation, attachments, arrivals) take the
+//    lock before their transaction begins (`statementWriteTransaction`), so a writer that waited
+//    starts from a snapshot that already holds the previous one's commit: waiting never makes two
+//    writers overlap, which serializable transactions would otherwise often abort as conflicting.
+//    An ingest's closing transaction, too long to hold the order, reserves its number beforehand
+//    and the feeds stop below it until it ends (`ingestRunNumber`, `horizon`).
 //  - SQLite: writes run one at a time; the next number is the company's largest plus one.
 // So a reader that has seen number n has seen every change numbered below n. Each statement row
 // keeps the number of its creation (`created_seq`) and of its latest change (`change_seq`, indexed
