@@ -115,18 +115,26 @@ export async function ingestRunNumber(db: Db, companyId: string, runId: string):
   if (storeKind(db) === 'sqlite') return undefined;
   return writeTransaction(db, async (trx) => {
     const version = await nextStatementVersion(trx, companyId);
-    await trx.updateTable('ingest_runs').set({ change_seq: version }).where('id', '=', runId).execute();
+    await trx
+      .updateTable('ingest_runs')
+      .set({ change_seq: version, heartbeat_at: new Date().toISOString() })
+      .where('id', '=', runId)
+      .execute();
     return version;
   });
 }
 
-/** The first change number the feeds may not read yet: that of the company's oldest unfinished ingest run, if any. */
+/** A run whose heartbeat is older died (the ingest's ABANDONED_RUN_MS): its rows will never come, it holds nothing back. */
+const DEAD_RUN_MS = 10 * 60_000;
+
+/** The first change number the feeds may not read yet: that of the company's oldest live unfinished ingest run, if any. */
 export const horizon = (db: Db, companyId: string) =>
   db
     .selectFrom('ingest_runs')
     .select((eb) => eb.fn.min('change_seq').as('h'))
     .where('company_id', '=', companyId)
-    .where('status', '=', 'LOADING');
+    .where('status', '=', 'LOADING')
+    .where('heartbeat_at', '>', new Date(Date.now() - DEAD_RUN_MS).toISOString());
 
 /**
  * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show
