@@ -63,11 +63,14 @@ export async function nextStatementVersion(trx: Db, companyId: string): Promise<
  * the number an unfinished ingest run holds (its rows appear when it ends, below the largest maybe).
  */
 export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
-  const [largest, pending] = await Promise.all([
-    statementVersion(db, companyId),
-    horizon(db, companyId).executeTakeFirst(),
-  ]);
-  return `${largest}:${pending?.h ?? ''}`;
+  // One statement: it is read before every statement list, feed and export (their 304s).
+  type N = string | number | null;
+  const { rows } = await sql<{ v: N; c: N; h: N }>`select
+      (select max(change_seq) from banking_transactions where company_id = ${companyId}) as v,
+      (select max(change_seq) from credit_card_transactions where company_id = ${companyId}) as c,
+      (${horizon(db, companyId)}) as h`.execute(db);
+  const row = rows[0];
+  return `${Math.max(Number(row?.v ?? 0), Number(row?.c ?? 0))}:${row?.h ?? ''}`;
 }
 
 /** The company's largest change number (0 before any row). */
