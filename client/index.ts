@@ -5,6 +5,7 @@ import type { paths } from './generated/openapi.js';
 import { paginators, type Paginators } from './paginate.js';
 import { sandboxHelpers, type SandboxHelpers } from './sandbox.js';
 import { exporters, type Exporters } from './exports.js';
+import { syncFeeds, type SyncFeeds } from './sync.js';
 import { requestIdMiddleware } from './request-id.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
@@ -38,6 +39,8 @@ export type FinanceClient = Client<paths> & {
   sandbox: SandboxHelpers;
   /** Statement exports as CSV or OFX, streamed: `await finance.exports.banking({ format: 'ofx' })`. */
   exports: Exporters;
+  /** The statements' change feeds, every page: `const { added, modified, removed, nextCursor } = await finance.sync.bankingTransactions(cursor)`. */
+  sync: SyncFeeds;
 };
 
 /** Comma-separated arrays (`status=1,2`), as the contract's `style: form, explode: false` parameters. */
@@ -64,6 +67,7 @@ export function createFinanceClient(options: FinanceClientOptions): FinanceClien
     paginate: paginators(client),
     sandbox: sandboxHelpers(client),
     exports: exporters(client),
+    sync: syncFeeds(client),
   });
 }
 
@@ -91,6 +95,7 @@ export {
   type BankingExportQuery,
   type CreditCardExportQuery,
 } from './exports.js';
+export type { SyncFeeds, SyncOptions, SyncResult, BankingSyncQuery, CreditCardSyncQuery } from './sync.js';
 export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType } from './webhooks.js';

@@ -62,6 +62,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/statements/v1/banking/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the banking statement's changes
+         * @description The statement's change feed. Without `cursor` it is the initial sync: every transaction of the
+         *     company (of the filters), as `added`, `limit` at a time. Then each call answers what changed
+         *     after the cursor — new transactions (an ingest, the sandbox helpers) as `added`, any change to a
+         *     field the list shows (notes, reconciliation, category, cost center, attachments, status, a name
+         *     it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
+         *     per answer, in its latest state and exactly in the list's shape. Call again with `nextCursor`
+         *     while `hasMore` is true; an answer with `hasMore: false` still carries a `nextCursor` to poll
+         *     with later.
+         *
+         *     The feed never skips or repeats a committed change: changes are numbered per company in the
+         *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
+         *     bound to the company and to the filters (400 otherwise), and valid for at least 30 days. A
+         *     cursor the feed can no longer serve gets `410` with `reason: sync_restart_required`: start over
+         *     without a cursor. Guide: `docs/sync.md`.
+         */
+        get: operations["listBankingTransactionChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/statements/v1/banking/{transactionId}": {
         parameters: {
             query?: never;
@@ -164,6 +197,39 @@ export interface paths {
          *     same filters. A token that was altered, or sent with other filters, gets 400.
          */
         get: operations["listCreditCardTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/statements/v1/credit-card/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the credit-card statement's changes
+         * @description The statement's change feed. Without `cursor` it is the initial sync: every transaction of the
+         *     company (of the filters), as `added`, `limit` at a time. Then each call answers what changed
+         *     after the cursor — new transactions (an ingest, the sandbox helpers) as `added`, any change to a
+         *     field the list shows (notes, reconciliation, category, cost center, attachments, status, a name
+         *     it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
+         *     per answer, in its latest state and exactly in the list's shape. Call again with `nextCursor`
+         *     while `hasMore` is true; an answer with `hasMore: false` still carries a `nextCursor` to poll
+         *     with later.
+         *
+         *     The feed never skips or repeats a committed change: changes are numbered per company in the
+         *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
+         *     bound to the company and to the filters (400 otherwise), and valid for at least 30 days. A
+         *     cursor the feed can no longer serve gets `410` with `reason: sync_restart_required`: start over
+         *     without a cursor. Guide: `docs/sync.md`.
+         */
+        get: operations["listCreditCardTransactionChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1496,8 +1562,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * banking_transaction.updated, banking_transaction.reconciled
-         * @description A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change).
+         * banking_transaction.created, banking_transaction.updated, banking_transaction.reconciled
+         * @description A banking transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change).
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -1518,8 +1584,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * credit_card_transaction.updated, credit_card_transaction.reconciled
-         * @description A credit-card transaction was annotated or reconciled.
+         * credit_card_transaction.created, credit_card_transaction.updated, credit_card_transaction.reconciled
+         * @description A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated or reconciled.
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -1813,10 +1879,11 @@ export interface components {
          *     - `rate_limited`: too many requests; wait `Retry-After` seconds.
          *     - `internal_error`: a failure on our side; quote the `requestId`.
          *     - `service_unavailable`: busy or a dependency is down; retry after `Retry-After` seconds.
+         *     - `sync_restart_required`: the change feed can no longer serve this cursor (410); start the initial sync again, without a cursor.
          * @example unknown_field
          * @enum {string}
          */
-        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "sync_restart_required";
         /**
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; `reason` says why in a stable word and `param` names the field or parameter at fault.
@@ -2135,6 +2202,34 @@ export interface components {
              */
             nextPageStartKey?: string;
         };
+        /** @description A transaction that no longer exists (deleted, or replaced by an ingest); drop it from your copy. */
+        RemovedTransaction: {
+            /**
+             * @description The transaction's `id` (a number on the banking statement, a text on the credit-card statement).
+             * @example 48213
+             */
+            id: number | string;
+        };
+        /**
+         * @description One answer of the change feed: the transactions that changed after the cursor, each once, in its
+         *     latest state and exactly as the list shows it. Keep calling with `nextCursor` while `hasMore`;
+         *     then keep `nextCursor` and poll with it later.
+         */
+        BankingTransactionChanges: {
+            /** @description Transactions you have not been sent yet (all of them on the initial sync). */
+            added: components["schemas"]["BankingTransaction"][];
+            /** @description Transactions sent before whose shown fields changed since (notes, reconciliation, category, cost center, attachments, status, a name they show). */
+            modified: components["schemas"]["BankingTransaction"][];
+            /** @description Transactions that no longer exist. */
+            removed: components["schemas"]["RemovedTransaction"][];
+            /**
+             * @description Where the next call starts. Always present, also on an empty answer.
+             * @example eyJzIjo0MiwiaSI6NDgyMTN9.kX2m9vQ1bYpA7TzN3l8dLc2mQ1vXkq7TzN3bYpAc1dE
+             */
+            nextCursor: string;
+            /** @description More changes are waiting; call again with `nextCursor` now. */
+            hasMore: boolean;
+        };
         /**
          * @description The editable fields of a banking or credit-card transaction. Send at least one; fields left
          *     out are unchanged. All fields of one request apply together or not at all.
@@ -2308,6 +2403,26 @@ export interface components {
              * @example eyJrIjpbIjIwMjYtMTEtMTJUMjI6NDQ6MTAuMDAwWiIsIjAxSkQzUTVXMks4WjlZN1g2VjVUNFMzUjJRIl19.Zm9vYmFy
              */
             nextPageStartKey?: string;
+        };
+        /**
+         * @description One answer of the change feed: the transactions that changed after the cursor, each once, in its
+         *     latest state and exactly as the list shows it. Keep calling with `nextCursor` while `hasMore`;
+         *     then keep `nextCursor` and poll with it later.
+         */
+        CreditCardTransactionChanges: {
+            /** @description Transactions you have not been sent yet (all of them on the initial sync). */
+            added: components["schemas"]["CreditCardTransaction"][];
+            /** @description Transactions sent before whose shown fields changed since (notes, reconciliation, category, cost center, attachments, status, a name they show). */
+            modified: components["schemas"]["CreditCardTransaction"][];
+            /** @description Transactions that no longer exist. */
+            removed: components["schemas"]["RemovedTransaction"][];
+            /**
+             * @description Where the next call starts. Always present, also on an empty answer.
+             * @example eyJzIjo0MiwiaSI6NDgyMTN9.kX2m9vQ1bYpA7TzN3l8dLc2mQ1vXkq7TzN3bYpAc1dE
+             */
+            nextCursor: string;
+            /** @description More changes are waiting; call again with `nextCursor` now. */
+            hasMore: boolean;
         };
         /** @description Declares a file to attach to a transaction. The file itself is sent afterwards, by `PUT` to the returned `uploadUrl`. */
         AttachmentCreate: {
@@ -3837,7 +3952,7 @@ export interface components {
          * @example banking_transaction.updated
          * @enum {string}
          */
-        EventTypeName: "*" | "banking_transaction.updated" | "banking_transaction.reconciled" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "webhook_endpoint.disabled";
+        EventTypeName: "*" | "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "webhook_endpoint.disabled";
         /** @description A new webhook endpoint. */
         WebhookEndpointCreate: {
             /**
@@ -4243,13 +4358,13 @@ export interface components {
              */
             to: string;
         };
-        /** @description The event body of the types `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
+        /** @description The event body of the types `banking_transaction.created`, `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
         BankingTransactionEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
              * @enum {string}
              */
-            type?: "banking_transaction.updated" | "banking_transaction.reconciled";
+            type?: "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled";
             data?: {
                 object: components["schemas"]["BankingTransaction"];
                 /** @description The attributes that changed, with their values before the change. */
@@ -4258,13 +4373,13 @@ export interface components {
                 };
             };
         };
-        /** @description The event body of the types `credit_card_transaction.updated`, `credit_card_transaction.reconciled`. A credit-card transaction was annotated or reconciled. */
+        /** @description The event body of the types `credit_card_transaction.created`, `credit_card_transaction.updated`, `credit_card_transaction.reconciled`. A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated or reconciled. */
         CreditCardTransactionEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
              * @enum {string}
              */
-            type?: "credit_card_transaction.updated" | "credit_card_transaction.reconciled";
+            type?: "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled";
             data?: {
                 object: components["schemas"]["CreditCardTransaction"];
                 /** @description The attributes that changed, with their values before the change. */
@@ -4545,6 +4660,16 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
         Unauthorized: {
             headers: {
@@ -4579,6 +4704,34 @@ export interface components {
                  *       "code": 403,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
+         *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
+         *     (the initial sync) and replace your copy with what it sends.
+         */
+        SyncRestartRequired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Gone",
+                 *       "message": "The change feed can no longer serve this cursor; start again without one (the initial sync)",
+                 *       "code": 410,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "sync_restart_required",
+                 *       "param": "cursor",
+                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/sync_restart_required",
+                 *       "details": [
+                 *         "The change feed can no longer serve this cursor; start again without one (the initial sync)"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -5117,6 +5270,19 @@ export interface components {
         BankingAmountGt: number;
         /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
         BankingAmountLt: number;
+        /**
+         * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+         *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+         */
+        IfNoneMatch: string;
+        /**
+         * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
+         *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
+         *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+         */
+        SyncCursor: string;
+        /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
+        SyncLimit: number;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
         /**
@@ -5194,6 +5360,15 @@ export interface components {
          *     token (1–128 characters of letters, digits, `-`, `_`, `.`, `:`); otherwise generated.
          */
         "X-Request-Id": string;
+        /**
+         * @description The answer's entity tag (RFC 9110 §8.8.3). Send it back as `If-None-Match` on the same request:
+         *     while the answer is unchanged you get `304 Not Modified` with no body. A list's tag (`W/"…"`)
+         *     follows the company's data version, so its `304` costs no query; an item's tag is strong and
+         *     derived from its representation.
+         */
+        ETag: string;
+        /** @description `private, no-cache` where an `ETag` lets the caller revalidate: keep the answer, but revalidate it (`If-None-Match`) before every use. */
+        "Cache-Control": string;
     };
     pathItems: never;
 }
@@ -5319,7 +5494,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5328,6 +5509,8 @@ export interface operations {
             /** @description One page of the statement. An empty `transactions` with no `nextPageStartKey` means nothing (more) matches. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5461,6 +5644,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankingTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule above, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -5486,6 +5670,162 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBankingTransactionChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
+                 *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
+                 *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+                 */
+                cursor?: components["parameters"]["SyncCursor"];
+                /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
+                limit?: components["parameters"]["SyncLimit"];
+                /** @description Only movements of this account. Omitted, all accounts. */
+                accountId?: components["parameters"]["BankingAccountId"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes after the cursor (everything, without one). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "added": [
+                     *         {
+                     *           "id": 48213,
+                     *           "transactionType": {
+                     *             "id": 1,
+                     *             "description": "Compra no cartão",
+                     *             "icon": "credit-card",
+                     *             "subType": "DEBIT"
+                     *           },
+                     *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *           "status": 2,
+                     *           "statusDescription": "PROCESSED",
+                     *           "accountId": 3,
+                     *           "finalCardNumber": "4021",
+                     *           "bearerName": "MARIANA COSTA",
+                     *           "transactionDate": "2026-11-18T14:32:05-03:00",
+                     *           "brlAmount": 543.33,
+                     *           "usdAmount": 100,
+                     *           "usdExchangeRate": 5.4333,
+                     *           "usdExchangeRateDate": "2026-11-18T00:00:00-03:00",
+                     *           "totalTransactionAmount": 562.35,
+                     *           "iofAmount": 19.02,
+                     *           "feeServiceAmount": 0,
+                     *           "mccCode": 4511,
+                     *           "mccGroup": 4,
+                     *           "mccDescription": "Companhias aéreas",
+                     *           "idPurchaseEvent": 99120331,
+                     *           "sourceDestinationName": "LATAM AIRLINES",
+                     *           "placeEstablishment": "MIAMI - US",
+                     *           "description": "LATAM AIRLINES GRU-MIA",
+                     *           "notes": "Viagem comercial - feira NRF",
+                     *           "attachments": [
+                     *             {
+                     *               "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *               "name": "fatura-latam.pdf",
+                     *               "type": "application/pdf",
+                     *               "_links": {
+                     *                 "content": {
+                     *                   "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *                   "rel": "content"
+                     *                 }
+                     *               }
+                     *             }
+                     *           ],
+                     *           "conciliation": {
+                     *             "description": "Reconciled",
+                     *             "conciled": true
+                     *           },
+                     *           "showReceipt": true,
+                     *           "category": {
+                     *             "id": "TRAVEL",
+                     *             "description": "Viagens"
+                     *           },
+                     *           "costCenter": {
+                     *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *             "description": "Comercial"
+                     *           },
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           },
+                     *           "requesterUser": null,
+                     *           "customCategory": {
+                     *             "id": 12,
+                     *             "name": "6.1.02 Passagens aéreas"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "modified": [],
+                     *       "removed": [
+                     *         {
+                     *           "id": 48190
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJzIjo0MiwiaSI6NDgyMTN9.kX2m9vQ1bYpA7TzN3l8dLc2mQ1vXkq7TzN3bYpAc1dE",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingTransactionChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description A parameter is malformed, or `cursor` was altered, is another company's or was issued for other filters. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "cursor is invalid, or was issued for another company or other filters",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "reason": "invalid_value",
+                     *       "param": "cursor",
+                     *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/invalid_value",
+                     *       "details": [
+                     *         "cursor is invalid",
+                     *         "or was issued for another company or other filters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["SyncRestartRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5728,7 +6068,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5737,6 +6083,8 @@ export interface operations {
             /** @description One page of the statement. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -5797,6 +6145,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreditCardTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed, only one of `startDate`/`endDate` was sent, `endDate` is before `startDate`, or `nextPageStartKey` is altered or belongs to other filters. */
             400: {
                 headers: {
@@ -5823,6 +6172,140 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCreditCardTransactionChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
+                 *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
+                 *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+                 */
+                cursor?: components["parameters"]["SyncCursor"];
+                /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
+                limit?: components["parameters"]["SyncLimit"];
+                /** @description Only records of these cards (comma-separated `cardId`s). */
+                cardIds?: components["parameters"]["CreditCardCardIds"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes after the cursor (everything, without one). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "added": [
+                     *         {
+                     *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *           "finalCardNumber": "4021",
+                     *           "bearerName": "MARIANA COSTA",
+                     *           "transactionDate": "2026-11-12T19:44:10-03:00",
+                     *           "description": "AMAZON AWS 02/06",
+                     *           "merchantName": "AMAZON WEB SERVICES",
+                     *           "mccCode": 7372,
+                     *           "amount": 120,
+                     *           "currency": "USD",
+                     *           "brlAmount": 674.82,
+                     *           "exchangeRate": 5.4333,
+                     *           "iofAmount": 22.82,
+                     *           "installment": {
+                     *             "number": 2,
+                     *             "total": 6
+                     *           },
+                     *           "status": 2,
+                     *           "statusDescription": "PROCESSED",
+                     *           "billDueDate": "2026-12-10",
+                     *           "notes": "Infraestrutura - ambiente de produção",
+                     *           "conciliation": {
+                     *             "description": "Not reconciled",
+                     *             "conciled": false
+                     *           },
+                     *           "category": {
+                     *             "id": "SOFTWARE",
+                     *             "description": "Software e serviços digitais"
+                     *           },
+                     *           "customCategory": {
+                     *             "id": 15,
+                     *             "name": "6.3.01 Serviços de nuvem"
+                     *           },
+                     *           "costCenter": {
+                     *             "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *             "description": "Tecnologia"
+                     *           },
+                     *           "attachments": [],
+                     *           "user": {
+                     *             "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "modified": [],
+                     *       "removed": [
+                     *         {
+                     *           "id": "01JD3R8K2M4N6P8Q0R2S4T6V8W"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJzIjo0MiwiaSI6NDgyMTN9.kX2m9vQ1bYpA7TzN3l8dLc2mQ1vXkq7TzN3bYpAc1dE",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardTransactionChanges"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description A parameter is malformed, or `cursor` was altered, is another company's or was issued for other filters. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "cursor is invalid, or was issued for another company or other filters",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "reason": "invalid_value",
+                     *       "param": "cursor",
+                     *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/invalid_value",
+                     *       "details": [
+                     *         "cursor is invalid",
+                     *         "or was issued for another company or other filters"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["SyncRestartRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5977,7 +6460,13 @@ export interface operations {
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5986,6 +6475,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `banking-<startDate>-<endDate>.<csv|ofx>`, or `banking-all.<csv|ofx>` without dates.
@@ -6025,6 +6516,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /**
              * @description A parameter is malformed or breaks a rule of the list (see `GET /statements/v1/banking`), or
              *     `dialect` was sent with `format=ofx`.
@@ -6083,7 +6575,13 @@ export interface operations {
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6092,6 +6590,8 @@ export interface operations {
             /** @description The file, streamed (chunked). Its media type is the `format` asked for. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     /**
                      * @description `attachment`, with a file name naming the statement and the period:
                      *     `credit-card-<startDate>-<endDate>.<csv|ofx>`, or `credit-card-all.<csv|ofx>` without dates.
@@ -6131,6 +6631,7 @@ export interface operations {
                     "application/x-ofx": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description A parameter is malformed or breaks a rule of the list, or `dialect` was sent with `format=ofx`. */
             400: {
                 headers: {
@@ -6491,7 +6992,13 @@ export interface operations {
                 /** @description Only this account. Omitted, every account of the company. */
                 accountId?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6500,6 +7007,8 @@ export interface operations {
             /** @description The balances. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -6528,6 +7037,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountBalanceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6548,7 +7058,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6557,6 +7073,8 @@ export interface operations {
             /** @description One page of bills. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -6589,6 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description `limit` is out of range, or `nextPageStartKey` is altered. */
             400: {
                 headers: {
@@ -6622,7 +7141,13 @@ export interface operations {
     getBill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The bill's due date (`YYYY-MM-DD`). */
                 dueDate: string;
@@ -6634,6 +7159,8 @@ export interface operations {
             /** @description The bill and its records. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -6693,6 +7220,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillDetail"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6705,7 +7233,13 @@ export interface operations {
     listCostCenters: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6714,6 +7248,8 @@ export interface operations {
             /** @description The company's cost centers (possibly none). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -6742,6 +7278,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenterList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6813,7 +7350,13 @@ export interface operations {
     getCostCenter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The cost center's id (a UUID). */
                 id: components["parameters"]["CostCenterId"];
@@ -6825,6 +7368,8 @@ export interface operations {
             /** @description The cost center. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -6840,6 +7385,7 @@ export interface operations {
                     "application/json": components["schemas"]["CostCenter"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6965,7 +7511,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6974,6 +7526,8 @@ export interface operations {
             /** @description A page of suppliers. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -7007,6 +7561,7 @@ export interface operations {
                     "application/json": components["schemas"]["SupplierList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7104,7 +7659,13 @@ export interface operations {
     getSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The supplier's id. */
                 id: components["parameters"]["SupplierId"];
@@ -7116,6 +7677,8 @@ export interface operations {
             /** @description The supplier. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -7135,6 +7698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Supplier"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7297,7 +7861,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7306,6 +7876,8 @@ export interface operations {
             /** @description A page of categories. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -7363,6 +7935,7 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7574,7 +8147,13 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The category's id. */
                 id: components["parameters"]["CategoryId"];
@@ -7586,6 +8165,8 @@ export interface operations {
             /** @description The category. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -7637,6 +8218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7744,7 +8326,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7753,6 +8341,8 @@ export interface operations {
             /** @description One page of users. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -7791,6 +8381,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7802,7 +8393,13 @@ export interface operations {
     getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The user's id (UUID version 4). Anything else gives 400. */
                 userId: string;
@@ -7814,6 +8411,8 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -7836,6 +8435,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["UserIdBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8020,7 +8620,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8029,6 +8635,8 @@ export interface operations {
             /** @description One page of roles. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -8064,6 +8672,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FieldBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8195,7 +8804,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8204,6 +8819,8 @@ export interface operations {
             /** @description A page of cards. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8241,6 +8858,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetailsList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -8379,7 +8997,13 @@ export interface operations {
     getVcn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -8391,6 +9015,8 @@ export interface operations {
             /** @description The card. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8424,6 +9050,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnDetails"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -8593,7 +9220,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
                 vcnId: components["parameters"]["VcnId"];
@@ -8605,6 +9238,8 @@ export interface operations {
             /** @description A page of transactions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8644,6 +9279,7 @@ export interface operations {
                     "application/json": components["schemas"]["VcnTransactionList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["VcnBadRequest"];
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
@@ -8668,7 +9304,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8677,6 +9319,8 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8706,6 +9350,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8716,7 +9361,13 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The event's `id` (`evt_` and 26 characters). An event of another company answers 404. */
                 eventId: components["parameters"]["EventId"];
@@ -8728,6 +9379,8 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8753,6 +9406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8772,7 +9426,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8781,6 +9441,8 @@ export interface operations {
             /** @description A page of endpoints. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8807,6 +9469,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8889,7 +9552,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -8901,6 +9570,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -8923,6 +9594,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9114,7 +9786,13 @@ export interface operations {
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The endpoint's `id` (`we_` and 26 characters). An endpoint of another company answers 404. */
                 endpointId: components["parameters"]["WebhookEndpointId"];
@@ -9126,6 +9804,8 @@ export interface operations {
             /** @description A page of deliveries. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
@@ -9153,6 +9833,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9845,7 +10526,13 @@ export interface operations {
     getSandboxClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9854,6 +10541,8 @@ export interface operations {
             /** @description The company's current instant. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -9868,6 +10557,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -25,6 +25,7 @@ import { uploadGate } from './areas/statements/attachments/upload-gate.js';
 import { rejectBracketedArrays } from './http/query-arrays.js';
 import { checkMediaType, readMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
+import { notModifiedEarly } from './http/conditional.js';
 import { compose } from './http/compose.js';
 import { matchOperation, NOT_FOUND_MESSAGE } from './http/operation.js';
 import { idempotency, keepRawBody } from './http/idempotency.js';
@@ -156,6 +157,7 @@ export function createApp({
       shedOverload(config.overloadMaxLagMs, lagProbe),
       authenticate(services),
       ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
+      notModifiedEarly(db),
       rejectBracketedArrays,
       readMediaType,
       checkMediaType(),

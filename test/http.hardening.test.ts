@@ -90,11 +90,13 @@ describe('request bodies', () => {
 });
 
 describe('security headers', () => {
-  it('when an authenticated JSON response is sent, then nosniff, no-store, a deny-all CSP and no framing', async () => {
+  it('when an authenticated JSON response is sent, then nosniff, private no-cache with its ETag, a deny-all CSP and no framing', async () => {
     const res = await fetch(`${server.baseUrl}/statements/v1/banking?limit=1`, { headers: auth() });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    // no-store, except where an ETag lets the caller revalidate (DESIGN §11).
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('etag')).toMatch(/^W\/".+"$/);
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.headers.get('x-frame-options')).toBe('DENY');

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FinanceClient } from '@company-finance/client';
 import { EVENT_TYPES } from '../db/event-types.js';
+import { newUlid } from '../lib/ulid.js';
 import { call, type Event, issueCard, name, recordedEvent, stamp } from './trigger-calls.js';
 
 const createCostCenter = (api: FinanceClient) =>
@@ -68,6 +69,22 @@ async function arrivedTransaction(api: FinanceClient) {
   return { requestId, transactionId: arrived.id };
 }
 
+/** A credit-card transaction arriving (the sandbox helper): a copy of a processed one under a new id, not reconciled. */
+async function arrivedCardTransaction(api: FinanceClient) {
+  const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 1 } } }));
+  const found = data.transactions[0];
+  if (!found) throw new Error('the company has no credit-card transaction to copy (seed it: finance seed)');
+  const { statusDescription, billDueDate, attachments, ...arriving } = found;
+  const body = {
+    ...arriving,
+    id: newUlid(),
+    description: `Arrived by finance events trigger at ${new Date().toISOString()}`,
+    notes: '',
+    conciliation: { description: 'Not reconciled' as const, conciled: false as const },
+  };
+  return call(api.POST('/sandbox/v1/credit-card-transactions', { body }));
+}
+
 /**
  * A purchase with a new card (ceiling BRL 500): approved up to the ceiling, declined over it
  * (`LIMIT_EXCEEDED`); its event carries the purchase in `data.authorization`.
@@ -125,6 +142,8 @@ export const TRIGGERS: Partial<
     const { data } = await createCategory(api);
     return call(api.DELETE('/categories/v1/categories', { params: { query: { ids: [data.id] } } }));
   },
+  'banking_transaction.created': arrivedTransaction,
+  'credit_card_transaction.created': arrivedCardTransaction,
   'banking_transaction.updated': async (api) => {
     const path = { transactionId: await bankingTransaction(api) };
     const body = { notes: `Noted by finance events trigger at ${new Date().toISOString()}` };

@@ -12,6 +12,10 @@ import type { components } from '../../generated/openapi.js';
 type Schemas = components['schemas'];
 import { writeTransaction } from './transaction.js';
 import { clockOffset } from './company-clock.js';
+import { chunks } from '../lib/chunks.js';
+
+/** Rows per INSERT of events or deliveries, under SQLite's bound-parameter limit. */
+const EVENT_BATCH = 500;
 
 type Db = Kysely<Database>;
 
@@ -37,13 +41,25 @@ interface NewEvent {
 
 /** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
 export async function recordEvent(db: Db, now: Date | string, event: NewEvent): Promise<EventRow> {
+  const [row] = await recordEvents(db, now, event.companyId, [event]);
+  return row!;
+}
+
+/** Events of one company at one instant, in order: a few statements for any number (a file's new transactions). */
+export async function recordEvents(
+  db: Db,
+  now: Date | string,
+  companyId: string,
+  events: ReadonlyArray<Omit<NewEvent, 'companyId'>>,
+): Promise<EventRow[]> {
+  if (events.length === 0) return [];
   const at = typeof now === 'string' ? new Date(now) : now;
   // `now` is the company's time; ids and the first delivery attempt follow wall time, so the log
   // keeps one order across processes and a company whose clock was moved ahead is not held back.
-  const wall = new Date(at.getTime() - (await clockOffset(db, event.companyId)));
-  const row: EventRow = {
+  const wall = new Date(at.getTime() - (await clockOffset(db, companyId)));
+  const rows: EventRow[] = events.map((event) => ({
     id: `evt_${nextEventId(wall.getTime())}`,
-    company_id: event.companyId,
+    company_id: companyId,
     type: event.type,
     created_at: at.toISOString(),
     request_id: event.requestId ?? null,
@@ -54,10 +70,10 @@ export async function recordEvent(db: Db, now: Date | string, event: NewEvent): 
         : {}),
       ...(event.authorization ? { authorization: event.authorization } : {}),
     }),
-  };
-  await db.insertInto('events').values(row).execute();
-  await enqueueDeliveries(db, row, wall);
-  return row;
+  }));
+  for (const batch of chunks(rows, EVENT_BATCH)) await db.insertInto('events').values(batch).execute();
+  await enqueueDeliveries(db, companyId, rows, wall);
+  return rows;
 }
 
 /** The attributes of `before` whose value differs in `after`, with their old values. */
@@ -74,31 +90,34 @@ export function changedAttributes<T extends object>(before: T, after: T): Partia
 const wants = (enabledEvents: string[], type: string) => enabledEvents.includes('*') || enabledEvents.includes(type);
 
 /** One pending delivery per enabled endpoint of the company that wants the event, due at `wall`. */
-async function enqueueDeliveries(db: Db, event: EventRow, wall: Date): Promise<void> {
+async function enqueueDeliveries(db: Db, companyId: string, events: EventRow[], wall: Date): Promise<void> {
   const endpoints = await db
     .selectFrom('webhook_endpoints')
     .select(['id', 'enabled_events'])
-    .where('company_id', '=', event.company_id)
+    .where('company_id', '=', companyId)
     .where('status', '=', 'enabled')
     .execute();
-  const rows: WebhookDeliveryRow[] = endpoints
-    .filter((e) => wants(JSON.parse(e.enabled_events) as string[], event.type))
-    .map((e) => ({
-      id: `msg_${nextDeliveryId(wall.getTime())}`,
-      company_id: event.company_id,
-      endpoint_id: e.id,
-      event_id: event.id,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: wall.toISOString(),
-      claimed_until: UNCLAIMED,
-      last_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      last_duration_ms: null,
-      created_at: event.created_at,
-    }));
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+  const enabled = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
+  const rows: WebhookDeliveryRow[] = events.flatMap((event) =>
+    enabled
+      .filter((e) => wants(e.events, event.type))
+      .map((e) => ({
+        id: `msg_${nextDeliveryId(wall.getTime())}`,
+        company_id: event.company_id,
+        endpoint_id: e.id,
+        event_id: event.id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: wall.toISOString(),
+        claimed_until: UNCLAIMED,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        last_duration_ms: null,
+        created_at: event.created_at,
+      })),
+  );
+  for (const batch of chunks(rows, EVENT_BATCH)) await db.insertInto('webhook_deliveries').values(batch).execute();
 }
 
 interface EventBody {

@@ -1,7 +1,9 @@
 // The event types: `<object>.<verb>`. An event is written in the transaction of the change it records.
 export const EVENT_TYPES = [
+  'banking_transaction.created',
   'banking_transaction.updated',
   'banking_transaction.reconciled',
+  'credit_card_transaction.created',
   'credit_card_transaction.updated',
   'credit_card_transaction.reconciled',
   'attachment.created',

@@ -3,6 +3,7 @@
 // so the write across areas is visible (test/areas.table-owners.test.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import { touchStatementRows } from './statement-versions.js';
 
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
 
@@ -13,6 +14,7 @@ export async function reassignCategory(
   from: readonly number[],
   to: number | null,
 ): Promise<void> {
+  await touchStatementRows(trx, companyId, 'custom_category_id', from);
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)
@@ -29,6 +31,7 @@ export async function clearCostCenter(
   companyId: string,
   costCenterId: string,
 ): Promise<void> {
+  await touchStatementRows(trx, companyId, 'cost_center_id', [costCenterId]);
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)

@@ -3,7 +3,14 @@
 import cors from 'cors';
 
 /** Request headers a browser may send. */
-const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key'];
+const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'X-Request-Id',
+  'Idempotency-Key',
+  'If-None-Match',
+];
 /** Response headers a browser application may read. */
 const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -13,6 +20,7 @@ const CORS_EXPOSED_HEADERS = [
   'Location',
   'WWW-Authenticate',
   'Content-Disposition',
+  'ETag',
 ];
 const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

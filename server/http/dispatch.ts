@@ -1,9 +1,11 @@
-// Calls the handler of the validated request's operation (the one match, operation.ts) and writes its reply.
+// Calls the handler of the validated request's operation (the one match, operation.ts) and writes its
+// reply; a GET's `If-None-Match` is answered here (conditional.ts), before the handler when it can be.
 import type { NextFunction, Request, Response } from 'express';
 import type { HandlerContext, Services, StreamBody } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
 import { matchOf } from './operation.js';
+import { answeredNotModified, earlyTagOf, isConditionalRead, sentTag, versionedTag } from './conditional.js';
 
 type AnyHandler = (
   input: unknown,
@@ -25,11 +27,20 @@ export function dispatch(services: Services) {
       : undefined;
     if (!match || !handler) return next();
     try {
+      const conditional = isConditionalRead(req, match.operation);
+      const versioned = conditional
+        ? (earlyTagOf(res) ?? (await versionedTag(services.db, match.operation.operationId, req, res.locals.auth)))
+        : undefined;
+      if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
       const reply = await handler(
         { params: match.params, query: req.query, body: req.body },
         { ...services, auth: res.locals.auth, requestId: requestIdOf(res), req, res },
       );
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      if (conditional && reply.status === 200) {
+        const tag = versioned ?? sentTag(reply);
+        if (tag !== undefined && answeredNotModified(req, res, tag, true)) return;
+      }
       res.status(reply.status);
       if (reply.stream !== undefined) {
         res.type(reply.contentType ?? 'application/octet-stream');

@@ -5,7 +5,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { recordEvent } from '../db/event-log.js';
-import { writeTransaction } from '../db/transaction.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { badRequest } from '../http/errors.js';
 import {
@@ -22,6 +21,8 @@ import { insertBankingTransactions, insertCreditCardTransactions } from '../area
 import { findBankingItem } from '../areas/statements/store/banking-page.js';
 import { findCreditCardItem } from '../areas/statements/store/credit-card-page.js';
 import { presentBanking, presentCreditCard } from '../areas/statements/present.js';
+import { recordCreatedEvents } from '../areas/statements/store/changes.js';
+import { statementVersion, statementWriteTransaction } from '../db/statement-versions.js';
 
 type Schemas = components['schemas'];
 /** Problems listed in one answer, as the validator lists them. */
@@ -79,6 +80,14 @@ const event = (a: Arrival, banking: number, creditCard: number) => ({
   object: { file: 'sandbox', banking, creditCard, ingestedAt: a.now.toISOString() },
 });
 
+/** The `*.created` event of each transaction the arrival's write just stored (its statement version, still locked by `trx`). */
+const recordCreated = async (trx: Db, a: Arrival) =>
+  recordCreatedEvents(trx, a.companyId, await statementVersion(trx, a.companyId), {
+    now: a.now,
+    timeZone: a.timeZone,
+    requestId: a.requestId,
+  });
+
 export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], batch: boolean) {
   await check(
     db,
@@ -87,8 +96,9 @@ export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], ba
     batch,
   );
   const rows = lines.map((t) => bankingRowOf(t, a.companyId, a.now));
-  const ids = await writeTransaction(db, async (trx) => {
+  const ids = await statementWriteTransaction(db, a.companyId, async (trx) => {
     const inserted = await insertBankingTransactions(trx, rows, a.now);
+    await recordCreated(trx, a);
     await recordEvent(trx, a.now, event(a, rows.length, 0));
     return inserted;
   });
@@ -105,8 +115,9 @@ export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine
   );
   const rows = lines.map((t) => creditCardRowOf(t, a.companyId, a.timeZone, a.now));
   try {
-    await writeTransaction(db, async (trx) => {
+    await statementWriteTransaction(db, a.companyId, async (trx) => {
       await insertCreditCardTransactions(trx, rows, a.now);
+      await recordCreated(trx, a);
       await recordEvent(trx, a.now, event(a, 0, rows.length));
     });
   } catch (err) {

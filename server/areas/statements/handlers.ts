@@ -8,6 +8,7 @@ import { annotateTransaction } from './store/annotate.js';
 import { userIdsByEmail } from '../../db/references.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
+import { syncHandlers } from './sync-handlers.js';
 
 /** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
 const reconcile =
@@ -25,6 +26,7 @@ const reconcile =
 
 export const handlers = defineHandlers({
   ...receiptHandlers,
+  ...syncHandlers,
 
   listBankingTransactions: async ({ query }, { db, auth, config }) => {
     const { page, paging: pages, email } = bankingPageQuery(query, { auth, config });

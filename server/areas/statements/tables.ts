@@ -66,6 +66,9 @@ export interface BankingTransactionTable {
   created_at: string;
   /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
   ingest_run_id?: string | null;
+  /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
+  created_seq?: number;
+  change_seq?: number;
 }
 
 export interface CreditCardTransactionTable {
@@ -101,6 +104,9 @@ export interface CreditCardTransactionTable {
   created_at: string;
   /** The `finance ingest` run that loaded the row (migration 0010); null for other rows. */
   ingest_run_id?: string | null;
+  /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
+  created_seq?: number;
+  change_seq?: number;
 }
 
 export interface IngestRunTable {
@@ -110,6 +116,8 @@ export interface IngestRunTable {
   started_at: string;
   /** Renewed after every chunk; a LOADING run silent for long was abandoned by a dead process. */
   heartbeat_at: string;
+  /** PostgreSQL: the change number reserved for the run's rows before its closing transaction (migration 0016). */
+  change_seq?: number | null;
 }
 
 /** Where a staged row belongs: its ingest run and its place in the run (migration 0013). */
@@ -119,9 +127,11 @@ interface Staged {
 }
 
 /** A banking row of an ingest run that has not finished; moved into banking_transactions when it does. */
-export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id'> & Staged;
+export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+  Staged;
 /** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */
-export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id'> & Staged;
+export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+  Staged;
 
 export interface BillTable {
   company_id: string;

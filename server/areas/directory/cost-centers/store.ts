@@ -4,6 +4,7 @@ import type { Db } from '../../../db/database.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../../../db/reclassify.js';
+import { touchStatementRows } from '../../../db/statement-versions.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { presentCostCenter } from './present.js';
@@ -86,6 +87,7 @@ export async function renameCostCenter(
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
+    if (after.name !== before.name) await touchStatementRows(trx, companyId, 'cost_center_id', [id]);
     await recordEvent(trx, now, {
       companyId,
       type: 'cost_center.updated',

@@ -8,6 +8,7 @@ import { recordEvent } from '../../../db/event-log.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
+import { markChanged, statementWriteTransaction } from '../../../db/statement-versions.js';
 
 /** An uploaded attachment as the API shows it (the upload's answer). */
 function presentUploaded(row: AttachmentRow, timeZone: string) {
@@ -104,7 +105,7 @@ export async function completeUpload(
   now: Date,
   requestId: string | null = null,
 ): Promise<AttachmentRow> {
-  return writeTransaction(db, async (trx) => {
+  return statementWriteTransaction(db, attachment.company_id, async (trx) => {
     if (content.blob) {
       await trx
         .insertInto('attachment_blobs')
@@ -144,6 +145,11 @@ export async function completeUpload(
       requestId,
       object: presentUploaded(updated, (await companyTimeZone(trx, updated.company_id)) ?? 'America/Sao_Paulo'),
     });
+    // The transaction shows its attachments: it comes again in its statement's change feed.
+    if (updated.banking_transaction_id !== null)
+      await markChanged(trx, 'banking_transactions', updated.company_id, [updated.banking_transaction_id]);
+    else if (updated.credit_card_transaction_id !== null)
+      await markChanged(trx, 'credit_card_transactions', updated.company_id, [updated.credit_card_transaction_id]);
     return updated;
   });
 }

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
 import { recordEvent } from '../../../db/event-log.js';
+import { recordCreatedEvents } from '../store/changes.js';
 import { companyTimeZone } from '../../../db/company-zone.js';
 import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
@@ -216,9 +217,10 @@ export async function ingestFile(
     statement: p.statement,
     ingested_at: ingestedAt,
   }));
-  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx) => {
+  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx, version) => {
     for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
-    // One event for the whole file: integrations re-read the lists rather than receive 1,000,000 events.
+    await recordCreatedEvents(trx, companyId, version, { now, timeZone, requestId: null });
+    // The summary of the whole file, after one event per new transaction.
     await recordEvent(trx, now, {
       companyId,
       type: 'statement.ingested',

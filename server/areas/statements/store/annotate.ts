@@ -4,12 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { badRequest, conflict, notFound } from '../../../http/errors.js';
-import { writeTransaction } from '../../../db/transaction.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
+import { markChanged, statementWriteTransaction } from '../../../db/statement-versions.js';
 
 interface TransactionPatch {
   notes?: string;
@@ -62,7 +62,7 @@ export async function annotateTransaction(
       'isConciled: only true is accepted',
     ]);
   }
-  await writeTransaction(db, async (trx) => {
+  await statementWriteTransaction(db, companyId, async (trx) => {
     const view = trx as unknown as View;
     const row = await view
       .selectFrom(statement)
@@ -106,5 +106,6 @@ export async function annotateTransaction(
       object: after,
       previousAttributes: changedAttributes(before, after),
     });
+    await markChanged(trx, statement, companyId, [id]);
   });
 }

@@ -192,6 +192,15 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   return { items, nextKey: more && last ? [last.sort_key, last.id] : undefined };
 }
 
+/** Banking items with their names and attachments, for a caller's own filter and order (change feed, created events). */
+export const bankingItems = (db: Db) =>
+  db
+    .selectFrom('banking_transactions as t')
+    .select(itemColumns)
+    .select((eb) => attachmentsOfRow(db, 'banking_transactions', eb))
+    .$call(withDisplayNames)
+    .$call(withRequesterEmail);
+
 const itemById = prepared((db, p: { companyId: string; id: number }) =>
   db
     .selectFrom('banking_transactions as t')

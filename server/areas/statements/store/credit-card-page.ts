@@ -52,14 +52,16 @@ async function withDetails(base: ReturnType<typeof detailsQuery>): Promise<Credi
   return (await base.execute()).map(withAttachments);
 }
 
-function detailsQuery(db: Db) {
-  return db
+/** Card records with their names and attachments, for a caller's own filter and order (change feed, created events). */
+export const creditCardItems = (db: Db) =>
+  db
     .selectFrom('credit_card_transactions as t')
     .selectAll('t')
     .select((eb) => attachmentsOfRow(db, 'credit_card_transactions', eb))
-    .$call(withDisplayNames)
-    .orderBy('t.transaction_date', 'desc')
-    .orderBy('t.id', 'desc');
+    .$call(withDisplayNames);
+
+function detailsQuery(db: Db) {
+  return creditCardItems(db).orderBy('t.transaction_date', 'desc').orderBy('t.id', 'desc');
 }
 
 export async function loadCreditCardPage(

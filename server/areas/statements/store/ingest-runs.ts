@@ -9,7 +9,8 @@
 import { ulid } from 'ulid';
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { letOtherWritersIn } from '../../../db/retry.js';
+import { ingestRunNumber, nextStatementVersion } from '../../../db/statement-versions.js';
+import { CONFLICT, letOtherWritersIn, retrying } from '../../../db/retry.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCards } from './ingest-staging.js';
 
@@ -17,6 +18,11 @@ import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCa
 const CHUNK = 1_000;
 /** A LOADING run without a heartbeat for this long belongs to a process that died. */
 export const ABANDONED_RUN_MS = 10 * 60_000;
+
+const closingTransaction = (db: Db, work: (trx: Db) => Promise<void>) =>
+  db.isTransaction
+    ? work(db)
+    : retrying(CONFLICT, () => db.transaction().setIsolationLevel('read committed').execute(work));
 
 export async function publishIngest(
   db: Db,
@@ -26,8 +32,8 @@ export async function publishIngest(
   now: Date,
   /** Called after each staging chunk commits (awaited: a caller may look at the store then). */
   onProgress?: (phase: 'storing', done: number) => void | Promise<void>,
-  /** Written in the closing transaction, with the rows (the lines' keys, the event). */
-  finish?: (trx: Db) => Promise<void>,
+  /** Written in the closing transaction, with the rows (the lines' keys, the events); `version`: the rows' change number. */
+  finish?: (trx: Db, version: number) => Promise<void>,
 ): Promise<void> {
   await undoAbandonedRuns(db);
   const runId = ulid();
@@ -55,14 +61,20 @@ export async function publishIngest(
       await letOtherWritersIn(db);
       await onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
-    await writeTransaction(db, async (trx) => {
+    const reserved = await ingestRunNumber(db, companyId, runId);
+    // Read committed, unlike every other write (transaction.ts): the closing transaction only adds rows
+    // and increments totals, and its reads of the new rows (their events) would otherwise take
+    // predicate locks over the statement that make it and the API's serializable writers abort each
+    // other. SQLite runs it as every write, alone.
+    await closingTransaction(db, async (trx) => {
+      const version = reserved ?? (await nextStatementVersion(trx, companyId));
       await trx
         .updateTable('ingest_runs')
         .set({ status: 'DONE', heartbeat_at: at() })
         .where('id', '=', runId)
         .execute();
-      await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now);
-      await finish?.(trx);
+      await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now, version);
+      await finish?.(trx, version);
     });
   } catch (err) {
     await undoRun(db, runId);

@@ -126,15 +126,20 @@ async function moveInOrder(
   columns: readonly string[],
   runId: string,
   count: number,
+  version: number,
 ) {
   for (let from = 0; from < count; from += MOVE_BATCH)
     await trx
       .insertInto(target)
-      .columns(columns as never)
+      .columns([...columns, 'created_seq', 'change_seq'] as never)
       .expression((eb) =>
         eb
           .selectFrom(staging)
-          .select(columns as never)
+          .select([
+            ...(columns as never[]),
+            sql.lit(version).as('created_seq'),
+            sql.lit(version).as('change_seq'),
+          ] as never)
           .where('run_id', '=', runId)
           .where('seq', '>=', from)
           .where('seq', '<', from + MOVE_BATCH)
@@ -143,9 +148,18 @@ async function moveInOrder(
       .execute();
 }
 
-/** Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call in the closing transaction. */
-export async function moveStaged(trx: Trx, runId: string, counts: { banking: number; cards: number }, now: Date) {
-  await moveInOrder(trx, 'ingest_banking_rows', 'banking_transactions', bankingColumns, runId, counts.banking);
+/**
+ * Moves a run's staged rows into the statement tables, in file order, and applies their totals. Call
+ * in the closing transaction; `version`: the rows' change number (the change feeds).
+ */
+export async function moveStaged(
+  trx: Trx,
+  runId: string,
+  counts: { banking: number; cards: number },
+  now: Date,
+  version: number,
+) {
+  await moveInOrder(trx, 'ingest_banking_rows', 'banking_transactions', bankingColumns, runId, counts.banking, version);
   // The bills the card rows are charged on exist before the rows (foreign key).
   const bills = await trx
     .selectFrom('ingest_credit_card_rows')
@@ -158,7 +172,15 @@ export async function moveStaged(trx: Trx, runId: string, counts: { banking: num
     bills.map((b) => ({ ...b, brl_amount_minor: Number(b.total) }) as unknown as NewCreditCardTransaction),
     now,
   );
-  await moveInOrder(trx, 'ingest_credit_card_rows', 'credit_card_transactions', creditCardColumns, runId, counts.cards);
+  await moveInOrder(
+    trx,
+    'ingest_credit_card_rows',
+    'credit_card_transactions',
+    creditCardColumns,
+    runId,
+    counts.cards,
+    version,
+  );
   // Totals last: on PostgreSQL the accounts' and bills' rows stay locked only for the end of the transaction.
   const balances = await trx
     .selectFrom('ingest_banking_rows')

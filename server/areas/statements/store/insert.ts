@@ -5,15 +5,27 @@ import type { Database } from '../../../db/schema.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { closingDateOf } from '../bills/cycle.js';
 import { chunks } from '../../../lib/chunks.js';
+import { nextStatementVersion } from '../../../db/statement-versions.js';
 
 type Trx = Kysely<Database>;
 
 /** Rows per INSERT statement, under SQLite's bound-parameter limit for these widths. */
 const BATCH = 500;
 
+/** The rows numbered with their company's next statement version (created and changed by this write: the change feeds). */
+async function numbered<T extends { company_id: string }>(trx: Trx, rows: T[]): Promise<T[]> {
+  const versions = new Map<string, number>();
+  for (const { company_id } of rows)
+    if (!versions.has(company_id)) versions.set(company_id, await nextStatementVersion(trx, company_id));
+  return rows.map((row) => {
+    const seq = versions.get(row.company_id)!;
+    return { ...row, created_seq: seq, change_seq: seq };
+  });
+}
+
 export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<number[]> {
   const ids: number[] = [];
-  for (const batch of chunks(rows, BATCH)) {
+  for (const batch of chunks(await numbered(trx, rows), BATCH)) {
     const inserted = await trx.insertInto('banking_transactions').values(batch).returning('id').execute();
     ids.push(...inserted.map((r) => r.id));
   }
@@ -93,6 +105,7 @@ export async function insertCreditCardTransactions(
   now: Date,
 ): Promise<void> {
   const totals = await openBills(trx, rows, now);
-  for (const batch of chunks(rows, BATCH)) await trx.insertInto('credit_card_transactions').values(batch).execute();
+  for (const batch of chunks(await numbered(trx, rows), BATCH))
+    await trx.insertInto('credit_card_transactions').values(batch).execute();
   await addBillTotals(trx, totals);
 }

@@ -7,6 +7,7 @@ import { TYPE_ID } from '../../store/types.js';
 import { writeTransaction } from '../../../../db/transaction.js';
 import { changedAttributes, recordEvent } from '../../../../db/event-log.js';
 import { shownCategories } from './shown.js';
+import { touchStatementRows } from '../../../../db/statement-versions.js';
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
 export async function listCategories(
@@ -95,6 +96,7 @@ export async function renameCategory(
     await uniqueName('category', () =>
       trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute(),
     );
+    if (changes.name !== category.name) await touchStatementRows(trx, companyId, 'custom_category_id', [id]);
     const renamed = { ...category, ...changes };
     const [before, after] = await shownCategories(trx, companyId, [category, renamed]);
     await recordEvent(trx, now, {

@@ -1,0 +1,162 @@
+// The statements' change order (the `…/sync` feeds, DESIGN §11): every write that changes what the
+// statement lists show numbers the rows it changes with the company's next change number, in the
+// write's own transaction, and the numbers of one company commit in the order they were taken:
+//  - PostgreSQL: the number comes from a sequence while the write holds a per-company advisory lock,
+//    which it keeps until it commits; the next writer of the company takes its number only then. No
+//    row is shared between writers. The frequent writers (annotation, attachments, arrivals) take the
+//    lock before their transaction begins (`statementWriteTransaction`), so a writer that waited
+//    starts from a snapshot that already holds the previous one's commit: waiting never makes two
+//    writers overlap, which serializable transactions would otherwise often abort as conflicting.
+//    An ingest's closing transaction, too long to hold the order, reserves its number beforehand
+//    and the feeds stop below it until it ends (`ingestRunNumber`, `horizon`).
+//  - SQLite: writes run one at a time; the next number is the company's largest plus one.
+// So a reader that has seen number n has seen every change numbered below n. Each statement row
+// keeps the number of its creation (`created_seq`) and of its latest change (`change_seq`, indexed
+// with the company); the company's largest is the statements' data version (the lists' and exports'
+// `ETag`). Lives here, below the areas, because the directory's deletes and renames change what the
+// statements show too (reclassify.ts).
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { writeTransaction } from './transaction.js';
+import { CONFLICT, retrying } from './retry.js';
+import type { Database } from './schema.js';
+import { storeKind } from './dialect.js';
+
+type Db = Kysely<Database>;
+type StatementTable = 'banking_transactions' | 'credit_card_transactions';
+const STATEMENTS: readonly StatementTable[] = ['banking_transactions', 'credit_card_transactions'];
+/** The advisory locks' first key: the statements' change order (the second is the company's hash). */
+const LOCK_CLASS = 0x5354;
+
+/**
+ * A write transaction (transaction.ts) that changes the company's statement rows. On PostgreSQL the
+ * company's change order is taken before the transaction begins and given back after it ends.
+ */
+export async function statementWriteTransaction<T>(
+  db: Db,
+  companyId: string,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (db.isTransaction || storeKind(db) === 'sqlite') return writeTransaction(db, work);
+  const key = sql`${sql.lit(LOCK_CLASS)}, hashtext(${companyId})`;
+  return retrying(CONFLICT, () =>
+    db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${key})`.execute(connection);
+      try {
+        return await connection.transaction().setIsolationLevel('serializable').execute(work);
+      } finally {
+        await sql`select pg_advisory_unlock(${key})`.execute(connection);
+      }
+    }),
+  );
+}
+
+/** The company's next change number; call in the write's transaction, which then holds the company's change order until it ends. */
+export async function nextStatementVersion(trx: Db, companyId: string): Promise<number> {
+  if (storeKind(trx) === 'sqlite') return (await statementVersion(trx, companyId)) + 1;
+  await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, hashtext(${companyId}))`.execute(trx);
+  const { rows } = await sql<{ n: string | number }>`select nextval('statement_change_seq') as n`.execute(trx);
+  return Number(rows[0]!.n);
+}
+
+/**
+ * The company's statement data version, for the statements' ETags: its largest change number, and
+ * the number an unfinished ingest run holds (its rows appear when it ends, below the largest maybe).
+ */
+export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
+  // One statement: it is read before every statement list, feed and export (their 304s).
+  type N = string | number | null;
+  const { rows } = await sql<{ v: N; c: N; h: N }>`select
+      (select max(change_seq) from banking_transactions where company_id = ${companyId}) as v,
+      (select max(change_seq) from credit_card_transactions where company_id = ${companyId}) as c,
+      (${horizon(db, companyId)}) as h`.execute(db);
+  const row = rows[0];
+  return `${Math.max(Number(row?.v ?? 0), Number(row?.c ?? 0))}:${row?.h ?? ''}`;
+}
+
+/** The company's largest change number (0 before any row). */
+export async function statementVersion(db: Db, companyId: string): Promise<number> {
+  const { rows } = await sql<{ v: string | number | null }>`select max(v) as v from (
+      select max(change_seq) as v from banking_transactions where company_id = ${companyId}
+      union all
+      select max(change_seq) as v from credit_card_transactions where company_id = ${companyId}
+    ) m`.execute(db);
+  return Number(rows[0]?.v ?? 0);
+}
+
+type Rows = Kysely<
+  Record<StatementTable, Record<'id' | 'company_id' | 'change_seq' | 'cost_center_id' | 'custom_category_id', unknown>>
+>;
+
+/**
+ * Marks the company's rows `ids` of `table` as changed: they come again in the feed. Call it last in
+ * the write's transaction: on PostgreSQL the company's change order is held from here to the commit,
+ * so the write waits for another writer of the company only for that last step.
+ */
+export async function markChanged(
+  trx: Db,
+  table: StatementTable,
+  companyId: string,
+  ids: ReadonlyArray<number | string>,
+): Promise<void> {
+  const version = await nextStatementVersion(trx, companyId);
+  await (trx as unknown as Rows)
+    .updateTable(table)
+    .set({ change_seq: version })
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * The change number of an ingest run's rows. On PostgreSQL it is reserved before the run's closing
+ * transaction, in a transaction of its own that records it on the run (still LOADING): the feeds read
+ * no row numbered from there on until the run is done (`horizon`), so the company's other writers
+ * go on numbering and committing while the closing transaction runs, and none of their changes can be
+ * read before the run's rows. On SQLite the closing transaction runs alone: its number is taken in it.
+ */
+export async function ingestRunNumber(db: Db, companyId: string, runId: string): Promise<number | undefined> {
+  if (storeKind(db) === 'sqlite') return undefined;
+  return writeTransaction(db, async (trx) => {
+    const version = await nextStatementVersion(trx, companyId);
+    await trx
+      .updateTable('ingest_runs')
+      .set({ change_seq: version, heartbeat_at: new Date().toISOString() })
+      .where('id', '=', runId)
+      .execute();
+    return version;
+  });
+}
+
+/** A run whose heartbeat is older died (the ingest's ABANDONED_RUN_MS): its rows will never come, it holds nothing back. */
+const DEAD_RUN_MS = 10 * 60_000;
+
+/** The first change number the feeds may not read yet: that of the company's oldest live unfinished ingest run, if any. */
+export const horizon = (db: Db, companyId: string) =>
+  db
+    .selectFrom('ingest_runs')
+    .select((eb) => eb.fn.min('change_seq').as('h'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'LOADING')
+    .where('heartbeat_at', '>', new Date(Date.now() - DEAD_RUN_MS).toISOString());
+
+/**
+ * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show
+ * was renamed, a category or cost center they carry was deleted): they come again in the feeds.
+ */
+export async function touchStatementRows(
+  trx: Db,
+  companyId: string,
+  column: 'cost_center_id' | 'custom_category_id',
+  values: ReadonlyArray<string | number>,
+): Promise<void> {
+  if (values.length === 0) return;
+  const version = await nextStatementVersion(trx, companyId);
+  for (const table of STATEMENTS) {
+    await (trx as unknown as Rows)
+      .updateTable(table)
+      .set({ change_seq: version })
+      .where('company_id', '=', companyId)
+      .where(column, 'in', values)
+      .execute();
+  }
+}

@@ -1,0 +1,92 @@
+// Conditional GETs (RFC 9110 §13.1.2, DESIGN §11): every GET answer carries an `ETag` and
+// `Cache-Control: private, no-cache`, and `If-None-Match` with a current tag gets 304 without a body.
+//  - The statements' lists, change feeds and exports follow the company's statement version
+//    (server/db/statement-versions.ts, advanced in the transaction of every write they show): their
+//    weak tag is that version with everything else that shapes the answer (the company, the
+//    operation, the query, the company's time zone; no request header changes their 200), read
+//    before the handler, so a 304 runs neither the page's query nor its serialization. When the
+//    request carries `If-None-Match`, the tag is compared right after authentication and the rate
+//    limit (`notModifiedEarly`), before the body parsers and the contract's validation: the tag
+//    covers the exact query, so only a request byte for byte like one answered 200 can match.
+//  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
+//    item's `If-Match` compares): the handler runs, the body is not sent.
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { statementDataVersion } from '../db/statement-versions.js';
+import type { AuthContext } from './handler.js';
+import type { ContractOperation } from '../contract/index.js';
+import { operationOf } from './operation.js';
+import { itemETag, tagMatches } from './etag.js';
+
+const VERSIONED = new Set([
+  'listBankingTransactions',
+  'listCreditCardTransactions',
+  'listBankingTransactionChanges',
+  'listCreditCardTransactionChanges',
+  'downloadBankingExport',
+  'downloadCreditCardExport',
+]);
+
+const digest = (parts: Array<string | Buffer>) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('base64url').slice(0, 27);
+};
+
+/** Is the request a GET (or HEAD) of an operation that declares `If-None-Match` (not the card reveal: `no-store`)? */
+export const isConditionalRead = (req: Request, operation: ContractOperation) =>
+  (req.method === 'GET' || req.method === 'HEAD') && (operation.paramNames.header ?? []).includes('If-None-Match');
+
+/** The weak tag of a versioned operation's answer, from the company's statement version; undefined for other operations. */
+export async function versionedTag(
+  db: Kysely<Database>,
+  operationId: string,
+  req: Request,
+  auth: AuthContext | undefined,
+): Promise<string | undefined> {
+  if (!auth || !VERSIONED.has(operationId)) return undefined;
+  const version = await statementDataVersion(db, auth.companyId);
+  const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
+  return `W/"${digest([operationId, auth.companyId, version, auth.timeZone, query])}"`;
+}
+
+/** The versioned tag computed by `notModifiedEarly`, kept for dispatch. */
+export const earlyTagOf = (res: Response): string | undefined => res.locals.versionedTag as string | undefined;
+
+/** The versioned operations' 304, before the body is read and the request validated (see above). */
+export function notModifiedEarly(db: Kysely<Database>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const operation = operationOf(res);
+    const header = req.get('if-none-match');
+    if (!operation || header === undefined || !isConditionalRead(req, operation)) return next();
+    const tag = await versionedTag(db, operation.operationId, req, res.locals.auth as AuthContext | undefined);
+    if (tag === undefined) return next();
+    res.locals.versionedTag = tag;
+    if (!answeredNotModified(req, res, tag)) return next();
+  };
+}
+
+/** The strong tag of an answer from what it sends: an item's representation (`itemETag`), or its bytes. */
+export function sentTag(reply: { body?: unknown; raw?: Buffer | Uint8Array }): string | undefined {
+  if (reply.raw !== undefined) return `"${digest([Buffer.from(reply.raw)])}"`;
+  return reply.body === undefined ? undefined : itemETag(reply.body);
+}
+
+/**
+ * Answers 304 without a body when `If-None-Match` holds the tag (true then). The validator headers go
+ * with the 304, and with the answer to come when `answering` (a 200 the handler gave; not before it
+ * ran: an error must not carry them).
+ */
+export function answeredNotModified(req: Request, res: Response, tag: string, answering = false): boolean {
+  const header = req.get('if-none-match');
+  const matches = header !== undefined && tagMatches(header, tag, 'weak');
+  if (matches || answering) {
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+  }
+  if (!matches) return false;
+  res.status(304).end();
+  return true;
+}
