@@ -59,7 +59,18 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Annotate or reconcile many banking transactions at once
+         * @description Batch write-back: the single PATCH (`PATCH /statements/v1/banking/{transactionId}`) for 1 to 100
+         *     transactions in one request, each item under that PATCH's rules. **All or nothing**, in one
+         *     database transaction: when any item fails, the answer is the status the single PATCH would give
+         *     for the first failing item (400, 404 or 409), `details` names every failing item by its index
+         *     and field (`transactions.3.costCenterId: …`), nothing changes and no event is recorded. On
+         *     success, 204, and one event per transaction that changed, as the single PATCH records them (an
+         *     item that changes nothing records none). An `id` may appear once per batch. The batch counts
+         *     as one request for the rate limit and honours `Idempotency-Key`.
+         */
+        patch: operations["reconcileBankingTransactions"];
         trace?: never;
     };
     "/statements/v1/banking/sync": {
@@ -202,7 +213,18 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Annotate or reconcile many credit-card transactions at once
+         * @description Batch write-back: the single PATCH (`PATCH /statements/v1/credit-card/{transactionId}`) for 1 to 100
+         *     transactions in one request, each item under that PATCH's rules. **All or nothing**, in one
+         *     database transaction: when any item fails, the answer is the status the single PATCH would give
+         *     for the first failing item (400, 404 or 409), `details` names every failing item by its index
+         *     and field (`transactions.3.costCenterId: …`), nothing changes and no event is recorded. On
+         *     success, 204, and one event per transaction that changed, as the single PATCH records them (an
+         *     item that changes nothing records none). An `id` may appear once per batch. The batch counts
+         *     as one request for the rate limit and honours `Idempotency-Key`.
+         */
+        patch: operations["reconcileCreditCardTransactions"];
         trace?: never;
     };
     "/statements/v1/credit-card/sync": {
@@ -2172,6 +2194,53 @@ export interface components {
              */
             nextPageStartKey?: string;
         };
+        /**
+         * @description Replaces the notes. An empty string clears them.
+         * @example Almoço com cliente - projeto Atlas
+         */
+        notes: string;
+        /**
+         * @description Only `true` is accepted: it reconciles the transaction, which must be processed (status 2),
+         *     else 409. Reconciling an already reconciled transaction changes nothing. Reconciliation
+         *     cannot be undone: `false` gets 400.
+         * @constant
+         */
+        isConciled: true;
+        /**
+         * Format: int32
+         * @description A category of the company (`GET /categories/v1/categories`); another value gets 400.
+         * @example 12
+         */
+        categoryId: number;
+        /**
+         * Format: uuid
+         * @description A cost center of the company (`GET /cost-centers/v1/cost-centers`); another value gets 400.
+         * @example 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a
+         */
+        costCenterId: string;
+        /**
+         * @description One transaction of a batch: its `id` and at least one editable field, under the rules of the
+         *     single PATCH (`TransactionUpdate`).
+         */
+        BankingTransactionBatchItem: {
+            /**
+             * Format: int64
+             * @description The `id` of a banking statement item of the company.
+             * @example 48213
+             */
+            id: number;
+            notes?: components["schemas"]["notes"];
+            isConciled?: components["schemas"]["isConciled"];
+            categoryId?: components["schemas"]["categoryId"];
+            costCenterId?: components["schemas"]["costCenterId"];
+        };
+        /**
+         * @description 1 to 100 transactions of the banking statement to annotate or reconcile at once, each under the
+         *     single PATCH's rules. All or nothing: one failing item changes nothing. An `id` appears at most once.
+         */
+        BankingTransactionBatchUpdate: {
+            transactions: components["schemas"]["BankingTransactionBatchItem"][];
+        };
         /** @description A transaction that no longer exists (deleted, or replaced by an ingest); drop it from your copy. */
         RemovedTransaction: {
             /**
@@ -2373,6 +2442,28 @@ export interface components {
              * @example eyJrIjpbIjIwMjYtMTEtMTJUMjI6NDQ6MTAuMDAwWiIsIjAxSkQzUTVXMks4WjlZN1g2VjVUNFMzUjJRIl19.Zm9vYmFy
              */
             nextPageStartKey?: string;
+        };
+        /**
+         * @description One transaction of a batch: its `id` and at least one editable field, under the rules of the
+         *     single PATCH (`TransactionUpdate`).
+         */
+        CreditCardTransactionBatchItem: {
+            /**
+             * @description The `id` of a credit-card statement record of the company (a ULID).
+             * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            id: string;
+            notes?: components["schemas"]["notes"];
+            isConciled?: components["schemas"]["isConciled"];
+            categoryId?: components["schemas"]["categoryId"];
+            costCenterId?: components["schemas"]["costCenterId"];
+        };
+        /**
+         * @description 1 to 100 transactions of the credit-card statement to annotate or reconcile at once, each under the
+         *     single PATCH's rules. All or nothing: one failing item changes nothing. An `id` appears at most once.
+         */
+        CreditCardTransactionBatchUpdate: {
+            transactions: components["schemas"]["CreditCardTransactionBatchItem"][];
         };
         /**
          * @description One answer of the change feed: the transactions that changed after the cursor, each once, in its
@@ -4670,6 +4761,50 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unsupported Media Type",
+                 *       "message": "unsupported media type text/plain",
+                 *       "code": 415,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The request is well formed but cannot be carried out as sent. */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unprocessable Entity",
+                 *       "message": "Categories have linked establishments; send moveTo to reassign them",
+                 *       "code": 422,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "category 12 has 3 linked establishments"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
          *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
@@ -4714,50 +4849,6 @@ export interface components {
                  *       "code": 404,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-            };
-        };
-        /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
-        UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Unsupported Media Type",
-                 *       "message": "unsupported media type text/plain",
-                 *       "code": 415,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-            };
-        };
-        /** @description The request is well formed but cannot be carried out as sent. */
-        UnprocessableEntity: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Unprocessable Entity",
-                 *       "message": "Categories have linked establishments; send moveTo to reassign them",
-                 *       "code": 422,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         "category 12 has 3 linked establishments"
-                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -5237,16 +5328,6 @@ export interface components {
          */
         IfNoneMatch: string;
         /**
-         * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
-         *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
-         *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
-         */
-        SyncCursor: string;
-        /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
-        SyncLimit: number;
-        /** @description The `id` of the banking statement item. */
-        BankingTransactionId: number;
-        /**
          * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
          *     and the same value on every retry of it. The first response to the key (its status, body and
          *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -5256,6 +5337,16 @@ export interface components {
          *     errors (5xx) are not kept, so retrying them runs them again.
          */
         IdempotencyKey: string;
+        /**
+         * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
+         *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
+         *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+         */
+        SyncCursor: string;
+        /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
+        SyncLimit: number;
+        /** @description The `id` of the banking statement item. */
+        BankingTransactionId: number;
         /** @description Only records of these cards (comma-separated `cardId`s). */
         CreditCardCardIds: string[];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
@@ -5631,6 +5722,132 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reconcileBankingTransactions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactions": [
+                 *         {
+                 *           "id": 48213,
+                 *           "notes": "Almoço com cliente - projeto Atlas",
+                 *           "categoryId": 12
+                 *         },
+                 *         {
+                 *           "id": 48214,
+                 *           "isConciled": true,
+                 *           "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankingTransactionBatchUpdate"];
+            };
+        };
+        responses: {
+            /** @description Every item was applied, in one transaction. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid (no item or more than 100, an item without a field, an unknown field, notes longer than 1000 characters, `isConciled: false`, an `id` twice), or an item's `categoryId`/`costCenterId` is not the company's. `details` names every failing item by its index and field. Nothing changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "transactions.1: costCenterId 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company; nothing was changed",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.1.costCenterId: 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description An item's `id` is not a transaction of the company; `details` names every such item. Nothing changed. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "transactions.0: transaction not found; nothing was changed",
+                     *       "code": 404,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.0.id: transaction not found"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "transactions.1: the transaction cannot be reconciled; nothing was changed",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.1.isConciled: only processed transactions (status 2) can be reconciled; this one is PENDING"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6133,6 +6350,132 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reconcileCreditCardTransactions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactions": [
+                 *         {
+                 *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "notes": "Almoço com cliente - projeto Atlas",
+                 *           "categoryId": 12
+                 *         },
+                 *         {
+                 *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2R",
+                 *           "isConciled": true,
+                 *           "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditCardTransactionBatchUpdate"];
+            };
+        };
+        responses: {
+            /** @description Every item was applied, in one transaction. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is invalid (no item or more than 100, an item without a field, an unknown field, notes longer than 1000 characters, `isConciled: false`, an `id` twice), or an item's `categoryId`/`costCenterId` is not the company's. `details` names every failing item by its index and field. Nothing changed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "transactions.1: costCenterId 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company; nothing was changed",
+                     *       "code": 400,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.1.costCenterId: 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a is not a cost center of the company"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description An item's `id` is not a transaction of the company; `details` names every such item. Nothing changed. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "transactions.0: transaction not found; nothing was changed",
+                     *       "code": 404,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.0.id: transaction not found"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "transactions.1: the transaction cannot be reconciled; nothing was changed",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.1.isConciled: only processed transactions (status 2) can be reconciled; this one is PENDING"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

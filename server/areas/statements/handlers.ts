@@ -4,7 +4,7 @@ import { paging } from '../../http/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
 import { loadBankingPage } from './store/banking-page.js';
 import { loadCreditCardPage } from './store/credit-card-page.js';
-import { annotateTransaction } from './store/annotate.js';
+import { annotateTransaction, annotateTransactions } from './store/annotate.js';
 import { userIdsByEmail } from '../../db/references.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
@@ -18,6 +18,20 @@ const reconcile =
     { db, auth, requestId }: HandlerContext,
   ) => {
     await annotateTransaction(db, statement, auth.companyId, params.transactionId, body, auth.companyClock.now(), {
+      timeZone: auth.timeZone,
+      requestId,
+    });
+    return { status: 204 as const };
+  };
+
+/** The batch PATCH of `statement`: every item under the single PATCH's rules, all or nothing (store/annotate.ts). */
+const reconcileMany =
+  (statement: Parameters<typeof annotateTransactions>[1]) =>
+  async (
+    { body }: { body: { transactions: Parameters<typeof annotateTransactions>[3] } },
+    { db, auth, requestId }: HandlerContext,
+  ) => {
+    await annotateTransactions(db, statement, auth.companyId, body.transactions, auth.companyClock.now(), {
       timeZone: auth.timeZone,
       requestId,
     });
@@ -72,4 +86,6 @@ export const handlers = defineHandlers({
 
   reconcileBankingTransaction: reconcile('banking_transactions'),
   reconcileCreditCardTransaction: reconcile('credit_card_transactions'),
+  reconcileBankingTransactions: reconcileMany('banking_transactions'),
+  reconcileCreditCardTransactions: reconcileMany('credit_card_transactions'),
 });

@@ -3,7 +3,7 @@
 // every field of a request applies together or not at all.
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import { badRequest, conflict, notFound } from '../../../http/errors.js';
+import { ApiError, badRequest, type ErrorReason, notFound } from '../../../http/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
@@ -48,6 +48,113 @@ async function shown(db: Db, statement: Statement, companyId: string, id: number
   return item && (presentCreditCard(item, timeZone) as unknown as Record<string, unknown>);
 }
 
+/** Why one transaction cannot be changed: what the single PATCH answers for it. */
+interface Refusal {
+  status: 400 | 404 | 409;
+  message: string;
+  /** The field at fault, as the body names it. */
+  field: string;
+  reason?: ErrorReason;
+  /** One per problem. */
+  details: Array<{ field: string; text: string }>;
+}
+
+/** What a PATCH changes of one row, or why it cannot. Reads only: nothing is written here. */
+async function planAnnotation(
+  trx: Db,
+  statement: Statement,
+  companyId: string,
+  id: number | string,
+  patch: TransactionPatch,
+  now: Date,
+): Promise<{ changes: Partial<Annotatable>; reconcile: boolean } | Refusal> {
+  const view = trx as unknown as View;
+  const row = await view
+    .selectFrom(statement)
+    .select(['status', 'conciled'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row)
+    return {
+      status: 404,
+      message: 'Transaction not found',
+      field: 'id',
+      details: [{ field: 'id', text: 'transaction not found' }],
+    };
+
+  const problems: Array<{ field: string; text: string }> = [];
+  if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
+    problems.push({ field: 'categoryId', text: `${patch.categoryId} is not a category of the company` });
+  if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
+    problems.push({ field: 'costCenterId', text: `${patch.costCenterId} is not a cost center of the company` });
+  const [firstProblem] = problems;
+  if (firstProblem)
+    return {
+      status: 400,
+      message:
+        problems.length === 1 ? `${firstProblem.field}: ${firstProblem.text}` : 'Unknown category and cost center',
+      field: firstProblem.field,
+      details: problems,
+    };
+
+  const reconcile = patch.isConciled === true && row.conciled === 0;
+  if (reconcile && row.status !== 2)
+    return {
+      status: 409,
+      message: 'The transaction cannot be reconciled',
+      field: 'isConciled',
+      details: [
+        {
+          field: 'isConciled',
+          text: `only processed transactions (status 2) can be reconciled; this one is ${STATUS_NAMES[row.status]}`,
+        },
+      ],
+    };
+  const changes: Partial<Annotatable> = {
+    ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
+    ...(patch.categoryId !== undefined ? { custom_category_id: patch.categoryId } : {}),
+    ...(patch.costCenterId !== undefined ? { cost_center_id: patch.costCenterId } : {}),
+    ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
+  };
+  return { changes, reconcile };
+}
+
+const isRefusal = (plan: Awaited<ReturnType<typeof planAnnotation>>): plan is Refusal => 'status' in plan;
+
+/** Writes a planned change, with its event and its place in the change feed. */
+async function applyAnnotation(
+  trx: Db,
+  statement: Statement,
+  companyId: string,
+  id: number | string,
+  { changes, reconcile }: { changes: Partial<Annotatable>; reconcile: boolean },
+  now: Date,
+  context: ChangeContext,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  const view = trx as unknown as View;
+  const before = await shown(trx, statement, companyId, id, context.timeZone);
+  await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
+  const after = await shown(trx, statement, companyId, id, context.timeZone);
+  if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
+  // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
+  const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
+  await recordEvent(trx, now, {
+    companyId,
+    type: `${object}.${reconcile ? 'reconciled' : 'updated'}`,
+    requestId: context.requestId,
+    object: after,
+    previousAttributes: changedAttributes(before, after),
+  });
+  await markChanged(trx, statement, companyId, [id]);
+}
+
+const undoRefused = () =>
+  badRequest('Reconciliation cannot be undone: isConciled accepts only true', ['isConciled: only true is accepted'], {
+    param: 'isConciled',
+  });
+
 export async function annotateTransaction(
   db: Db,
   statement: Statement,
@@ -57,55 +164,68 @@ export async function annotateTransaction(
   now: Date,
   context: ChangeContext,
 ): Promise<void> {
-  if (patch.isConciled === false) {
-    throw badRequest('Reconciliation cannot be undone: isConciled accepts only true', [
-      'isConciled: only true is accepted',
-    ]);
-  }
+  if (patch.isConciled === false) throw undoRefused();
   await statementWriteTransaction(db, companyId, async (trx) => {
-    const view = trx as unknown as View;
-    const row = await view
-      .selectFrom(statement)
-      .select(['status', 'conciled'])
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw notFound('Transaction not found');
-
-    const problems: string[] = [];
-    if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
-      problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
-    if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
-      problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
-    if (problems.length > 0)
-      throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
-
-    const reconcile = patch.isConciled === true && row.conciled === 0;
-    if (reconcile && row.status !== 2) {
-      throw conflict('The transaction cannot be reconciled', [
-        `only processed transactions (status 2) can be reconciled; this one is ${STATUS_NAMES[row.status]}`,
-      ]);
+    const plan = await planAnnotation(trx, statement, companyId, id, patch, now);
+    if (isRefusal(plan)) {
+      if (plan.status === 404) throw notFound(plan.message);
+      // The single PATCH's details: `field: problem` for an unknown reference, the problem alone for a conflict.
+      const details = plan.details.map(({ field, text }) => (plan.status === 400 ? `${field}: ${text}` : text));
+      throw new ApiError(plan.status, plan.message, details, {}, { reason: plan.reason, param: plan.field });
     }
-    const changes: Partial<Annotatable> = {
-      ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
-      ...(patch.categoryId !== undefined ? { custom_category_id: patch.categoryId } : {}),
-      ...(patch.costCenterId !== undefined ? { cost_center_id: patch.costCenterId } : {}),
-      ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
-    };
-    if (Object.keys(changes).length === 0) return;
-    const before = await shown(trx, statement, companyId, id, context.timeZone);
-    await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
-    const after = await shown(trx, statement, companyId, id, context.timeZone);
-    if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
-    // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
-    const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
-    await recordEvent(trx, now, {
-      companyId,
-      type: `${object}.${reconcile ? 'reconciled' : 'updated'}`,
-      requestId: context.requestId,
-      object: after,
-      previousAttributes: changedAttributes(before, after),
+    await applyAnnotation(trx, statement, companyId, id, plan, now, context);
+  });
+}
+
+/**
+ * The batch PATCH: every item under the single PATCH's rules, all or nothing in one transaction.
+ * Every item is checked before anything is written; when any fails, the error is the status of the
+ * first failure and its details name every failing item (`transactions.3.costCenterId: …`).
+ */
+export async function annotateTransactions(
+  db: Db,
+  statement: Statement,
+  companyId: string,
+  items: Array<TransactionPatch & { id: number | string }>,
+  now: Date,
+  context: ChangeContext,
+): Promise<void> {
+  const firstIndex = new Map<string, number>();
+  const duplicates = items.flatMap((item, index) => {
+    const key = String(item.id).toUpperCase();
+    const first = firstIndex.get(key);
+    if (first === undefined) firstIndex.set(key, index);
+    return first === undefined ? [] : [`transactions.${index}.id: ${item.id} is already item ${first} of the batch`];
+  });
+  if (duplicates.length > 0)
+    throw badRequest(`A transaction appears twice in the batch: ${duplicates[0]}`, duplicates, {
+      reason: 'invalid_value',
+      param: duplicates[0]!.split(':')[0]!,
     });
-    await markChanged(trx, statement, companyId, [id]);
+  const undo = items.findIndex((item) => item.isConciled === false);
+  if (undo >= 0) throw undoRefused();
+
+  await statementWriteTransaction(db, companyId, async (trx) => {
+    const plans = [];
+    const refusals: Array<{ index: number; refusal: Refusal }> = [];
+    for (const [index, { id, ...patch }] of items.entries()) {
+      const plan = await planAnnotation(trx, statement, companyId, id, patch, now);
+      if (isRefusal(plan)) refusals.push({ index, refusal: plan });
+      else plans.push({ id, plan });
+    }
+    const first = refusals[0];
+    if (first) {
+      const { index, refusal } = first;
+      throw new ApiError(
+        refusal.status,
+        `transactions.${index}: ${refusal.message[0]!.toLowerCase()}${refusal.message.slice(1)}; nothing was changed`,
+        refusals.flatMap(({ index: at, refusal: r }) =>
+          r.details.map(({ field, text }) => `transactions.${at}.${field}: ${text}`),
+        ),
+        {},
+        { reason: refusal.reason, param: `transactions.${index}.${refusal.field}` },
+      );
+    }
+    for (const { id, plan } of plans) await applyAnnotation(trx, statement, companyId, id, plan, now, context);
   });
 }
