@@ -15,6 +15,7 @@ import * as m0012 from './0012_auth_failure_keys.js';
 import * as m0013 from './0013_ingest_staging.js';
 import * as m0014 from './0014_company_clock.js';
 import * as m0015 from './0015_export_leases.js';
+import * as m0019 from './0019_client_rotation.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_ingest_staging': m0013,
   '0014_company_clock': m0014,
   '0015_export_leases': m0015,
+  '0019_client_rotation': m0019,
 };
