@@ -84,7 +84,9 @@ async function main(): Promise<number> {
   if (process.argv.includes('--check')) {
     const stale = await staleGeneratedFiles();
     if (stale.length > 0) {
-      console.error(`generated files are stale: ${stale.join(', ')}. Run \`npm run build:contract\` and commit the result.`);
+      console.error(
+        `generated files are stale: ${stale.join(', ')}. Run \`npm run build:contract\` and commit the result.`,
+      );
       return 1;
     }
     console.log('generated/ is up to date');

@@ -76,8 +76,10 @@ async function prepare(store: Store, port: number) {
   const page = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
   if (!config.production) {
     if (!existsSync(docsPath)) await buildDocs();
-    if (!config.sandboxHelpers && !existsSync(page)) await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
-  } else if (!existsSync(page)) hint.push(`  The docs page ${page} is not built: /docs answers 404 until \`npm run build\``);
+    if (!config.sandboxHelpers && !existsSync(page))
+      await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
+  } else if (!existsSync(page))
+    hint.push(`  The docs page ${page} is not built: /docs answers 404 until \`npm run build\``);
   return { config, demo, hint };
 }
 

@@ -155,7 +155,8 @@ export const SETTINGS: readonly Setting[] = [
     group: 'server',
     type: 'integer',
     default: '30',
-    description: 'Failed client authentications from one address per minute, whatever the client id, before 429; `0` off.',
+    description:
+      'Failed client authentications from one address per minute, whatever the client id, before 429; `0` off.',
     check: wholeNumber(),
   },
   {
@@ -473,10 +474,20 @@ export function configurationMarkdown(): string {
     'Empty values count as unset.',
   ];
   for (const [group, title] of Object.entries(GROUPS) as Array<[SettingGroup, string]>) {
-    lines.push('', `## ${title}`, '', '| variable | type | default | production | secret | |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '',
+      `## ${title}`,
+      '',
+      '| variable | type | default | production | secret | |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
     for (const s of SETTINGS.filter((setting) => setting.group === group)) {
       const production =
-        s.productionDefault === REQUIRED ? '**required**' : s.productionDefault === undefined ? 'same' : cell(s.productionDefault);
+        s.productionDefault === REQUIRED
+          ? '**required**'
+          : s.productionDefault === undefined
+            ? 'same'
+            : cell(s.productionDefault);
       const fallback = s.default === sandboxSecret ? sandboxSecret : cell(s.default);
       lines.push(
         `| \`${s.name}\` | ${s.type.replace(/\|/g, '\\|')} | ${fallback} | ${production} | ${s.secret ? 'yes' : ''} | ${s.description} |`,

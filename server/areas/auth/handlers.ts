@@ -40,7 +40,10 @@ export const handlers = defineHandlers({
 
     // A token got with the previous secret of a rotation ends with its grace.
     const ttlSeconds = client.graceEndsAt
-      ? Math.max(1, Math.min(config.tokenTtlSeconds, Math.floor((Date.parse(client.graceEndsAt) - clock.now().getTime()) / 1000)))
+      ? Math.max(
+          1,
+          Math.min(config.tokenTtlSeconds, Math.floor((Date.parse(client.graceEndsAt) - clock.now().getTime()) / 1000)),
+        )
       : config.tokenTtlSeconds;
     const token = await issueToken(db, clock, { clientId, companyId: client.company_id, scopes, ttlSeconds });
     return {

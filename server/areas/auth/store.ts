@@ -175,7 +175,11 @@ export async function issueToken(
     })
     .execute();
   // When the client was last used: written here, once per token, not on every request.
-  await db.updateTable('api_clients').set({ last_used_at: now.toISOString() }).where('id', '=', input.clientId).execute();
+  await db
+    .updateTable('api_clients')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', input.clientId)
+    .execute();
   return token;
 }
 

@@ -6,7 +6,9 @@ import { output } from '../options.js';
 export function register(program: Command): void {
   program
     .command('config')
-    .description('Print the effective configuration of this environment (secrets redacted), checked as `serve` checks it')
+    .description(
+      'Print the effective configuration of this environment (secrets redacted), checked as `serve` checks it',
+    )
     .option('--json', 'print one JSON document')
     .action((opts: { json?: boolean }) => {
       const settings = effectiveSettings(process.env);
@@ -19,7 +21,9 @@ export function register(program: Command): void {
       if (opts.json) return output(true, { settings, ...(problem ? { problem } : {}) });
       const width = Math.max(...settings.map((s) => s.name.length));
       for (const s of settings)
-        process.stdout.write(`${s.name.padEnd(width)}  ${s.value ?? '(unset)'}${s.source === 'default' ? '  (default)' : ''}\n`);
+        process.stdout.write(
+          `${s.name.padEnd(width)}  ${s.value ?? '(unset)'}${s.source === 'default' ? '  (default)' : ''}\n`,
+        );
       if (problem) process.stdout.write(`\nserve would refuse to start: ${problem}\n`);
     });
   program

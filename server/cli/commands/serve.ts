@@ -5,7 +5,9 @@ import { checkSettings } from '../../settings.js';
 
 export function register(program: Command): void {
   withDb(program.command('serve'))
-    .description('Run the API server (the sandbox creates and seeds a demo company on an empty database; production starts empty)')
+    .description(
+      'Run the API server (the sandbox creates and seeds a demo company on an empty database; production starts empty)',
+    )
     .option('--port <port>', 'port to listen on (default: $PORT or 8080)', port)
     .option(
       '--host <address>',
