@@ -41,7 +41,8 @@ fail() {
 }
 curl -fsS "http://127.0.0.1:$port/openapi.json" | node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const b=JSON.parse(s);if(!b.openapi||Object.keys(b.paths).some(p=>p.startsWith('/sandbox/')))process.exit(1)})" \
   || fail "/openapi.json is not the production contract"
-curl -fsS "http://127.0.0.1:$port/docs" | grep -q '<html' || fail "/docs does not serve the reference page"
+curl -fsS "http://127.0.0.1:$port/docs" -o "$work/docs.html" || fail "/docs does not answer"
+grep -q '/statements/v1/banking' "$work/docs.html" || fail "/docs does not serve the reference page"
 kill "$server_pid"; wait "$server_pid" || true; server_pid=""
 companies="$(node bin/finance.js company list --db "$work/prod.sqlite")"
 [ "$companies" = "no companies" ] || fail "the production database holds a company: $companies"
