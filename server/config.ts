@@ -67,10 +67,14 @@ export interface Config {
     urlsPrevious?: Buffer;
     /** AES-256-GCM key of stored card numbers. */
     panKey: Buffer;
+    /** `PAN_ENCRYPTION_KEY_PREVIOUS`: during a rotation, card numbers it sealed still open. */
+    panKeyPrevious?: Buffer;
     /** HMAC key from which CVVs are derived. */
     cvvKey: Buffer;
     /** AES-256-GCM key of stored Idempotency-Key responses. */
     idempotencyKey: Buffer;
+    /** `IDEMPOTENCY_ENCRYPTION_KEY_PREVIOUS`: during a rotation, responses it sealed still open. */
+    idempotencyKeyPrevious?: Buffer;
   };
   logLevel: string;
   /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
@@ -158,8 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),
       urlsPrevious: previous(env.URL_SIGNING_SECRET_PREVIOUS),
       panKey: secret(env.PAN_ENCRYPTION_KEY, 'PAN_ENCRYPTION_KEY'),
+      panKeyPrevious: previous(env.PAN_ENCRYPTION_KEY_PREVIOUS),
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
       idempotencyKey: secret(env.IDEMPOTENCY_ENCRYPTION_KEY, 'IDEMPOTENCY_ENCRYPTION_KEY'),
+      idempotencyKeyPrevious: previous(env.IDEMPOTENCY_ENCRYPTION_KEY_PREVIOUS),
     },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),

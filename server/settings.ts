@@ -287,6 +287,15 @@ export const SETTINGS: readonly Setting[] = [
     check: hex32,
   },
   {
+    name: 'PAN_ENCRYPTION_KEY_PREVIOUS',
+    group: 'secrets',
+    type: 'hex32',
+    description:
+      'The previous PAN_ENCRYPTION_KEY during a rotation: card numbers it sealed still open until `finance secrets reencrypt` re-seals them.',
+    secret: true,
+    check: hex32,
+  },
+  {
     name: 'CVV_KEY',
     group: 'secrets',
     type: 'hex32',
@@ -303,6 +312,15 @@ export const SETTINGS: readonly Setting[] = [
     default: sandboxSecret,
     productionDefault: REQUIRED,
     description: 'AES-256-GCM key of stored Idempotency-Key responses.',
+    secret: true,
+    check: hex32,
+  },
+  {
+    name: 'IDEMPOTENCY_ENCRYPTION_KEY_PREVIOUS',
+    group: 'secrets',
+    type: 'hex32',
+    description:
+      'The previous IDEMPOTENCY_ENCRYPTION_KEY during a rotation: responses it sealed still replay (they expire within 24 hours).',
     secret: true,
     check: hex32,
   },

@@ -11,20 +11,22 @@ import { freshDatabase } from './support/database.js';
 import { testConfig } from '../server/config.js';
 import { failureLog } from '../server/lib/failure-log.js';
 import { signExpiring, verifyExpiring } from '../server/lib/signed-token.js';
+import { reencryptPans } from '../server/areas/vcn/store/reencrypt.js';
+import { fundedCompany, hotelRequest, issue } from './support/factories/vcn.js';
+import type { Config } from '../server/config.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-const withCursorKeys = async (dbPath: string, cursor: Buffer, cursorPrevious?: Buffer) => {
-  const server = await startTestServer({
-    dbPath,
-    config: { secrets: { ...testConfig().secrets, cursor, cursorPrevious } },
-  });
+const withKeys = async (dbPath: string, keys: Partial<Config['secrets']>) => {
+  const server = await startTestServer({ dbPath, config: { secrets: { ...testConfig().secrets, ...keys } } });
   servers.push(server);
   return server;
 };
+const withCursorKeys = (dbPath: string, cursor: Buffer, cursorPrevious?: Buffer) =>
+  withKeys(dbPath, { cursor, cursorPrevious });
 
 describe('server secret rotation', () => {
   it('when CURSOR_SECRET is rotated with CURSOR_SECRET_PREVIOUS, then a cursor signed before is still accepted; without it, 400', async () => {
@@ -49,6 +51,31 @@ describe('server secret rotation', () => {
       .apiWithToken(company.token)
       .GET('/categories/v1/categories', { params: { query: { limit: 2, nextPageStartKey: cursor } } });
     expect(refused.response.status).toBe(400);
+  });
+
+  it('when PAN_ENCRYPTION_KEY is rotated, then cards open with the previous key until `secrets reencrypt` re-seals them under the new one', async () => {
+    const dbPath = await freshDatabase();
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const cvvKey = randomBytes(32);
+    const before = await withKeys(dbPath, { panKey: oldKey, cvvKey });
+    const company = await fundedCompany(before);
+    const card = await issue(company, hotelRequest());
+    const reveal = (server: TestServer) =>
+      server
+        .apiWithToken(company.token)
+        .GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path: { vcnId: card.vcnId } } });
+    const pan = (await reveal(before)).data?.pan;
+    expect(pan).toMatch(/^[0-9]{16}$/);
+
+    const during = await withKeys(dbPath, { panKey: newKey, panKeyPrevious: oldKey, cvvKey });
+    expect((await reveal(during)).data?.pan).toBe(pan);
+    expect(await reencryptPans(during.db, { panKey: newKey, panKeyPrevious: oldKey })).toMatchObject({
+      reencrypted: 1,
+    });
+    expect(await reencryptPans(during.db, { panKey: newKey })).toMatchObject({ reencrypted: 0 });
+
+    const after = await withKeys(dbPath, { panKey: newKey, cvvKey });
+    expect((await reveal(after)).data?.pan).toBe(pan);
   });
 
   it('when URL_SIGNING_SECRET is rotated, then a URL signed with the previous one verifies against [new, previous] only', () => {

@@ -6,7 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { Config } from '../config.js';
 
-type Generated = Exclude<keyof Config['secrets'], 'cursorPrevious' | 'urlsPrevious'>;
+type Generated = Exclude<
+  keyof Config['secrets'],
+  'cursorPrevious' | 'urlsPrevious' | 'panKeyPrevious' | 'idempotencyKeyPrevious'
+>;
 
 const ENV: Record<Generated, string> = {
   cursor: 'CURSOR_SECRET',

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { SERVER_SECRETS, checkSettings, effectiveSettings } from '../../settings.js';
-import { output } from '../options.js';
+import { output, usingDb, withDb } from '../options.js';
+import { loadConfig } from '../../config.js';
+import { resolveSecrets } from '../../db/server-secrets.js';
+import { reencryptPans } from '../../areas/vcn/store/reencrypt.js';
 
 export function register(program: Command): void {
   program
@@ -26,9 +29,20 @@ export function register(program: Command): void {
         );
       if (problem) process.stdout.write(`\nserve would refuse to start: ${problem}\n`);
     });
-  program
-    .command('secrets')
-    .description('Server secrets')
+  const secrets = program.command('secrets').description('Server secrets');
+  withDb(secrets.command('reencrypt'))
+    .description(
+      'After a PAN_ENCRYPTION_KEY rotation: re-seal every stored card number with PAN_ENCRYPTION_KEY (opening it with PAN_ENCRYPTION_KEY_PREVIOUS)',
+    )
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { db: string; json?: boolean }) => {
+      const base = loadConfig(process.env);
+      const counts = await usingDb(opts.db, async (db) =>
+        reencryptPans(db, await resolveSecrets(db, process.env, base.secrets)),
+      );
+      output(Boolean(opts.json), { ...counts });
+    });
+  secrets
     .command('generate')
     .description('Print a block of fresh server secrets (KEY=value lines for an env file or a secret store)')
     .action(() => {
