@@ -72,13 +72,22 @@ export async function startServerProcess(
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  // The sandbox's banner says it listens; production's start-up line is at info, which LOG_LEVEL=warn
+  // hides, so /health is asked too.
+  let poll: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('Token URL') || out.includes('"tokenUrl"')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}\n${err}`)));
-  });
+    poll = setInterval(() => {
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (res) => res.ok && resolve(),
+        () => undefined,
+      );
+    }, 200);
+  }).finally(() => clearInterval(poll));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     child,
