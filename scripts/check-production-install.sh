@@ -23,7 +23,7 @@ export OPTIC_TELEMETRY_LEVEL=off
 npm ci --no-audit --no-fund --loglevel=error
 npm run build
 npm prune --omit=dev --no-audit --no-fund --loglevel=error
-echo "production tree: $(du -sm node_modules | cut -f1) MB in node_modules, $(npm ls --omit=dev --all --parseable 2>/dev/null | wc -l) packages (npm ls --omit=dev --all)"
+echo "production tree: $(du -sm node_modules | cut -f1) MB in node_modules, $(( $(npm ls --omit=dev --all --parseable 2>/dev/null | wc -l) - 1 )) packages (npm ls --omit=dev --all)"
 
 # Starts a production server on an empty database with fresh secrets and checks what it serves and logs.
 check_server() {
