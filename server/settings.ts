@@ -9,9 +9,9 @@
 // default, secret) are not something those libraries carry.
 import ipaddr from 'ipaddr.js';
 
-export type SettingGroup = 'server' | 'secrets' | 'database' | 'operations' | 'cli';
+type SettingGroup = 'server' | 'secrets' | 'database' | 'operations' | 'cli';
 
-export interface Setting {
+interface Setting {
   name: string;
   group: SettingGroup;
   /** As shown in the docs: `integer`, `boolean`, `hex32`, … */
@@ -26,7 +26,7 @@ export interface Setting {
   check?: (value: string, env: NodeJS.ProcessEnv) => string | undefined;
 }
 
-export const REQUIRED = 'required';
+const REQUIRED = 'required';
 
 const wholeNumber =
   (min = 0, max = 999_999_999) =>
@@ -52,7 +52,7 @@ const redisUrl = (value: string) =>
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** TRUST_PROXY's forms (see Config.trustProxy). */
-export function trustProxyError(value: string): string | undefined {
+function trustProxyError(value: string): string | undefined {
   const v = value.trim();
   if (v === '' || v === 'false' || v === 'true' || /^[0-9]{1,3}$/.test(v)) return undefined;
   for (const entry of v
@@ -78,7 +78,7 @@ export const SERVER_SECRETS = [
 
 const sandboxSecret = 'generated once, kept in the database';
 
-export const SETTINGS: readonly Setting[] = [
+const SETTINGS: readonly Setting[] = [
   {
     name: 'NODE_ENV',
     group: 'server',
@@ -422,7 +422,7 @@ export const SETTINGS: readonly Setting[] = [
 ];
 
 /** A setting's value that stops the start: the message names the variable. */
-export class SettingsError extends Error {
+class SettingsError extends Error {
   override name = 'SettingsError';
 }
 

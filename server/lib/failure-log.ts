@@ -4,7 +4,7 @@
 // never once per poll.
 import type { Logger } from 'pino';
 
-export interface FailureLog {
+interface FailureLog {
   failed(err: unknown): void;
   succeeded(): void;
 }
