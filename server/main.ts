@@ -149,7 +149,7 @@ async function restartHint({ db, description }: Store): Promise<string[]> {
     ];
   return [
     `  Database ${description} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
-    '  New credentials (the demo secret was shown only when the database was created):',
+    '  New credentials (a client secret is shown only when it is created):',
     `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
     `  Every company: npx finance company list${dbOption}`,
   ];

@@ -91,8 +91,8 @@ const SETTINGS: readonly Setting[] = [
     group: 'server',
     type: 'integer',
     default: '8080',
-    description: 'Port to listen on (`finance serve --port` wins).',
-    check: wholeNumber(1, 65_535),
+    description: 'Port to listen on; `0`: any free port (`finance serve --port` wins).',
+    check: wholeNumber(0, 65_535),
   },
   {
     name: 'HOST',

@@ -26,7 +26,7 @@ describe('the settings', () => {
   });
 
   it('when a value is malformed, then the error names the variable and what is wrong', () => {
-    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/^PORT: must be a whole number from 1 to 65535 \(got "abc"\)$/);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/^PORT: must be a whole number from 0 to 65535 \(got "abc"\)$/);
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-5' })).toThrow(/^RATE_LIMIT_PER_MINUTE: /);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL: must be one of/);
     expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(
