@@ -78,6 +78,30 @@ describe('server secret rotation', () => {
     expect((await reveal(after)).data?.pan).toBe(pan);
   });
 
+  it('when IDEMPOTENCY_ENCRYPTION_KEY is rotated with the previous key given, then a stored response still replays', async () => {
+    const dbPath = await freshDatabase();
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const before = await withKeys(dbPath, { idempotencyKey: oldKey });
+    const company = await before.newCompany();
+    const post = (server: TestServer) =>
+      fetch(`${server.baseUrl}/cost-centers/v1/cost-centers`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${company.token}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'rotation-0001',
+        },
+        body: JSON.stringify({ name: 'Marketing' }),
+      });
+    const first = await post(before);
+    expect(first.status).toBe(201);
+    const during = await withKeys(dbPath, { idempotencyKey: newKey, idempotencyKeyPrevious: oldKey });
+    const replayed = await post(during);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await replayed.json()).toEqual(await first.json());
+  });
+
   it('when URL_SIGNING_SECRET is rotated, then a URL signed with the previous one verifies against [new, previous] only', () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
     const now = new Date('2026-05-01T12:00:00Z');
