@@ -51,7 +51,7 @@ describe('server secret rotation', () => {
       .apiWithToken(company.token)
       .GET('/categories/v1/categories', { params: { query: { limit: 2, nextPageStartKey: cursor } } });
     expect(refused.response.status).toBe(400);
-  });
+  }, 60_000);
 
   it('when PAN_ENCRYPTION_KEY is rotated, then cards open with the previous key until `secrets reencrypt` re-seals them under the new one', async () => {
     const dbPath = await freshDatabase();
@@ -76,7 +76,7 @@ describe('server secret rotation', () => {
 
     const after = await withKeys(dbPath, { panKey: newKey, cvvKey });
     expect((await reveal(after)).data?.pan).toBe(pan);
-  });
+  }, 60_000);
 
   it('when IDEMPOTENCY_ENCRYPTION_KEY is rotated with the previous key given, then a stored response still replays', async () => {
     const dbPath = await freshDatabase();
@@ -100,7 +100,7 @@ describe('server secret rotation', () => {
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await replayed.json()).toEqual(await first.json());
-  });
+  }, 60_000);
 
   it('when URL_SIGNING_SECRET is rotated, then a URL signed with the previous one verifies against [new, previous] only', () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
