@@ -1,14 +1,15 @@
-// `npm run build`: lints the contract, then rebuilds generated/ from openapi/ — the public and
-// internal bundles, the TypeScript types (the server's from the internal bundle, the client
-// package's from the public one, so an integrator's code cannot name an internal operation) and
-// the docs page.
+// `npm run build:contract` (the first step of `npm run build`): lints the contract, then rebuilds
+// generated/ from openapi/ — the public and internal bundles, the TypeScript types (the server's
+// from the internal bundle, the client package's from the public one, so an integrator's code
+// cannot name an internal operation) — and, from server/settings.ts, docs/configuration.md and
+// .env.example. `npm run build` then compiles the server and renders the docs pages.
 // `npm run build:check` (--check): builds into a temporary folder and fails when a committed
-// generated file differs (`npm run check` lints before it). The docs page is exempt: it is
-// git-ignored and built on demand.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// generated file differs (`npm run check` lints before it). The docs pages are exempt: they are
+// git-ignored and built by `npm run build` (`npm run build:docs`).
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { buildDocs } from '../server/docs.js';
+import { configurationMarkdown, envExample } from '../server/settings.js';
 import { lintContract } from './lint-contract.js';
 import { isMain, mustRunTool, projectRoot } from './tools.js';
 
@@ -20,6 +21,8 @@ export const generatedFiles: Record<string, string> = {
   'openapi.public.json': join(generatedDir, 'openapi.public.json'),
   'openapi.d.ts': join(generatedDir, 'openapi.d.ts'),
   'openapi.public.d.ts': join(clientGeneratedDir, 'openapi.d.ts'),
+  'configuration.md': resolve(projectRoot, 'docs', 'configuration.md'),
+  'env.example': resolve(projectRoot, '.env.example'),
 };
 
 /** Writes the bundles and the types into `out` (the client's types as `openapi.public.d.ts`). */
@@ -49,6 +52,8 @@ export async function buildGenerated(out: string): Promise<void> {
       join(out, file),
     ]);
   await Promise.all([types('internal', 'openapi.d.ts'), types('public', 'openapi.public.d.ts')]);
+  writeFileSync(join(out, 'configuration.md'), configurationMarkdown());
+  writeFileSync(join(out, 'env.example'), envExample());
 }
 
 /** Copies a build folder's files to where they are committed. */
@@ -79,7 +84,9 @@ async function main(): Promise<number> {
   if (process.argv.includes('--check')) {
     const stale = await staleGeneratedFiles();
     if (stale.length > 0) {
-      console.error(`generated/ is stale: ${stale.join(', ')}. Run \`npm run build\` and commit the result.`);
+      console.error(
+        `generated files are stale: ${stale.join(', ')}. Run \`npm run build:contract\` and commit the result.`,
+      );
       return 1;
     }
     console.log('generated/ is up to date');
@@ -98,7 +105,6 @@ async function main(): Promise<number> {
       .map((file) => relative(projectRoot, file))
       .join(', ')}`,
   );
-  console.log(`built ${await buildDocs()}`);
   return 0;
 }
 

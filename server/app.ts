@@ -131,7 +131,7 @@ export function createApp({
     res.type('application/json').send(withBaseUrl(publicText, servedBaseUrl(req, config)));
   });
   app.get('/docs', async (req, res, next) => {
-    if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build:docs`'));
+    if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build`'));
     const page = await servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
     res.type('text/html').send(page.html);

@@ -1,6 +1,6 @@
 // Runtime configuration. `loadConfig` reads the environment; tests build one with `testConfig`.
 import { randomBytes } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { checkSettings } from './settings.js';
 
 export interface Config {
   /** Public base URL of this server, used for signed URLs and `Location` headers. */
@@ -49,6 +49,8 @@ export interface Config {
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
+  /** `CARD_ISSUER`: the simulated issuer (the sandbox) or none (production: VCN operations answer 503). */
+  cardIssuer: 'simulated' | 'none';
   /** The sandbox's test helpers and test clock (`/sandbox/v1/…`): on unless production, where `SANDBOX_HELPERS=true` turns them on. */
   sandboxHelpers: boolean;
   /** Webhook URLs may point at private, loopback and link-local addresses (the sandbox; WEBHOOKS_ALLOW_PRIVATE=true). */
@@ -57,14 +59,22 @@ export interface Config {
   secrets: {
     /** HMAC key of pagination cursors. */
     cursor: Buffer;
+    /** `CURSOR_SECRET_PREVIOUS`: during a rotation, cursors it signed are still accepted. */
+    cursorPrevious?: Buffer;
     /** HMAC key of signed download and upload URLs. */
     urls: Buffer;
+    /** `URL_SIGNING_SECRET_PREVIOUS`: during a rotation, URLs it signed are still accepted. */
+    urlsPrevious?: Buffer;
     /** AES-256-GCM key of stored card numbers. */
     panKey: Buffer;
+    /** `PAN_ENCRYPTION_KEY_PREVIOUS`: during a rotation, card numbers it sealed still open. */
+    panKeyPrevious?: Buffer;
     /** HMAC key from which CVVs are derived. */
     cvvKey: Buffer;
     /** AES-256-GCM key of stored Idempotency-Key responses. */
     idempotencyKey: Buffer;
+    /** `IDEMPOTENCY_ENCRYPTION_KEY_PREVIOUS`: during a rotation, responses it sealed still open. */
+    idempotencyKeyPrevious?: Buffer;
   };
   logLevel: string;
   /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
@@ -98,33 +108,29 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^[0-9]{1,3}$/.test(v)) return Number(v);
-  const entries = v
+  return v
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const entry of entries) {
-    const [address = '', bits] = entry.split('/');
-    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
-    const valid = ipaddr.isValid(address) && (bits === undefined || /^[0-9]{1,3}$/.test(bits));
-    if (!named && !valid)
-      throw new Error(`TRUST_PROXY: ${entry} is not an address, a CIDR range, loopback, linklocal or uniquelocal`);
-  }
-  return entries;
 }
 
-const nonNegative = (value: string | undefined, name: string, fallback: number): number => {
-  if (value === undefined || value === '') return fallback;
-  if (!/^[0-9]{1,9}$/.test(value)) throw new Error(`${name} must be a whole number`);
-  return Number(value);
-};
+/** A whole number already checked by checkSettings (server/settings.ts), or the fallback when unset. */
+const nonNegative = (value: string | undefined, _name: string, fallback: number): number =>
+  value === undefined || value === '' ? fallback : Number(value);
+
+const previous = (value: string | undefined) => (value ? Buffer.from(value, 'hex') : undefined);
 
 /** Whether the sandbox helpers exist: always outside production, in production only with `SANDBOX_HELPERS=true`. */
 export const sandboxHelpersEnabled = (env: NodeJS.ProcessEnv): boolean =>
   env.NODE_ENV !== 'production' || env.SANDBOX_HELPERS === 'true';
 
-/** Reads the configuration from the environment. Missing secrets come from the data folder (see main). */
+/**
+ * Reads the configuration from the environment, checked against server/settings.ts (a bad value
+ * throws a SettingsError naming it). Missing secrets come from the database (see main).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = {}): Config {
-  const port = Number(env.PORT ?? 8080);
+  checkSettings(env, { required: false });
+  const port = Number(env.PORT || 8080);
   const production = env.NODE_ENV === 'production';
   return {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
@@ -133,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     corsOrigins: parseOrigins(env.CORS_ORIGINS) ?? (production ? [] : SANDBOX_ORIGINS),
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
-    rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    rateLimitPerMinute: nonNegative(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 600),
     exportsPerCompany: nonNegative(env.EXPORTS_PER_COMPANY, 'EXPORTS_PER_COMPANY', 2),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     authSourceFailuresPerMinute: nonNegative(
@@ -146,17 +152,22 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
+    cardIssuer: env.CARD_ISSUER ? (env.CARD_ISSUER as Config['cardIssuer']) : production ? 'none' : 'simulated',
     sandboxHelpers: sandboxHelpersEnabled(env),
     webhooksAllowPrivate:
       env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {
       cursor: secret(env.CURSOR_SECRET, 'CURSOR_SECRET'),
+      cursorPrevious: previous(env.CURSOR_SECRET_PREVIOUS),
       urls: secret(env.URL_SIGNING_SECRET, 'URL_SIGNING_SECRET'),
+      urlsPrevious: previous(env.URL_SIGNING_SECRET_PREVIOUS),
       panKey: secret(env.PAN_ENCRYPTION_KEY, 'PAN_ENCRYPTION_KEY'),
+      panKeyPrevious: previous(env.PAN_ENCRYPTION_KEY_PREVIOUS),
       cvvKey: secret(env.CVV_KEY, 'CVV_KEY'),
       idempotencyKey: secret(env.IDEMPOTENCY_ENCRYPTION_KEY, 'IDEMPOTENCY_ENCRYPTION_KEY'),
+      idempotencyKeyPrevious: previous(env.IDEMPOTENCY_ENCRYPTION_KEY_PREVIOUS),
     },
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? nonNegative(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,

@@ -1,9 +1,9 @@
 // The API docs page: the public contract as one self-contained HTML page (Redoc, inlined: no CDN,
 // works offline), with a curl and a TypeScript-client sample on every operation (generated from the
 // contract's examples, server/docs-samples.ts), a "try it" console against the server that serves
-// the page (server/docs-console.ts) and a link to the changelog (/changelog). The page is megabytes and unreadable in a diff, so it is built on demand into the
-// git-ignored generated/docs/ (`npm run build:docs`, `npm run build`, or `npm start` when missing)
-// and served by the app at /docs.
+// the page (server/docs-console.ts) and a link to the changelog (/changelog). The page is megabytes and unreadable in a diff, so it is built into the
+// git-ignored generated/docs/ by `npm run build` (`npm run build:docs`), or by the sandbox's start
+// when missing (never by a production server: @redocly/cli is a development tool), and served by the app at /docs.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,7 @@
-// Starts the API server: opens (and migrates) the database, creates the demo company on an empty
-// database, listens, and shuts down gracefully on SIGTERM/SIGINT. With `workers > 1` a primary
+// Starts the API server: checks the settings (server/settings.ts), opens (and migrates) the
+// database, creates the demo company on an empty sandbox database (never in production, which starts
+// empty and says how to create a company), listens, and shuts down gracefully on SIGTERM/SIGINT.
+// In production every line it writes is one JSON object; the sandbox prints a banner for people. With `workers > 1` a primary
 // process prepares the database once (migrations, secrets, demo data), then forks that many workers
 // sharing the port (node:cluster); workers keep nothing of their own that changes an answer.
 import cluster from 'node:cluster';
@@ -7,11 +9,15 @@ import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { checkSettings } from './settings.js';
 import type { Db } from './db/database.js';
 import { openStore, type Store } from './db/store.js';
 import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
+import type { Logger } from 'pino';
+import { unavailableIssuer } from './areas/vcn/issuer.js';
+import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
 import { appMetrics, processMetrics } from './http/metrics.js';
 import { metricsServer } from './http/metrics-endpoint.js';
@@ -39,6 +45,11 @@ interface ServeOptions {
 
 async function ensureDemoCompany(db: Db, sandboxHelpers: boolean) {
   if ((await listCompanies(db)).length > 0) return undefined;
+  return createDemoCompany(db, sandboxHelpers);
+}
+
+/** The demo company with its first client and 2,000 seeded transactions (`finance seed --demo` makes it on purpose). */
+export async function createDemoCompany(db: Db, sandboxHelpers: boolean) {
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
   const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
@@ -52,16 +63,23 @@ function configFor(store: Store, port: number): { env: NodeJS.ProcessEnv; base: 
   return { env, base: loadConfig(env, { dataDir: process.env.DATA_DIR ?? store.filesDir }) };
 }
 
-/** Migrations, secrets, demo company and docs: done once, before any request is served. */
-async function prepare(store: Store, dbPath: string, port: number) {
+/**
+ * Migrations, secrets, demo company and docs: done once, before any request is served. Production
+ * makes no demo company and builds no docs page: it serves the one `npm run build` rendered.
+ */
+async function prepare(store: Store, port: number) {
   const { db } = store;
   const { env, base } = configFor(store, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
-  const demo = await ensureDemoCompany(db, config.sandboxHelpers);
-  const hint = demo ? [] : await restartHint(store, dbPath);
-  if (!existsSync(docsPath)) await buildDocs();
-  if (!config.sandboxHelpers && !existsSync(productionDocsPath(docsPath)))
-    await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
+  const demo = config.production ? undefined : await ensureDemoCompany(db, config.sandboxHelpers);
+  const hint = demo ? [] : await restartHint(store);
+  const page = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
+  if (!config.production) {
+    if (!existsSync(docsPath)) await buildDocs();
+    if (!config.sandboxHelpers && !existsSync(page))
+      await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
+  } else if (!existsSync(page))
+    hint.push(`  The docs page ${page} is not built: /docs answers 404 until \`npm run build\``);
   return { config, demo, hint };
 }
 
@@ -76,6 +94,28 @@ async function workerConfig(store: Store, port: number) {
 }
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+/** The start-up announcement: the banner for people in the sandbox, one JSON line in production (no secret in either of production's). */
+function announce(prepared: Prepared, workers: number, host: string, logger: Logger): void {
+  const { config, hint } = prepared;
+  if (!config.production) {
+    process.stdout.write(banner(prepared, workers, host));
+    return;
+  }
+  logger.info(
+    {
+      baseUrl: config.baseUrl,
+      host,
+      workers,
+      docs: `${config.baseUrl}/docs`,
+      openapi: `${config.baseUrl}/openapi.json`,
+      tokenUrl: `${config.baseUrl}/oauth/token`,
+      cardIssuer: config.cardIssuer,
+    },
+    'Company Finance Service listening',
+  );
+  if (hint.length > 0) logger.info({ hint: hint.map((line) => line.trim()) }, hint[0]?.trim() ?? '');
+}
 
 function banner({ config, demo, hint }: Prepared, workers: number, host: string): string {
   const where = ['127.0.0.1', 'localhost', '::1'].includes(host) ? 'this machine only' : `address ${host}`;
@@ -95,14 +135,21 @@ function banner({ config, demo, hint }: Prepared, workers: number, host: string)
   return `${lines.join('\n')}\n`;
 }
 
-/** On a database that already has companies: the commands that give credentials for it. */
-async function restartHint({ db, description }: Store, dbPath: string): Promise<string[]> {
+/** On a database that already has companies: the commands that give credentials for it; on an empty one, how to make the first. */
+async function restartHint({ db, description }: Store): Promise<string[]> {
   const companies = (await listCompanies(db)).slice(0, 5).map((c) => ({ id: c.companyId, name: c.name }));
-  const dbOption = ` --db ${shellQuote(dbPath)}`;
+  // The description, not the location given: a PostgreSQL URL's password never reaches a log line.
+  const dbOption = ` --db ${shellQuote(description)}`;
   const first = companies[0];
+  if (!first)
+    return [
+      `  Database ${description} holds no company. Create one and its first API client (its secret is printed once):`,
+      `    npx finance company create${dbOption} --name '<company name>'`,
+      `  Demo data on purpose: npx finance seed --demo${dbOption}`,
+    ];
   return [
     `  Database ${description} already has companies: ${companies.map((c) => `${c.id} (${c.name})`).join(', ')}`,
-    '  New credentials (the demo secret was shown only when the database was created):',
+    '  New credentials (a client secret is shown only when it is created):',
     `    npx finance client create${dbOption} --company ${first?.id ?? '<id>'} --scopes ${ALL_SCOPES.join(',')}`,
     `  Every company: npx finance company list${dbOption}`,
   ];
@@ -116,10 +163,11 @@ export async function serve({
   dbPath,
   workers = 1,
 }: ServeOptions): Promise<Server | undefined> {
+  checkSettings({ ...process.env, PORT: String(port) });
   if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
   const store = await openStore(dbPath);
   const { db } = store;
-  const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, dbPath, port);
+  const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, port);
   const { config } = prepared;
   const logger = createLogger(config.logLevel);
   const limits = await rateLimitStore({
@@ -140,6 +188,8 @@ export async function serve({
     rateLimitStore: limits.store,
     metrics,
     readinessChecks: limits.ping ? { redis: limits.ping } : {},
+    // Chosen here, never by default: production has no simulated money (CARD_ISSUER, server/settings.ts).
+    issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
   });
   const server = await listen(createHttpServer(app), port, host);
   const metricsPort = config.metricsPort
@@ -154,7 +204,7 @@ export async function serve({
     housekeeping: [(now) => recordExpiries(db, now)],
   });
   worker.start();
-  if (!cluster.isWorker) process.stdout.write(banner(prepared, 1, host));
+  if (!cluster.isWorker) announce(prepared, 1, host, logger);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -181,8 +231,9 @@ export async function serve({
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
 async function primary(port: number, host: string, dbPath: string, workers: number): Promise<undefined> {
   const store = await openStore(dbPath);
-  const prepared = await prepare(store, dbPath, port);
+  const prepared = await prepare(store, port);
   await store.close();
+  const logger = createLogger(prepared.config.logLevel);
 
   serveClusterMetrics();
   let stopping = false;
@@ -191,14 +242,14 @@ async function primary(port: number, host: string, dbPath: string, workers: numb
   cluster.on('listening', (_worker, address) => {
     if (address.port !== port) return;
     listening += 1;
-    if (listening === workers) process.stdout.write(banner(prepared, workers, host));
+    if (listening === workers) announce(prepared, workers, host, logger);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
     fork();
   });
   for (let i = 0; i < workers; i += 1) fork();

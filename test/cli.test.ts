@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openStore } from '../server/db/store.js';
+import { systemClock } from '../server/lib/clock.js';
 import { freshDatabase } from './support/database.js';
 
 const run = promisify(execFile);
@@ -236,8 +237,8 @@ describe('finance company list, client list|rotate|revoke', () => {
     const db = (await openStore(dbPath)).db;
     try {
       const { authenticateClient } = await import('../server/areas/auth/store.js');
-      expect(await authenticateClient(db, created.clientId, created.clientSecret)).toBeUndefined();
-      expect(await authenticateClient(db, created.clientId, rotated.clientSecret)).toBeDefined();
+      expect(await authenticateClient(db, systemClock, created.clientId, created.clientSecret)).toBeUndefined();
+      expect(await authenticateClient(db, systemClock, created.clientId, rotated.clientSecret)).toBeDefined();
     } finally {
       await db.destroy();
     }

@@ -209,7 +209,7 @@ describe('trace context', () => {
     ];
     const seen = new Set<string>();
     for (const traceparent of bad) {
-      const res = await fetch(`${server.baseUrl}/health`, { headers: traceparent ? { traceparent } : {} });
+      const res = await fetch(`${server.baseUrl}/changelog`, { headers: traceparent ? { traceparent } : {} });
       const [, traceId, spanId] = res.headers.get('traceparent')!.split('-');
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(traceId).not.toBe(TRACE);

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../server/db/database.js';
 import { freshDatabase } from './support/database.js';
-import { sharedCompany, startProcesses, startServerProcess, type ServerProcess } from './support/processes.js';
+import {
+  productionEnv,
+  sharedCompany,
+  startProcesses,
+  startServerProcess,
+  type ServerProcess,
+} from './support/processes.js';
 import { customRequest, fund } from './support/factories/vcn.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,10 +58,7 @@ describe('advanceSandboxClock across processes', () => {
 
 describe('the sandbox in a production process', () => {
   it('when NODE_ENV=production, then /sandbox/ answers 404 and neither /openapi.json nor /docs lists it', async () => {
-    // Load shedding off: this machine's load is not what the test is about.
-    const production = await startServerProcess(location, {
-      env: { NODE_ENV: 'production', OVERLOAD_MAX_LAG_MS: '0' },
-    });
+    const production = await startServerProcess(location, { env: await productionEnv() });
     try {
       const acme = await sharedCompany(db, [production]);
       const clock = await acme.apis[0]!.GET('/sandbox/v1/clock');

@@ -1,4 +1,5 @@
-// `finance`: the sandbox command (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, export).
+// `finance`: the sandbox command (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, export,
+// config, secrets).
 // Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
@@ -12,6 +13,7 @@ import { register as migrate } from './commands/migrate.js';
 import { register as events } from './commands/events.js';
 import { register as backup } from './commands/backup.js';
 import { register as exporter } from './commands/export.js';
+import { register as config } from './commands/config.js';
 import { markRequiredOptions } from './options.js';
 
 const program = new Command('finance')
@@ -19,12 +21,19 @@ const program = new Command('finance')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter]) add(program);
+for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter, config])
+  add(program);
 markRequiredOptions(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  process.stderr.write(`finance: ${err instanceof Error ? err.message : String(err)}\n`);
+  const message = err instanceof Error ? err.message : String(err);
+  // In production every line is one JSON object (pino's shape), for the log shipper.
+  process.stderr.write(
+    process.env.NODE_ENV === 'production'
+      ? `${JSON.stringify({ level: 60, time: Date.now(), pid: process.pid, msg: `finance: ${message}` })}\n`
+      : `finance: ${message}\n`,
+  );
   process.exit(1);
 }

@@ -97,3 +97,14 @@ export const timeZone = (value: string) => {
     throw new InvalidArgumentError(`not an IANA time zone: ${value} (e.g. America/Sao_Paulo, UTC)`);
   return value;
 };
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration such as `90s`, `30m`, `24h` or `7d` (at most 90 days), in seconds. */
+export function duration(value: string): number {
+  const match = /^([0-9]{1,6})([smhd])$/.exec(value.trim());
+  const seconds = match ? Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? 0) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds > 90 * 86_400)
+    throw new InvalidArgumentError('a duration such as 90s, 30m, 24h or 7d (at most 90d)');
+  return seconds;
+}

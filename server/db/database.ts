@@ -1,4 +1,5 @@
 // The store's Kysely type and its migrations. Opening a store: store.ts.
+import { warnLine } from '../lib/warn.js';
 import { type Kysely, Migrator, type Migration } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -19,8 +20,8 @@ export async function migrate(db: Db, known: Record<string, Migration> = migrati
     );
   }
   if (status.unknown.length > 0) {
-    process.stderr.write(
-      `warning: the database has migrations this build does not know (run by a newer build): ${status.unknown.join(', ')}; they only add to the schema, starting anyway\n`,
+    warnLine(
+      `the database has migrations this build does not know (run by a newer build): ${status.unknown.join(', ')}; they only add to the schema, starting anyway`,
     );
   }
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.

@@ -3,6 +3,7 @@
 // the service needs from it; nothing outside this folder asks which database it is. sqlite.ts and
 // postgres.ts open them, dialect.ts and column-types.ts hold the few differences in SQL, transaction.ts
 // and retry.ts make writes behave the same under concurrency, errors.ts classifies driver errors.
+import { warnLine } from '../lib/warn.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Kysely, sql, type Transaction } from 'kysely';
@@ -83,9 +84,7 @@ async function warnUnlessByteOrder(db: Db): Promise<void> {
   }>`select datcollate as collation from pg_database where datname = current_database()`.execute(db);
   const collation = rows[0]?.collation ?? '';
   if (!/^(C|POSIX|C\.UTF-?8)$/i.test(collation)) {
-    process.stderr.write(
-      `warning: the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite\n`,
-    );
+    warnLine(`the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite`);
   }
 }
 

@@ -62,9 +62,10 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
     const auth = res.locals.auth as AuthContext | undefined;
     // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
-    // Responses stored before the idempotency key existed were sealed with the card key; they expire
-    // within KEY_TTL_MS of the upgrade and still open meanwhile.
-    const keys = [config.secrets.idempotencyKey, config.secrets.panKey];
+    // Responses stored before the idempotency key existed were sealed with the card key, and during a
+    // rotation with the previous key; they expire within KEY_TTL_MS and still open meanwhile.
+    const { idempotencyKey, idempotencyKeyPrevious, panKey } = config.secrets;
+    const keys = idempotencyKeyPrevious ? [idempotencyKey, idempotencyKeyPrevious, panKey] : [idempotencyKey, panKey];
 
     let claim: Awaited<ReturnType<typeof claimKey>>;
     try {

@@ -7,6 +7,10 @@ import { pino, type Logger } from 'pino';
 import type { NextFunction, Request, Response } from 'express';
 import { routeOf } from './route.js';
 import { traceFields, type TraceContext } from './trace-context.js';
+import { operationOf } from './operation.js';
+
+/** Probes (`/health`, `/ready`) are logged at debug: an orchestrator calls them every few seconds. */
+const PROBES = new Set(['/health', '/ready']);
 
 const REDACT = [
   'req.headers.authorization',
@@ -43,8 +47,10 @@ function batchedStdout() {
 
 /**
  * Logs each request once it is answered (or the client went away): `req` {id, method, url without
- * the query}, `route` (the contract's path template), `res` {statusCode}, `responseTime` in ms,
- * `trace_id` and `span_id`, and `export` {filters, rows, completed} on a statement export.
+ * the query}, `operationId` and `route` (the contract's operation and path template), `res`
+ * {statusCode}, `responseTime` in ms, `companyId` and `clientId` of an authenticated request (never
+ * its token), `trace_id` and `span_id`, and `export` {filters, rows, completed} on a statement
+ * export. Probes answered 2xx are logged at debug.
  */
 export function httpLogger(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
@@ -57,14 +63,19 @@ export function httpLogger(logger: Logger) {
       if (done) return;
       done = true;
       const status = res.statusCode;
-      const level = status >= 500 ? 'error' : 'info';
-      if (!lines.isLevelEnabled(level)) return;
       const url = req.originalUrl;
       const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      const level = status >= 500 ? 'error' : status < 300 && PROBES.has(path) ? 'debug' : 'info';
+      if (!lines.isLevelEnabled(level)) return;
+      const auth = res.locals.auth as { companyId?: string; clientId?: string } | undefined;
       lines[level](
         {
-          req: { id: String(res.locals.requestId ?? ''), method: req.method, url: q < 0 ? url : url.slice(0, q) },
+          req: { id: String(res.locals.requestId ?? ''), method: req.method, url: path },
+          operationId: operationOf(res)?.operationId,
           route: routeOf(req, res),
+          companyId: auth?.companyId,
+          clientId: auth?.clientId,
           res: { statusCode: status },
           responseTime: Math.round(performance.now() - started),
           ...traceFields(res.locals.trace as TraceContext | undefined),

@@ -57,7 +57,9 @@ export function paging<const S extends KeyShape>(
   const scope = { op: operationId, companyId: ctx.auth.companyId, filters };
   let after: KeyOf<S> | undefined;
   if (query.nextPageStartKey !== undefined) {
-    const payload = verify(secret, scope, query.nextPageStartKey) as { k?: unknown } | undefined;
+    const payload = verify([secret, ctx.config.secrets.cursorPrevious], scope, query.nextPageStartKey) as
+      | { k?: unknown }
+      | undefined;
     const key = payload?.k;
     if (!Array.isArray(key) || key.length !== shape.length || !key.every((part, i) => typeof part === shape[i]))
       throw invalidCursor();

@@ -1,13 +1,13 @@
 // Signed, expiring tokens in URLs that need no access token (receipt downloads, attachment uploads).
 // A token altered, issued for another purpose, or past its expiry is a 403.
-import { signExpiring, verifyExpiring } from '../lib/signed-token.js';
+import { signExpiring, verifyExpiring, type VerifyKeys } from '../lib/signed-token.js';
 import { ApiError } from './errors.js';
 
 export const signToken = signExpiring;
 
 /** The claims of a genuine, unexpired token; otherwise a 403 with `messages.invalid` or `messages.expired`. */
 export function verifyToken(
-  secret: Buffer,
+  secret: VerifyKeys,
   purpose: string,
   token: string,
   now: Date,

@@ -28,15 +28,25 @@ export function sign(secret: Buffer, context: unknown, payload: unknown): string
   return `${encoded}.${mac(secret, contextOf(context), encoded).toString('base64url')}`;
 }
 
-/** The payload of a genuine token of `context`; undefined when altered, malformed or of another context. */
-export function verify(secret: Buffer, context: unknown, token: string): unknown {
+/** The current key, then during a rotation the previous one (`CURSOR_SECRET_PREVIOUS`, `URL_SIGNING_SECRET_PREVIOUS`). */
+export type VerifyKeys = Buffer | readonly (Buffer | undefined)[];
+
+/**
+ * The payload of a genuine token of `context`, signed with any of `secrets`; undefined when
+ * altered, malformed or of another context.
+ */
+export function verify(secrets: VerifyKeys, context: unknown, token: string): unknown {
   const [payload, signature, extra] = token.split('.');
+  if (!payload || extra !== undefined) return undefined;
   // Compare the encoded text, not decoded bytes: base64url's last character carries spare bits, so
   // several spellings decode to the same bytes, and only the one we issued is genuine.
   const given = Buffer.from(signature ?? '');
-  const expected = Buffer.from(payload ? mac(secret, contextOf(context), payload).toString('base64url') : '');
-  if (!payload || extra !== undefined || given.length !== expected.length || !timingSafeEqual(given, expected))
-    return undefined;
+  const genuine = (Buffer.isBuffer(secrets) ? [secrets] : secrets).some((secret) => {
+    if (!secret) return false;
+    const expected = Buffer.from(mac(secret, contextOf(context), payload).toString('base64url'));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!genuine) return undefined;
   try {
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
   } catch {
@@ -56,7 +66,7 @@ export function signExpiring(
 
 /** The claims of a genuine, unexpired token of `purpose`, or why it is refused. */
 export function verifyExpiring(
-  secret: Buffer,
+  secret: VerifyKeys,
   purpose: string,
   token: string,
   now: Date,

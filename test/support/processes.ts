@@ -1,12 +1,18 @@
 // Real `finance serve` processes on one database, for the rules that must hold across processes:
 // the test opens the same database for setup and checks, and talks to each process over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
 import { apiFor, type Api } from './server.js';
+import { SERVER_SECRETS } from '../../server/settings.js';
+import { buildDocs, docsPath } from '../../server/docs.js';
+import { loadBundle } from '../../server/contract/index.js';
+import { buildProductionDocs, productionDocsPath } from '../../server/contract/sandbox.js';
 
 export { apiFor };
 
@@ -30,7 +36,21 @@ const freePort = () =>
     });
   });
 
-/** Starts `finance serve` on `location` and resolves once it listens. */
+/** Fresh server secrets, as `finance secrets generate` prints them: production refuses to start without. */
+export const productionSecrets = (): Record<string, string> =>
+  Object.fromEntries(SERVER_SECRETS.map((name) => [name, randomBytes(32).toString('hex')]));
+
+/**
+ * The environment of a production process (NODE_ENV, fresh secrets, no load shedding: this
+ * machine's load is not what tests are about). Production serves the docs page `npm run build`
+ * rendered and never builds it: it is built here when missing.
+ */
+export async function productionEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  if (!existsSync(productionDocsPath(docsPath))) await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
+  return { NODE_ENV: 'production', OVERLOAD_MAX_LAG_MS: '0', ...productionSecrets(), ...extra };
+}
+
+/** Starts `finance serve` on `location` and resolves once it listens (the sandbox's banner, or production's JSON line). */
 export async function startServerProcess(
   location: string,
   options: { env?: Record<string, string>; workers?: number } = {},
@@ -52,13 +72,22 @@ export async function startServerProcess(
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  // The sandbox's banner says it listens; production's start-up line is at info, which LOG_LEVEL=warn
+  // hides, so /health is asked too.
+  let poll: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('Token URL')) resolve();
+      if (out.includes('Token URL') || out.includes('"tokenUrl"')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}\n${err}`)));
-  });
+    poll = setInterval(() => {
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (res) => res.ok && resolve(),
+        () => undefined,
+      );
+    }, 200);
+  }).finally(() => clearInterval(poll));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     child,

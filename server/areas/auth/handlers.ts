@@ -25,7 +25,7 @@ export const handlers = defineHandlers({
     const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
     const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
     await assertNotThrottled(db, attempt, clock.now(), limits);
-    const client = await authenticateClient(db, clientId, secret);
+    const client = await authenticateClient(db, clock, clientId, secret);
     if (!client) {
       await recordFailure(db, attempt, clock.now());
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
@@ -38,16 +38,18 @@ export const handlers = defineHandlers({
       throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`);
     const scopes = asked && asked.length > 0 ? [...new Set(asked)] : granted;
 
-    const token = await issueToken(db, clock, {
-      clientId,
-      companyId: client.company_id,
-      scopes,
-      ttlSeconds: config.tokenTtlSeconds,
-    });
+    // A token got with the previous secret of a rotation ends with its grace.
+    const ttlSeconds = client.graceEndsAt
+      ? Math.max(
+          1,
+          Math.min(config.tokenTtlSeconds, Math.floor((Date.parse(client.graceEndsAt) - clock.now().getTime()) / 1000)),
+        )
+      : config.tokenTtlSeconds;
+    const token = await issueToken(db, clock, { clientId, companyId: client.company_id, scopes, ttlSeconds });
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-      body: { access_token: token, token_type: 'Bearer', expires_in: config.tokenTtlSeconds, scope: scopes.join(' ') },
+      body: { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') },
     };
   },
 });

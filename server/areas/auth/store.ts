@@ -72,6 +72,9 @@ export async function createClient(
       scopes: [...new Set(input.scopes)].join(' '),
       created_at: clock.now().toISOString(),
       revoked_at: null,
+      previous_secret_hash: null,
+      previous_secret_expires_at: null,
+      last_used_at: null,
     })
     .execute();
   return { companyId: input.companyId, clientId, clientSecret, scopes: [...new Set(input.scopes)] };
@@ -89,26 +92,68 @@ export async function revokeClient(db: Db, clock: Clock, clientId: string): Prom
     .execute();
 }
 
-/** Gives a client a new secret; the old secret and the tokens issued with it stop working. */
-export async function rotateClientSecret(db: Db, clientId: string): Promise<string> {
+/**
+ * Gives a client a new secret. Without a grace the old secret and the tokens issued to the client
+ * stop working at once. With `graceSeconds`, the old secret still gets tokens until the grace ends
+ * and the tokens already issued live on, none beyond the grace's end; after it only the new secret works.
+ */
+export async function rotateClientSecret(
+  db: Db,
+  clientId: string,
+  { clock, graceSeconds = 0 }: { clock?: Clock; graceSeconds?: number } = {},
+): Promise<{ clientSecret: string; graceEndsAt: string | null }> {
   const clientSecret = newSecret('sk_');
   const secretHash = await hashSecret(clientSecret);
+  const graceEndsAt =
+    graceSeconds > 0 && clock ? new Date(clock.now().getTime() + graceSeconds * 1000).toISOString() : null;
   await writeTransaction(db, async (trx) => {
-    await trx.updateTable('api_clients').set({ secret_hash: secretHash }).where('id', '=', clientId).execute();
-    await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    const current = await trx
+      .selectFrom('api_clients')
+      .select('secret_hash')
+      .where('id', '=', clientId)
+      .executeTakeFirst();
+    await trx
+      .updateTable('api_clients')
+      .set({
+        secret_hash: secretHash,
+        previous_secret_hash: graceEndsAt ? (current?.secret_hash ?? null) : null,
+        previous_secret_expires_at: graceEndsAt,
+      })
+      .where('id', '=', clientId)
+      .execute();
+    if (!graceEndsAt) await trx.deleteFrom('access_tokens').where('client_id', '=', clientId).execute();
+    else
+      await trx
+        .updateTable('access_tokens')
+        .set({ expires_at: graceEndsAt })
+        .where('client_id', '=', clientId)
+        .where('expires_at', '>', graceEndsAt)
+        .execute();
   });
-  return clientSecret;
+  return { clientSecret, graceEndsAt };
 }
 
-/** The client when id and secret match an active client, else undefined. */
-export async function authenticateClient(db: Db, clientId: string, secret: string) {
+/**
+ * The client when id and secret match an active client, else undefined. `graceEndsAt` is set when
+ * the secret is the previous one of a rotation still in its grace: tokens then end with the grace.
+ */
+export async function authenticateClient(db: Db, clock: Clock, clientId: string, secret: string) {
   const client = await db.selectFrom('api_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
   if (!client || client.revoked_at !== null) {
     // Spend comparable time on unknown clients so timing does not reveal which ids exist.
     await hashSecret(secret);
     return undefined;
   }
-  return (await verifySecret(secret, client.secret_hash)) ? client : undefined;
+  if (await verifySecret(secret, client.secret_hash)) return { ...client, graceEndsAt: undefined };
+  const graceEndsAt = client.previous_secret_expires_at;
+  if (
+    client.previous_secret_hash &&
+    graceEndsAt &&
+    Date.parse(graceEndsAt) > clock.now().getTime() &&
+    (await verifySecret(secret, client.previous_secret_hash))
+  )
+    return { ...client, graceEndsAt };
+  return undefined;
 }
 
 export async function issueToken(
@@ -128,6 +173,12 @@ export async function issueToken(
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + input.ttlSeconds * 1000).toISOString(),
     })
+    .execute();
+  // When the client was last used: written here, once per token, not on every request.
+  await db
+    .updateTable('api_clients')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', input.clientId)
     .execute();
   return token;
 }
@@ -193,7 +244,7 @@ export async function listCompanies(db: Db) {
 export async function listClients(db: Db, companyId?: string) {
   let query = db
     .selectFrom('api_clients')
-    .select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at'])
+    .select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at', 'last_used_at', 'previous_secret_expires_at'])
     .orderBy('created_at');
   if (companyId) query = query.where('company_id', '=', companyId);
   const rows = await query.execute();
@@ -203,5 +254,9 @@ export async function listClients(db: Db, companyId?: string) {
     scopes: r.scopes.split(' ').filter(Boolean),
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
+    /** When the client was last given a token; null when never. */
+    lastUsedAt: r.last_used_at,
+    /** Until when its previous secret (of a rotation with a grace) is still accepted. */
+    previousSecretExpiresAt: r.previous_secret_expires_at,
   }));
 }

@@ -20,6 +20,11 @@ export interface ApiClientRow {
   scopes: string;
   created_at: string;
   revoked_at: string | null;
+  /** After a rotation with a grace (migration 0017): the old secret's hash, accepted until `previous_secret_expires_at`. */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: string | null;
+  /** When the client was last given a token (ISO). */
+  last_used_at: string | null;
 }
 
 export interface AccessTokenRow {

@@ -10,6 +10,16 @@ export const encryptPan = (key: Buffer, vcnId: string, pan: string): string => s
 export const decryptPan = (key: Buffer, vcnId: string, stored: string): string =>
   open(key, vcnId, stored).toString('utf8');
 
+/** Decrypts a stored PAN with the current key, else (during a rotation) the previous one. */
+export function openPan(keys: { panKey: Buffer; panKeyPrevious?: Buffer }, vcnId: string, stored: string): string {
+  try {
+    return decryptPan(keys.panKey, vcnId, stored);
+  } catch (err) {
+    if (!keys.panKeyPrevious) throw err;
+    return decryptPan(keys.panKeyPrevious, vcnId, stored);
+  }
+}
+
 /** The 3-digit CVV of a card, the same on every call for the same PAN, expiration and key. */
 export function deriveCvv(key: Buffer, pan: string, expiration: string): string {
   const mac = createHmac('sha256', key).update(`${pan}|${expiration}`).digest();

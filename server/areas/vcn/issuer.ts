@@ -31,3 +31,14 @@ export interface CardIssuer {
   issueCard(request: IssueCardRequest): Promise<IssuedCard>;
   updateCard(request: UpdateCardRequest): Promise<void>;
 }
+
+/**
+ * No issuer configured (`CARD_ISSUER=none`, production's default): every call fails, so every VCN
+ * operation that needs the issuer answers 503 `vcn-provider-unavailable` and changes nothing.
+ */
+export function unavailableIssuer(): CardIssuer {
+  const unavailable = async (): Promise<never> => {
+    throw new Error('no card issuer is configured (CARD_ISSUER=none)');
+  };
+  return { issueCard: unavailable, updateCard: unavailable };
+}

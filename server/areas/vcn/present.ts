@@ -2,7 +2,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { Config } from '../../config.js';
 import { fromMinor } from '../../lib/money.js';
-import { decryptPan, deriveCvv } from './crypto.js';
+import { deriveCvv, openPan } from './crypto.js';
 import { expirationOf } from './dates.js';
 import { effectiveStatus } from './status.js';
 import type { VcnRow, VcnTransactionRow } from './tables.js';
@@ -15,7 +15,7 @@ const BOOKING_FIELD = { HOTEL: 'hotelBooking', AERIAL: 'flightBooking', CUSTOM: 
 export function cardData(
   row: VcnRow,
   secrets: Config['secrets'],
-  pan = decryptPan(secrets.panKey, row.id, row.pan_ciphertext),
+  pan = openPan(secrets, row.id, row.pan_ciphertext),
 ): Schemas['VcnCard'] {
   const expirationDate = expirationOf(row.end_date);
   return { pan, cvv: deriveCvv(secrets.cvvKey, pan, expirationDate), expirationDate };

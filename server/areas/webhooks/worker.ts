@@ -1,6 +1,7 @@
 // The delivery worker: a timer loop inside `finance serve` (and each replica) that claims due
 // deliveries from the queue, sends them signed, and records the outcome. `tick()` runs one round
 // (tests call it with a manual clock); `stop()` ends the loop after the round in progress.
+import { failureLog } from '../../lib/failure-log.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
@@ -137,11 +138,17 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     return due.length;
   }
 
+  // A database outage fails every round: logged when it starts, every 10 s while it lasts, and when it ends.
+  const rounds = failureLog(logger, 'webhook worker round');
   const loop = () => {
     if (stopped) return;
     running = tick()
+      .then((count) => {
+        rounds.succeeded();
+        return count;
+      })
       .catch((err: unknown) => {
-        if (!stopped) logger.error({ err }, 'webhook worker round failed');
+        if (!stopped) rounds.failed(err);
         return 0;
       })
       .then((count) => {

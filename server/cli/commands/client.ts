@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { ALL_SCOPES, createClient, listClients, revokeClient, rotateClientSecret } from '../../areas/auth/store.js';
-import { output, parseScopes, usingDb, withDb } from '../options.js';
+import { duration, output, parseScopes, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
   const client = program.command('client').description('Manage API clients');
@@ -33,23 +33,32 @@ export function register(program: Command): void {
       if (opts.json) return output(true, { clients });
       if (clients.length === 0) process.stdout.write('no clients\n');
       for (const c of clients) {
+        const grace = c.previousSecretExpiresAt ? `  previous secret until ${c.previousSecretExpiresAt}` : '';
         process.stdout.write(
-          `${c.clientId}  company ${c.companyId}  ${c.revokedAt ? `revoked ${c.revokedAt}` : 'active'}  scopes ${c.scopes.join(',')}\n`,
+          `${c.clientId}  company ${c.companyId}  ${c.revokedAt ? `revoked ${c.revokedAt}` : 'active'}  last used ${c.lastUsedAt ?? 'never'}  scopes ${c.scopes.join(',')}${grace}\n`,
         );
       }
     });
   withDb(client.command('rotate'))
-    .description('Give an API client a new secret; the old secret and its tokens stop working')
+    .description(
+      'Give an API client a new secret; the old secret and its tokens stop working at once, or when --grace ends',
+    )
     .requiredOption('--client <id>', 'client id')
+    .option(
+      '--grace <duration>',
+      'keep the old secret working this long (e.g. 30m, 24h, 7d; tokens it gets end with the grace); default none',
+      duration,
+      0,
+    )
     .option('--json', 'print one JSON document')
-    .action(async (opts: { db: string; client: string; json?: boolean }) => {
-      const clientSecret = await usingDb(opts.db, async (db) => {
+    .action(async (opts: { db: string; client: string; grace: number; json?: boolean }) => {
+      const { clientSecret, graceEndsAt } = await usingDb(opts.db, async (db) => {
         const found = (await listClients(db)).find((c) => c.clientId === opts.client);
         if (!found) throw new Error(`no client ${opts.client} (see \`finance client list\`)`);
         if (found.revokedAt)
           throw new Error(`client ${opts.client} is revoked; create a new one with \`finance client create\``);
-        return rotateClientSecret(db, opts.client);
+        return rotateClientSecret(db, opts.client, { clock: systemClock, graceSeconds: opts.grace });
       });
-      output(Boolean(opts.json), { clientId: opts.client, clientSecret });
+      output(Boolean(opts.json), { clientId: opts.client, clientSecret, previousSecretExpiresAt: graceEndsAt });
     });
 }

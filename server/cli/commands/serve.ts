@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import { DEFAULT_HOST, serve } from '../../main.js';
 import { host, port, positiveInt, withDb } from '../options.js';
+import { checkSettings } from '../../settings.js';
 
 export function register(program: Command): void {
   withDb(program.command('serve'))
-    .description('Run the API server (creates and seeds a demo company on an empty database)')
+    .description(
+      'Run the API server (the sandbox creates and seeds a demo company on an empty database; production starts empty)',
+    )
     .option('--port <port>', 'port to listen on (default: $PORT or 8080)', port)
     .option(
       '--host <address>',
@@ -13,8 +16,10 @@ export function register(program: Command): void {
     )
     .option('--workers <n>', 'processes serving the port (default: $WORKERS or 1)', positiveInt)
     .action(async (opts: { db: string; port?: number; host?: string; workers?: number }) => {
-      const workers = Math.max(1, opts.workers ?? Number(process.env.WORKERS ?? 1));
+      // Names a bad PORT, WORKERS, … or production's missing secrets before anything starts.
+      checkSettings(process.env);
+      const workers = Math.max(1, opts.workers ?? Number(process.env.WORKERS || 1));
       const address = opts.host ?? (process.env.HOST ? host(process.env.HOST) : DEFAULT_HOST);
-      await serve({ port: opts.port ?? Number(process.env.PORT ?? 8080), host: address, dbPath: opts.db, workers });
+      await serve({ port: opts.port ?? Number(process.env.PORT || 8080), host: address, dbPath: opts.db, workers });
     });
 }

@@ -16,6 +16,7 @@ import * as m0013 from './0013_ingest_staging.js';
 import * as m0014 from './0014_company_clock.js';
 import * as m0015 from './0015_export_leases.js';
 import * as m0016 from './0016_statement_changes.js';
+import * as m0017 from './0017_client_rotation.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_company_clock': m0014,
   '0015_export_leases': m0015,
   '0016_statement_changes': m0016,
+  '0017_client_rotation': m0017,
 };

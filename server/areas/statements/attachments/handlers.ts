@@ -4,6 +4,7 @@ import type { Db } from '../../../db/database.js';
 import { SANDBOX_CSP } from '../../../http/security-headers.js';
 import { ApiError, badRequest, notFound } from '../../../http/errors.js';
 import { signToken, verifyToken } from '../../../http/signed-url.js';
+import type { VerifyKeys } from '../../../lib/signed-token.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
 import {
@@ -49,7 +50,13 @@ function transactionRef(statement: 'banking' | 'credit-card', id: string): Trans
  * (single use) and the declared Content-Type. Run before the body is read (see upload-gate.ts)
  * and again by the handler.
  */
-export async function admitUpload(db: Db, secret: Buffer, token: string, contentType: string | undefined, now: Date) {
+export async function admitUpload(
+  db: Db,
+  secret: VerifyKeys,
+  token: string,
+  contentType: string | undefined,
+  now: Date,
+) {
   const sent = mediaType(contentType);
   if (!ATTACHMENT_TYPES.includes(sent as AttachmentType)) {
     throw new ApiError(415, `Unsupported Content-Type: send one of ${ATTACHMENT_TYPES.join(', ')}`);
@@ -90,7 +97,13 @@ export const handlers = defineHandlers({
 
   uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, requestId }) => {
     const now = clock.now();
-    const attachment = await admitUpload(db, config.secrets.urls, params.uploadToken, req.get('Content-Type'), now);
+    const attachment = await admitUpload(
+      db,
+      [config.secrets.urls, config.secrets.urlsPrevious],
+      params.uploadToken,
+      req.get('Content-Type'),
+      now,
+    );
     const sent = attachment.content_type;
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     if (bytes.length === 0) throw badRequest('The file is empty');

@@ -17,7 +17,13 @@ export function uploadGate({ db, clock, config }: Services) {
       const length = req.get('Content-Length');
       if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES)
         throw new ApiError(413, 'The file is larger than 10 MiB');
-      await admitUpload(db, config.secrets.urls, token, req.get('Content-Type'), clock.now());
+      await admitUpload(
+        db,
+        [config.secrets.urls, config.secrets.urlsPrevious],
+        token,
+        req.get('Content-Type'),
+        clock.now(),
+      );
       next();
     } catch (err) {
       refuse(req, res);

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `npm run check:production-install`: proves a production install on a clean copy of the committed
+# HEAD, as an operator ships it: `npm ci && npm run build && npm prune --omit=dev`, then
+# `NODE_ENV=production npx finance serve` with the server secrets on an empty SQLite database; it
+# fetches /health, /openapi.json and /docs, checks the database holds no company and that every
+# stdout line is JSON, stops the server; then the same after `npm ci --omit=dev` over the built
+# files. It prints the production tree's size. Separate from
+# `npm run check` (a clean `npm ci` and build take several minutes); CI runs it as its own step.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/production-install-XXXXXX")"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+git clone --quiet --no-checkout "$root" "$work/app"
+git -C "$work/app" checkout --quiet --detach "$(git -C "$root" rev-parse HEAD)"
+cd "$work/app"
+export OPTIC_TELEMETRY_LEVEL=off
+npm ci --no-audit --no-fund --loglevel=error
+npm run build
+npm prune --omit=dev --no-audit --no-fund --loglevel=error
+echo "production tree: $(du -sm node_modules | cut -f1) MB in node_modules, $(( $(npm ls --omit=dev --all --parseable 2>/dev/null | wc -l) - 1 )) packages (npm ls --omit=dev --all)"
+
+# Starts a production server on an empty database with fresh secrets and checks what it serves and logs.
+check_server() {
+  local label="$1" db="$work/prod-$1.sqlite"
+  port="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+  secrets="$(node bin/finance.js secrets generate)"
+  env $secrets NODE_ENV=production LOG_LEVEL=info node bin/finance.js serve --db "$db" --port "$port" \
+    >"$work/stdout" 2>"$work/stderr" &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then break; fi
+    sleep 0.2
+  done
+  fail() {
+    echo "production install: $1" >&2
+    echo "--- stdout" >&2; cat "$work/stdout" >&2
+    echo "--- stderr" >&2; cat "$work/stderr" >&2
+    exit 1
+  }
+  curl -fsS "http://127.0.0.1:$port/openapi.json" | node -e "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const b=JSON.parse(s);if(!b.openapi||Object.keys(b.paths).some(p=>p.startsWith('/sandbox/')))process.exit(1)})" \
+    || fail "/openapi.json is not the production contract"
+  curl -fsS "http://127.0.0.1:$port/docs" -o "$work/docs.html" || fail "/docs does not answer"
+  grep -q '/statements/v1/banking' "$work/docs.html" || fail "/docs does not serve the reference page"
+  kill "$server_pid"; wait "$server_pid" || true; server_pid=""
+  companies="$(node bin/finance.js company list --db "$db")"
+  [ "$companies" = "no companies" ] || fail "the production database holds a company: $companies"
+  while IFS= read -r line; do
+    node -e 'JSON.parse(process.argv[1])' "$line" 2>/dev/null || fail "a stdout line is not JSON: $line"
+  done <"$work/stdout"
+  [ ! -s "$work/stderr" ] || fail "the server wrote to stderr"
+  for name in CURSOR_SECRET URL_SIGNING_SECRET PAN_ENCRYPTION_KEY CVV_KEY IDEMPOTENCY_ENCRYPTION_KEY; do
+    value="$(printf '%s\n' $secrets | sed -n "s/^$name=//p")"
+    ! grep -q "$value" "$work/stdout" || fail "$name appears in the log"
+  done
+
+  echo "production install ($label): served /openapi.json and /docs from an empty database, JSON logs, no secret logged"
+}
+
+check_server pruned
+
+# A target that only installs the runtime dependencies over the built files.
+rm -rf node_modules client/node_modules
+npm ci --omit=dev --no-audit --no-fund --loglevel=error
+echo "after npm ci --omit=dev: $(du -sm node_modules | cut -f1) MB in node_modules"
+check_server omit-dev
