@@ -96,7 +96,7 @@ describe('reconcileBankingTransactions', () => {
       { id: ids[0], notes: 'fine' },
       { id: ids[1], isConciled: true },
       { id: 999_999_999, notes: 'nobody' },
-      { id: ids[0] + 0, categoryId: 2_000_000_000 },
+      { id: ids[0], categoryId: 2_000_000_000 },
     ]);
     // ids[0] twice: the batch is refused before the store is read.
     expect(expectError(result, 400)).toEqual([`transactions.3.id: ${ids[0]} is already item 0 of the batch`]);
