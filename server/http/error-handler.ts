@@ -222,7 +222,7 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
         res
           .status(allow ? 405 : oauth.status)
           .setHeader('Cache-Control', 'no-store')
-          .json({ error: oauth.code, error_description: oauth.message });
+          .json({ error: oauth.code, error_description: oauth.message, requestId });
         return;
       }
     }

@@ -72,13 +72,20 @@ export async function annotateTransaction(
       .executeTakeFirst();
     if (!row) throw notFound('Transaction not found');
 
-    const problems: string[] = [];
+    const problems: Array<{ param: string; message: string }> = [];
     if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
-      problems.push(`categoryId: ${patch.categoryId} is not a category of the company`);
+      problems.push({ param: 'categoryId', message: `categoryId ${patch.categoryId} is not a category of the company` });
     if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
-      problems.push(`costCenterId: ${patch.costCenterId} is not a cost center of the company`);
+      problems.push({
+        param: 'costCenterId',
+        message: `costCenterId ${patch.costCenterId} is not a cost center of the company`,
+      });
     if (problems.length > 0)
-      throw badRequest(problems.length === 1 ? problems[0]! : 'Unknown category and cost center', problems);
+      throw badRequest(
+        problems.length === 1 ? problems[0]!.message : 'Unknown category and cost center',
+        problems.map((p) => p.message),
+        { reason: 'unknown_reference', param: problems[0]!.param },
+      );
 
     const reconcile = patch.isConciled === true && row.conciled === 0;
     if (reconcile && row.status !== 2) {
