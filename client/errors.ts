@@ -102,7 +102,9 @@ export class FinanceApiError extends Error {
       requestId: text(b.requestId) ?? response.headers.get('X-Request-Id') ?? undefined,
       details: list<string | FieldProblem>(b.details),
       errors: list<FieldProblem>(b.errors),
-      reason: (text(b.reason) as ErrorReason | undefined) ?? (b.code === undefined ? OAUTH_REASONS[String(b.error)] : undefined),
+      reason:
+        (text(b.reason) as ErrorReason | undefined) ??
+        (b.code === undefined ? OAUTH_REASONS[String(b.error)] : undefined),
       param: text(b.param),
       docUrl: text(b.docUrl),
       body,

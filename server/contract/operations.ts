@@ -98,7 +98,9 @@ export function readOperations(bundle: Json): ContractOperation[] {
         errorBodies,
         fallbackErrorBody: errorBodies.get(400) ?? 'common',
         paramNames: paramNamesOf(parameters),
-        paramSchemas: Object.fromEntries(parameters.map((p) => [`${String(p.in)}.${String(p.name)}`, p.schema as Json])),
+        paramSchemas: Object.fromEntries(
+          parameters.map((p) => [`${String(p.in)}.${String(p.name)}`, p.schema as Json]),
+        ),
         jsonBodySchema: jsonBodySchemaOf(bundle, body.content),
       });
     }

@@ -103,7 +103,8 @@ const PATTERNS: Record<string, string> = {
   '^evt_[0-9A-HJKMNP-TV-Z]{26}$': 'must be an event id ("evt_" and a ULID)',
   '^we_[0-9A-HJKMNP-TV-Z]{26}$': 'must be a webhook endpoint id ("we_" and a ULID)',
   '^msg_[0-9A-HJKMNP-TV-Z]{26}$': 'must be a delivery id ("msg_" and a ULID)',
-  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$': 'must be a UUID (version 4)',
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$':
+    'must be a UUID (version 4)',
   '^(0[1-9]|1[0-2])/[0-9]{4}$': 'must be a month and year like "11/2026"',
   '^\\+[1-9][0-9]{7,14}$': 'must be a phone number in E.164 form, e.g. "+5511912345678"',
   '^[\\x20-\\x7E]+$': 'must be printable ASCII characters',

@@ -32,10 +32,17 @@ export const receiptHandlers = defineHandlers({
   },
 
   downloadBankingTransactionReceipt: async ({ params }, { db, clock, config }) => {
-    const claims = verifyToken(config.secrets.urls, PURPOSE, params.receiptToken, clock.now(), {
-      invalid: 'The receipt link is not valid; request a new one',
-      expired: 'The receipt link expired; request a new one',
-    });
+    const claims = verifyToken(
+      config.secrets.urls,
+      PURPOSE,
+      params.receiptToken,
+      clock.now(),
+      {
+        invalid: 'The receipt link is not valid; request a new one',
+        expired: 'The receipt link expired; request a new one',
+      },
+      'receiptToken',
+    );
     const data =
       typeof claims.c === 'string' && typeof claims.t === 'number'
         ? await findReceiptData(db, claims.c, claims.t)

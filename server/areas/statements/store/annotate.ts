@@ -74,7 +74,10 @@ export async function annotateTransaction(
 
     const problems: Array<{ param: string; message: string }> = [];
     if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
-      problems.push({ param: 'categoryId', message: `categoryId ${patch.categoryId} is not a category of the company` });
+      problems.push({
+        param: 'categoryId',
+        message: `categoryId ${patch.categoryId} is not a category of the company`,
+      });
     if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
       problems.push({
         param: 'costCenterId',
