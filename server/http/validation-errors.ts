@@ -160,6 +160,9 @@ export function validationErrors(index: ContractIndex) {
       case 'const':
         return `must be ${shown(s.const, part)}`;
       case 'format': {
+        // `x-decimal-places` is checked as the validator's format `decimal2` (contract/validator-spec.ts).
+        const places = s['x-decimal-places'];
+        if (places !== undefined) return `must have at most ${places} decimal places`;
         const format = String(s.format ?? '');
         if (format === 'decimal2') return 'must have at most 2 decimal places';
         return `must be ${FORMATS[format] ?? 'in the documented format'}`;
