@@ -109,7 +109,17 @@ const REMOTE_RESOURCES = [
 ];
 const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=';
 
-/** The page Redoc built, made fully local, with the console added. */
+// The code samples' pane is narrow: long lines (a URL with its query, a JSON body) wrap instead of
+// being clipped, and the copy button's row sits above the code instead of over its first line.
+const SAMPLE_LAYOUT = `<style>
+[data-testid="right-panel"] pre[data-component-name="CodeBlock/CodeBlockContainer"] {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  padding-top: 2.25rem;
+}
+</style>`;
+
+/** The page Redoc built, made fully local, with the console and the samples' layout added. */
 function finishPage(html: string, operations: ConsoleOperation[]): string {
   let out = html;
   for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
@@ -118,7 +128,7 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
     .replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"')
     .replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
   const end = out.lastIndexOf('</body>');
-  return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
+  return `${out.slice(0, end)}${SAMPLE_LAYOUT}${consoleHtml(operations)}${out.slice(end)}`;
 }
 
 // The page fetches nothing off the machine, but Redoc's code and the contract's text still name
