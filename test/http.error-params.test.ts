@@ -210,3 +210,44 @@ describe('the requests integrators tripped on', () => {
     });
   });
 });
+
+describe('problem details', () => {
+  it('when Accept prefers application/problem+json, then the error is RFC 9457 with the body’s members as extensions', async () => {
+    const res = await fetch(`${server.baseUrl}/statements/v1/banking?limit=abc`, {
+      headers: { Authorization: `Bearer ${acme.token}`, Accept: 'application/problem+json, application/json;q=0.5' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({
+      type: `${server.baseUrl}/docs#/section/error-reasons/invalid_value`,
+      title: 'Bad Request',
+      status: 400,
+      detail: 'limit must be an integer (got abc)',
+      instance: '/statements/v1/banking',
+      reason: 'invalid_value',
+      param: 'limit',
+      code: 400,
+      requestId: res.headers.get('X-Request-Id'),
+    });
+  });
+
+  it('when Accept is application/json or absent, then the contract’s body as before', async () => {
+    for (const accept of ['application/json', '*/*']) {
+      const res = await fetch(`${server.baseUrl}/statements/v1/banking?limit=abc`, {
+        headers: { Authorization: `Bearer ${acme.token}`, Accept: accept },
+      });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.type).toBeUndefined();
+      expect(body).toMatchObject({ reason: 'invalid_value', param: 'limit' });
+    }
+  });
+
+  it('when a virtual-card error is asked as problem+json, then it keeps its kebab code as an extension', async () => {
+    const res = await fetch(`${server.baseUrl}/credit-cards/v1/vcns/!!`, {
+      headers: { Authorization: `Bearer ${acme.token}`, Accept: 'application/problem+json' },
+    });
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ status: 400, code: 'bad-request-exception', param: 'vcnId' });
+  });
+});
