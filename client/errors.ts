@@ -84,6 +84,8 @@ export class FinanceApiError extends Error {
   }
 
   /** Builds the error from a failed response and its already-parsed body. */
+  // The token endpoint answers RFC 6749 errors (`{error, error_description, requestId}`): their
+  // `error` code maps to the reason of the same meaning.
   static from(response: Response, body: unknown): FinanceApiError {
     const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -100,7 +102,9 @@ export class FinanceApiError extends Error {
       requestId: text(b.requestId) ?? response.headers.get('X-Request-Id') ?? undefined,
       details: list<string | FieldProblem>(b.details),
       errors: list<FieldProblem>(b.errors),
-      reason: text(b.reason) as ErrorReason | undefined,
+      reason:
+        (text(b.reason) as ErrorReason | undefined) ??
+        (b.code === undefined ? OAUTH_REASONS[String(b.error)] : undefined),
       param: text(b.param),
       docUrl: text(b.docUrl),
       body,
@@ -119,6 +123,16 @@ export class FinanceApiError extends Error {
     return FinanceApiError.from(response, body);
   }
 }
+
+/** The reason of each RFC 6749 §5.2 error code of the token endpoint. */
+const OAUTH_REASONS: Record<string, ErrorReason> = {
+  invalid_request: 'invalid_request',
+  invalid_client: 'unauthenticated',
+  invalid_grant: 'unauthenticated',
+  unauthorized_client: 'insufficient_scope',
+  unsupported_grant_type: 'invalid_value',
+  invalid_scope: 'insufficient_scope',
+};
 
 /**
  * Awaits an openapi-fetch call and returns its data, or throws a FinanceApiError.

@@ -1874,6 +1874,11 @@ export interface components {
              * @example Client authentication failed
              */
             error_description?: string;
+            /**
+             * @description Equals the `X-Request-Id` header; quote it when asking for help.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId?: string;
         };
         /**
          * @description Why the request failed, as a stable snake_case word to branch on (the docs' "Error reasons" section has
@@ -1885,6 +1890,7 @@ export interface components {
          *     - `invalid_value`: a field or parameter has the wrong type, format, length, range or value.
          *     - `unknown_query_parameter`: the query has a parameter the operation does not take.
          *     - `missing_parameter`: a required query or header parameter is absent.
+         *     - `unknown_reference`: a field names a resource (cost center, category, role) the company does not have.
          *     - `invalid_request`: the request is well formed but breaks a rule of the operation.
          *     - `unauthenticated`: no valid access token (or client credentials).
          *     - `insufficient_scope`: the token lacks the scope the operation needs.
@@ -1892,7 +1898,8 @@ export interface components {
          *     - `not_found`: the resource does not exist for this company.
          *     - `unknown_path`: no operation has this path.
          *     - `method_not_allowed`: the path exists, not with this method.
-         *     - `conflict`: the resource's state does not allow the change (a duplicate name, a rule).
+         *     - `already_exists`: a resource with this unique value (a name) already exists.
+         *     - `conflict`: the resource's state does not allow the change (a rule).
          *     - `idempotency_key_in_use`: a request with this `Idempotency-Key` is still running.
          *     - `idempotency_key_reused`: the `Idempotency-Key` was used for another request.
          *     - `unprocessable`: the request cannot be carried out as it stands (see the message).
@@ -1905,7 +1912,7 @@ export interface components {
          * @example unknown_field
          * @enum {string}
          */
-        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "sync_restart_required";
+        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "unknown_reference" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "already_exists" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "sync_restart_required";
         /**
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; `reason` says why in a stable word and `param` names the field or parameter at fault.

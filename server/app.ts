@@ -35,6 +35,7 @@ import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
+import { precompress, sendPrecompressed, type Precompressed } from './http/precompressed.js';
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './areas/vcn/issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
@@ -113,7 +114,7 @@ export function createApp({
   const publicText = JSON.stringify(publicBundle);
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   // In the sandbox its samples use the demo company's ids (server/sandbox/docs-demo.ts).
-  const docsPages = new Map<string, { mtimeMs: number; html: string; csp: string }>();
+  const docsPages = new Map<string, { mtimeMs: number; body: Precompressed; csp: string }>();
   const demo = config.production ? undefined : demoSamples(db, publicBundle);
   const servedDocs = async (baseUrl: string) => {
     const { mtimeMs } = statSync(docsPage);
@@ -122,7 +123,8 @@ export function createApp({
     const cached = docsPages.get(key);
     if (cached?.mtimeMs === mtimeMs) return cached;
     const html = withBaseUrl(samples.apply(readFileSync(docsPage, 'utf8')), baseUrl);
-    const page = { mtimeMs, html, csp: pageContentSecurityPolicy(html) };
+    // Compressed once per page made, not per request.
+    const page = { mtimeMs, body: await precompress(html), csp: pageContentSecurityPolicy(html) };
     if (docsPages.size > 16) docsPages.clear();
     docsPages.set(key, page);
     return page;
@@ -134,7 +136,8 @@ export function createApp({
     if (!existsSync(docsPage)) return next(new ApiError(404, 'The docs are not built: run `npm run build`'));
     const page = await servedDocs(servedBaseUrl(req, config));
     res.setHeader('Content-Security-Policy', page.csp);
-    res.type('text/html').send(page.html);
+    res.type('text/html');
+    sendPrecompressed(req, res, page.body);
   });
 
   app.get('/changelog', (_req, res) => {

@@ -136,9 +136,12 @@ const SCRIPT = String.raw`
 })();
 `;
 
+/** The console's operations as the page holds them (in a JSON script element). */
+export const consoleJson = (operations: ConsoleOperation[]) => JSON.stringify(operations).replace(/</g, '\\u003c');
+
 /** The console's markup, style and script, to insert before `</body>`. */
 export function consoleHtml(operations: ConsoleOperation[]): string {
-  const json = JSON.stringify(operations).replace(/</g, '\\u003c');
+  const json = consoleJson(operations);
   return `
 <style>${STYLE}</style>
 <button id="try-it-open" type="button">Try it</button>

@@ -98,6 +98,7 @@ function clientSample(
   params: Parameter[],
   body: { type: string; example: unknown } | undefined,
   binaryResponse: boolean,
+  noContent: boolean,
 ): string {
   const setup = [
     `import { createFinanceClient, unwrap } from '${CLIENT_PACKAGE}';`,
@@ -137,12 +138,25 @@ function clientSample(
     );
   if (binaryResponse) options.push(`parseAs: 'blob'`);
   const call = `finance.${method.toUpperCase()}('${path}'${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''})`;
-  return [...setup, '', `const result = await unwrap(${call});`].join('\n');
+  // A 204 has no result to keep: `unwrap` only throws on an error.
+  return [...setup, '', noContent ? `await unwrap(${call});` : `const result = await unwrap(${call});`].join('\n');
+}
+
+/** A JSON body example with the top-level fields `ids` names (`body.costCenterId`) set to its ids. */
+export function withBodyIds(example: unknown, ids: Record<string, string | number>): unknown {
+  if (typeof example !== 'object' || example === null || Array.isArray(example)) return example;
+  const out: Json = { ...(example as Json) };
+  for (const [key, value] of Object.entries(out)) {
+    const id = ids[`body.${key}`];
+    if (id !== undefined) out[key] = typeof value === 'string' ? String(id) : id;
+  }
+  return out;
 }
 
 /**
  * Adds `x-codeSamples` (curl, TypeScript client) to every operation of a copy of `bundle`. `ids`
- * replaces path parameters' examples, by the path up to the parameter (server/sandbox/docs-demo.ts).
+ * replaces path parameters' examples, by the path up to the parameter, and the body fields that
+ * name a resource, by `body.<field>` (server/sandbox/docs-demo.ts).
  */
 export function withCodeSamples(bundle: Json, ids: Record<string, string | number> = {}): Json {
   const out = structuredClone(bundle);
@@ -161,11 +175,12 @@ export function withCodeSamples(bundle: Json, ids: Record<string, string | numbe
       });
       const requestBody = deref<{ content?: Record<string, Media> } | undefined>(out, op.requestBody);
       const [type, media] = Object.entries(requestBody?.content ?? {})[0] ?? [];
-      const body = type ? { type, example: mediaExample(media) } : undefined;
+      const body = type ? { type, example: withBodyIds(mediaExample(media), ids) } : undefined;
       const secured = ((op.security ?? globalSecurity) as unknown[]).length > 0;
       const responses = Object.entries((op.responses ?? {}) as Record<string, unknown>).filter(([status]) =>
         status.startsWith('2'),
       );
+      const noContent = responses.every(([, r]) => deref<{ content?: Json }>(out, r).content === undefined);
       const binaryResponse = responses.some(([, r]) =>
         Object.keys(deref<{ content?: Json }>(out, r).content ?? {}).some((t) => !t.includes('json')),
       );
@@ -174,7 +189,7 @@ export function withCodeSamples(bundle: Json, ids: Record<string, string | numbe
         {
           lang: 'TypeScript',
           label: 'TypeScript client',
-          source: clientSample(baseUrl, method, path, params, body, binaryResponse),
+          source: clientSample(baseUrl, method, path, params, body, binaryResponse, noContent),
         },
       ];
       op['x-codeSamples'] = samples;

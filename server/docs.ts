@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { consoleHtml, type ConsoleOperation, type ConsoleParameter } from './docs-console.js';
-import { withCodeSamples } from './docs-samples.js';
+import { withBodyIds, withCodeSamples } from './docs-samples.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
@@ -40,7 +40,13 @@ type Parameter = {
 };
 
 /** The operation's path and query parameters, each with the value its console field starts with. */
-function parametersOf(bundle: Json, item: Record<string, Json>, op: Json): ConsoleParameter[] {
+function parametersOf(
+  bundle: Json,
+  path: string,
+  item: Record<string, Json>,
+  op: Json,
+  ids: Record<string, string | number>,
+): ConsoleParameter[] {
   const parameters = (bundle.components as Record<string, Record<string, Json>>).parameters ?? {};
   return [...((item.parameters ?? []) as Json[]), ...((op.parameters ?? []) as Json[])]
     .map(
@@ -49,7 +55,8 @@ function parametersOf(bundle: Json, item: Record<string, Json>, op: Json): Conso
     )
     .filter((p): p is Parameter & { name: string; in: 'path' | 'query' } => p.in === 'path' || p.in === 'query')
     .map((p) => {
-      const example = p.example ?? (p.schema?.examples as unknown[] | undefined)?.[0];
+      const prefix = p.in === 'path' ? path.slice(0, path.indexOf(`{${p.name}}`) + p.name.length + 2) : '';
+      const example = ids[prefix] ?? p.example ?? (p.schema?.examples as unknown[] | undefined)?.[0];
       const shown = p.in === 'path' || p.name === 'limit' ? example : undefined;
       return {
         name: p.name,
@@ -61,8 +68,11 @@ function parametersOf(bundle: Json, item: Record<string, Json>, op: Json): Conso
     });
 }
 
-/** The operations offered by the console, with their examples. */
-function consoleOperations(bundle: Json): ConsoleOperation[] {
+/**
+ * The operations offered by the console, with their examples; `ids` as in withCodeSamples (the
+ * sandbox's demo company's, server/sandbox/docs-demo.ts).
+ */
+export function consoleOperations(bundle: Json, ids: Record<string, string | number> = {}): ConsoleOperation[] {
   const operations: ConsoleOperation[] = [];
   for (const [path, item] of Object.entries((bundle.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) {
@@ -70,7 +80,7 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
       const content =
         (op.requestBody as { content?: Record<string, { example?: unknown }> } | undefined)?.content ?? {};
       const [bodyType, media] = Object.entries(content)[0] ?? [];
-      const example = media?.example;
+      const example = withBodyIds(media?.example, ids);
       const body =
         bodyType === 'application/json' && example !== undefined
           ? JSON.stringify(example, null, 2)
@@ -82,7 +92,7 @@ function consoleOperations(bundle: Json): ConsoleOperation[] {
         method,
         path,
         summary: String(op.summary ?? ''),
-        parameters: parametersOf(bundle, item, op),
+        parameters: parametersOf(bundle, path, item, op, ids),
         ...(body !== undefined ? { body, bodyType } : {}),
       });
     }
@@ -99,7 +109,17 @@ const REMOTE_RESOURCES = [
 ];
 const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACwAAAAAAQABAAA=';
 
-/** The page Redoc built, made fully local, with the console added. */
+// The code samples' pane is narrow: long lines (a URL with its query, a JSON body) wrap instead of
+// being clipped, and the copy button's row sits above the code instead of over its first line.
+const SAMPLE_LAYOUT = `<style>
+[data-testid="right-panel"] pre[data-component-name="CodeBlock/CodeBlockContainer"] {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  padding-top: 2.25rem;
+}
+</style>`;
+
+/** The page Redoc built, made fully local, with the console and the samples' layout added. */
 function finishPage(html: string, operations: ConsoleOperation[]): string {
   let out = html;
   for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
@@ -108,7 +128,7 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
     .replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"')
     .replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
   const end = out.lastIndexOf('</body>');
-  return `${out.slice(0, end)}${consoleHtml(operations)}${out.slice(end)}`;
+  return `${out.slice(0, end)}${SAMPLE_LAYOUT}${consoleHtml(operations)}${out.slice(end)}`;
 }
 
 // The page fetches nothing off the machine, but Redoc's code and the contract's text still name
@@ -118,12 +138,15 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
 // another host. The serving host (localhost in the built page, replaced when served) is left as is.
 const EXTERNAL = /(https?):\/\/(?!localhost[:/]|127\.0\.0\.1[:/])/g;
 
+/** Script text as the built page holds it (other hosts' addresses with escaped slashes). */
+export const asInPageScript = (text: string) => text.replace(EXTERNAL, '$1:\\/\\/');
+
 function withoutExternalAddresses(html: string): string {
   return html
     .split(/(<script\b[^>]*>[\s\S]*?<\/script>|<style\b[^>]*>[\s\S]*?<\/style>)/i)
     .map((part) => {
       if (/^<style/i.test(part)) return part.replace(EXTERNAL, '$1%3A%2F%2F'); // only SVG data URIs: percent-decoded when read
-      if (/^<script/i.test(part)) return part.replace(EXTERNAL, '$1:\\/\\/');
+      if (/^<script/i.test(part)) return asInPageScript(part);
       return part.replace(EXTERNAL, '$1:&#47;&#47;');
     })
     .join('');

@@ -176,6 +176,12 @@ describe('status helpers and network failures', () => {
     });
     const refused = await rejection(unwrap(wrong.GET(COST_CENTERS)));
     expect(isUnauthorized(refused)).toBe(true);
+    // The token endpoint's RFC 6749 body maps to a reason, and carries the request id.
+    expect(refused).toMatchObject({
+      reason: 'unauthenticated',
+      error: 'invalid_client',
+      requestId: expect.any(String),
+    });
 
     const reader = await server.newCompany({ scopes: ['directory:read'] });
     const readOnly = createFinanceClient({

@@ -82,6 +82,23 @@ describe('samples and error reasons in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('when a sample with long lines is shown at 1,440 px, then no line is clipped and the copy button covers no code', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`, { waitUntil: 'load' });
+    const code = page.locator('[data-testid="right-panel"] pre', { hasText: 'curl -s -X PATCH' }).first();
+    await code.waitFor({ timeout: 30_000 });
+    const layout = await code.evaluate((pre) => {
+      const copy = pre.parentElement!.querySelector('[data-testid="copy-button"]')!.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(pre);
+      const firstLine = range.getClientRects()[0]!;
+      return { scroll: pre.scrollWidth, width: pre.clientWidth, copyBottom: copy.bottom, codeTop: firstLine.top };
+    });
+    expect(layout.scroll).toBeLessThanOrEqual(layout.width);
+    expect(layout.copyBottom).toBeLessThanOrEqual(layout.codeTop);
+    await page.close();
+  }, 60_000);
+
   it('when the console is opened on getCostCenter, then it is on that operation with a field for id, and sends it', async () => {
     const reader = await server.newCompany();
     const { data: created } = await reader.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Console' } });

@@ -64,6 +64,62 @@ describe('samples with demo ids', () => {
     }
   });
 
+  it('when the PATCH samples are served, then they name a cost center and a category of the demo company', async () => {
+    const ids = await demoIds(server.db);
+    expect(ids['body.costCenterId']).toBeDefined();
+    expect(ids['body.categoryId']).toBeDefined();
+    const edits = await served();
+    const patch = edits.map(([, to]) => to).find((s) => s.startsWith('curl -s -X PATCH') && s.includes('/banking/'));
+    expect(patch).toContain(`"costCenterId":"${ids['body.costCenterId']}"`);
+    expect(patch).toContain(`"categoryId":${ids['body.categoryId']}`);
+    expect(html.includes(JSON.stringify(patch).slice(1, -1))).toBe(true);
+  });
+
+  it('when the Try-it console is served, then its fields start with the demo company’s ids', async () => {
+    const ids = await demoIds(server.db);
+    const json = /<script type="application\/json" id="try-it-operations">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const operations = JSON.parse(json) as Array<{
+      operationId: string;
+      parameters: Array<{ name: string; value: string }>;
+      body?: string;
+    }>;
+    const patch = operations.find((op) => op.operationId === 'reconcileBankingTransaction')!;
+    expect(patch.parameters.find((p) => p.name === 'transactionId')?.value).toBe(
+      String(ids['/statements/v1/banking/{transactionId}']),
+    );
+    expect(JSON.parse(patch.body!)).toMatchObject({ costCenterId: ids['body.costCenterId'] });
+    expect(json.includes('48213')).toBe(false);
+  });
+
+  it('when an operation answers 204, then its TypeScript sample keeps no result', () => {
+    expect(html.includes("await unwrap(finance.DELETE('/cost-centers/v1/cost-centers/{id}'")).toBe(true);
+    expect(html.includes("const result = await unwrap(finance.DELETE('/cost-centers/v1/cost-centers/{id}'")).toBe(
+      false,
+    );
+  });
+
+  it('when every changed curl sample is run as pasted, reads first and deletes last (the demo data goes last), then each answers 2xx (the card page its 308)', async () => {
+    const curls = (await served()).map(([, to]) => to).filter((source) => source.startsWith('curl '));
+    const order = (source: string) => (/-X DELETE/.test(source) ? 2 : /-X /.test(source) ? 1 : 0);
+    const sorted = [...curls].sort((a, b) => order(a) - order(b));
+    expect(sorted.some((source) => source.startsWith('curl -s -X PATCH "') && source.includes('/banking/'))).toBe(true);
+    for (const source of sorted) {
+      const method = /-X (\w+)/.exec(source)?.[1] ?? 'GET';
+      const url = /"(http[^"]+)"/.exec(source)![1]!;
+      const data = /-d '((?:[^']|'\\'')*)'/.exec(source)?.[1]?.replace(/'\\''/g, "'");
+      const res = await fetch(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${demo.token}`,
+          ...(data !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
+        ...(data !== undefined ? { body: data } : {}),
+        redirect: 'manual',
+      });
+      expect(res.status, `${source}\n${(await res.text()).slice(0, 300)}`).toBeLessThan(400);
+    }
+  });
+
   it('when the store has no company, then the samples keep the contract’s examples', async () => {
     const empty = await startTestServer();
     try {

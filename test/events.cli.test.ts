@@ -285,6 +285,31 @@ describe('the finance command, with credentials and no database', () => {
     }
   }, 60_000);
 
+  it('when the commands docs/events.md gives are run as written (the receiver for its URL), then listen forwards and trigger succeeds', async () => {
+    const commands = readFileSync('docs/events.md', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('npx finance '))
+      .map((line) => line.replace(/^npx finance /, '').split(' '));
+    expect(commands.map((args) => args.slice(0, 2).join(' '))).toEqual(['events listen', 'events trigger']);
+    const receiver = await startReceiver();
+    const listen = commands[0]!.map((arg) => (arg === 'http://localhost:3000/hooks' ? receiver.url : arg));
+    const child = spawn('node', ['bin/finance.js', ...listen, '--poll-ms', '100'], { env: env() });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('Forwarding events');
+      const { stdout } = await promisify(execFile)('node', ['bin/finance.js', ...commands[1]!], { env: env() });
+      expect(stdout).toContain('banking_transaction.reconciled');
+      const deliveries = await receiver.waitFor(1, 20_000);
+      expect(deliveries.length).toBeGreaterThan(0);
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('when `events trigger` runs without credentials, then it fails naming the flags and variables to set', async () => {
     const failure = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'cost_center.created'], {
       env: { ...env(), FINANCE_CLIENT_ID: '', FINANCE_CLIENT_SECRET: '' },

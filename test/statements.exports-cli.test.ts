@@ -106,7 +106,7 @@ describe('finance export', () => {
       join(dir, 'bad.csv'),
     ).catch((e: { code: number; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 1 });
-    expect((failure as { stderr: string }).stderr).toContain('startDate and endDate must be sent together');
+    expect((failure as { stderr: string }).stderr).toContain('endDate is required with startDate');
     const unknown = await finance(
       'export',
       'banking',

@@ -54,6 +54,8 @@ export interface ContractOperation {
   fallbackErrorBody: ErrorBody;
   /** Its parameters' names by place (`query`, `path`, `header`), as the contract spells them. */
   paramNames: Record<string, string[]>;
+  /** Its parameters' schemas by `in.name` (`query.limit`, `path.transactionId`), references unresolved. */
+  paramSchemas: Record<string, Json>;
   /** Its JSON body schema (references inside it unresolved: `resolve` them), if it takes one. */
   jsonBodySchema: Json | undefined;
 }
@@ -96,6 +98,9 @@ export function readOperations(bundle: Json): ContractOperation[] {
         errorBodies,
         fallbackErrorBody: errorBodies.get(400) ?? 'common',
         paramNames: paramNamesOf(parameters),
+        paramSchemas: Object.fromEntries(
+          parameters.map((p) => [`${String(p.in)}.${String(p.name)}`, p.schema as Json]),
+        ),
         jsonBodySchema: jsonBodySchemaOf(bundle, body.content),
       });
     }

@@ -194,6 +194,27 @@ function bodyChooser(index: ContractIndex) {
   };
 }
 
+/**
+ * Sends an error body: as is (the contract's body), or, when the caller's `Accept` prefers
+ * `application/problem+json`, as RFC 9457 problem details — `type` (the reason's docs section),
+ * `title`, `status`, `detail`, `instance` — with the contract body's members as extensions.
+ */
+function sendError(req: Request, res: Response, status: number, body: Record<string, unknown>): void {
+  if (req.accepts(['application/json', 'application/problem+json']) !== 'application/problem+json') {
+    res.status(status).json(body);
+    return;
+  }
+  const problem = {
+    type: body.docUrl ?? 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail: body.message,
+    instance: req.originalUrl.split('?')[0],
+    ...body,
+  };
+  res.status(status).type('application/problem+json').send(JSON.stringify(problem));
+}
+
 export function errorHandler(logger: Logger, index: ContractIndex, config: Config) {
   const bodyOf = bodyChooser(index);
   const inCallersTerms = validationErrors(index);
@@ -222,13 +243,13 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
         res
           .status(allow ? 405 : oauth.status)
           .setHeader('Cache-Control', 'no-store')
-          .json({ error: oauth.code, error_description: oauth.message });
+          .json({ error: oauth.code, error_description: oauth.message, requestId });
         return;
       }
     }
 
     if (err instanceof VcnError) {
-      res.status(err.status).json({
+      sendError(req, res, err.status, {
         error: STATUS_CODES[err.status] ?? 'Error',
         message: err.message,
         code: err.code,
@@ -256,7 +277,7 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
         n.status === 400
           ? n.problems.filter((p) => p.field).map((p) => ({ field: p.field, message: p.message }))
           : undefined;
-      res.status(n.status).json({
+      sendError(req, res, n.status, {
         error,
         message: n.message,
         code,
@@ -270,8 +291,13 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
       body === 'field'
         ? n.problems.map((p) => ({ field: withoutPart(p.field), message: p.message }))
         : n.plain.map((d) => (typeof d === 'string' ? d : d.message));
-    res
-      .status(n.status)
-      .json({ error, message: n.message, code: n.status, requestId, ...explain(n.reason, n.param), details });
+    sendError(req, res, n.status, {
+      error,
+      message: n.message,
+      code: n.status,
+      requestId,
+      ...explain(n.reason, n.param),
+      details,
+    });
   };
 }

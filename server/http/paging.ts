@@ -20,7 +20,11 @@ type KeyOf<S extends KeyShape> = { -readonly [I in keyof S]: Part<S[I]> };
 
 const CURSOR_MESSAGE = 'nextPageStartKey is invalid, or was issued for other filters or sorting';
 
-const invalidCursor = () => badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }]);
+const invalidCursor = () =>
+  badRequest(CURSOR_MESSAGE, [{ field: 'query.nextPageStartKey', message: CURSOR_MESSAGE }], {
+    reason: 'invalid_value',
+    param: 'nextPageStartKey',
+  });
 
 /** The operation's `limit` parameter, from the contract index. */
 function limitOf(operationId: string): LimitBounds {

@@ -12,8 +12,10 @@ export function verifyToken(
   token: string,
   now: Date,
   messages: { invalid: string; expired: string },
+  /** The path parameter the token came in, named in the error. */
+  param: string,
 ): Record<string, unknown> {
   const result = verifyExpiring(secret, purpose, token, now);
-  if ('refused' in result) throw new ApiError(403, messages[result.refused], [], {}, { reason: 'forbidden' });
+  if ('refused' in result) throw new ApiError(403, messages[result.refused], [], {}, { reason: 'forbidden', param });
   return result.claims;
 }

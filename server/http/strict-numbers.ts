@@ -31,9 +31,10 @@ export function strictNumbers() {
       const shape = param.kind === 'integer' ? INTEGER : NUMBER;
       const bad = values.find((v) => !shape.test(v));
       if (bad !== undefined) {
-        const what = param.kind === 'integer' ? 'an integer in decimal digits' : 'a decimal number';
+        const what = param.kind === 'integer' ? 'an integer' : 'a decimal number';
         const field = `${param.in}.${param.name}`;
-        return next(badRequest(`${field} must be ${what}`, [{ field, message: `${param.name} must be ${what}` }]));
+        const message = `${param.name} must be ${what} (got ${bad})`;
+        return next(badRequest(message, [{ field, message }], { reason: 'invalid_value', param: param.name }));
       }
     }
     next();

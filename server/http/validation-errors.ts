@@ -24,6 +24,8 @@ interface ValidationProblem {
   param: string;
   reason: ErrorReason;
   message: string;
+  /** The failed JSON Schema keyword, if any. */
+  keyword?: string | undefined;
 }
 
 const PARTS: Record<string, string> = { body: 'body', query: 'query', params: 'path', path: 'path', headers: 'header' };
@@ -58,6 +60,22 @@ function fieldsAt(index: ContractIndex, schema: Json | undefined, path: string[]
   return [...fieldsAt(index, next as Json | undefined, rest), ...variants.flatMap((v) => fieldsAt(index, v, path))];
 }
 
+/** The schema at a path of a body (through $ref, allOf/oneOf/anyOf, items), resolved. */
+function bodySchemaAt(index: ContractIndex, schema: Json | undefined, path: string[]): Json | undefined {
+  if (!schema) return undefined;
+  const s = index.resolve(schema);
+  if (path.length === 0) return s;
+  const [head, ...rest] = path as [string, ...string[]];
+  const next = /^\d+$/.test(head) ? (s.items as Json | undefined) : ((s.properties ?? {}) as Json)[head];
+  const direct = bodySchemaAt(index, next as Json | undefined, rest);
+  if (direct) return direct;
+  for (const v of ['allOf', 'oneOf', 'anyOf'].flatMap((k) => (s[k] ?? []) as Json[])) {
+    const found = bodySchemaAt(index, v, path);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The known name nearest to `name` (case aside, or within about a third of its length), if any. */
 function suggestion(name: string, known: string[]): string | undefined {
   if (known.length === 0) return undefined;
@@ -67,9 +85,42 @@ function suggestion(name: string, known: string[]): string | undefined {
   return distance(name, near) <= Math.floor((name.length + 1) / 3) ? near : undefined;
 }
 
-const shown = (value: unknown): string => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+const shown = (value: unknown, part: string): string => {
+  // Query and path values are text: shown as sent. Body values are JSON: a string keeps its quotes.
+  const text = part === 'body' || typeof value !== 'string' ? JSON.stringify(value) : value;
   return text === undefined ? '' : text.length > 60 ? `${text.slice(0, 59)}…` : text;
+};
+
+/** What a contract pattern asks for, in words (no regular expression ever reaches a message). */
+const PATTERNS: Record<string, string> = {
+  '\\S': 'must not be blank',
+  '^[A-Z]{3}$': 'must be three capital letters, e.g. "BRL"',
+  '^[0-9]{4}$': 'must be four digits, e.g. "0663"',
+  '^[0-9]{3}$': 'must be three digits',
+  '^[0-9]{16}$': 'must be sixteen digits',
+  '^[0-9]+$': 'must be digits only',
+  '^[0-9A-HJKMNP-TV-Z]{26}$': 'must be a ULID (26 characters, e.g. "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q")',
+  '^evt_[0-9A-HJKMNP-TV-Z]{26}$': 'must be an event id ("evt_" and a ULID)',
+  '^we_[0-9A-HJKMNP-TV-Z]{26}$': 'must be a webhook endpoint id ("we_" and a ULID)',
+  '^msg_[0-9A-HJKMNP-TV-Z]{26}$': 'must be a delivery id ("msg_" and a ULID)',
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$':
+    'must be a UUID (version 4)',
+  '^(0[1-9]|1[0-2])/[0-9]{4}$': 'must be a month and year like "11/2026"',
+  '^\\+[1-9][0-9]{7,14}$': 'must be a phone number in E.164 form, e.g. "+5511912345678"',
+  '^[\\x20-\\x7E]+$': 'must be printable ASCII characters',
+  '^[^/\\\\]+$': 'must not contain / or \\',
+};
+
+/** The characters a value of a format can hold: a reserved character outside them is a format problem first. */
+const FORMAT_CHARS: Record<string, RegExp> = {
+  date: /^[0-9-]*$/,
+  'date-time': /^[0-9TZtz:.+-]*$/,
+  uuid: /^[0-9a-fA-F-]*$/,
+};
+
+const firstType = (schema: Json): string | undefined => {
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
+  return types.find((t) => t !== 'null');
 };
 
 /** Builds the rewriter for the contract the validator checks requests against. */
@@ -85,6 +136,66 @@ export function validationErrors(index: ContractIndex) {
     return undefined;
   };
 
+  /** The schema the contract gives the value at a path of the request (resolved), if any. */
+  const schemaAt = (op: ContractOperation | undefined, part: string, rest: string[]): Json | undefined => {
+    if (!op) return undefined;
+    if (part === 'body') return bodySchemaAt(index, op.jsonBodySchema, rest);
+    const schema = op.paramSchemas[`${part === 'header' ? 'header' : part}.${rest[0] ?? ''}`];
+    if (!schema) return undefined;
+    const s = index.resolve(schema);
+    return rest.length > 1 && s.items ? index.resolve(s.items) : s;
+  };
+
+  /** What the value must be, by the failed keyword and the schema's own constraint. */
+  const mustBe = (keyword: string | undefined, schema: Json | undefined, part: string): string => {
+    const s = schema ?? {};
+    const list = (values: unknown[]) => values.map((v) => shown(v, part)).join(', ');
+    switch (keyword) {
+      case 'type': {
+        const type = firstType(s);
+        return `must be ${TYPES[type ?? ''] ?? 'of another type'}`;
+      }
+      case 'enum':
+        return Array.isArray(s.enum) ? `must be one of ${list(s.enum)}` : 'must be one of the allowed values';
+      case 'const':
+        return `must be ${shown(s.const, part)}`;
+      case 'format': {
+        // `x-decimal-places` is checked as the validator's format `decimal2` (contract/validator-spec.ts).
+        const places = s['x-decimal-places'];
+        if (places !== undefined) return `must have at most ${places} decimal places`;
+        const format = String(s.format ?? '');
+        if (format === 'decimal2') return 'must have at most 2 decimal places';
+        return `must be ${FORMATS[format] ?? 'in the documented format'}`;
+      }
+      case 'pattern':
+        return PATTERNS[String(s.pattern)] ?? 'is not in the documented form';
+      case 'minimum':
+        return `must be at least ${s.minimum}`;
+      case 'maximum':
+        return `must be at most ${s.maximum}`;
+      case 'exclusiveMinimum':
+        return `must be more than ${s.exclusiveMinimum}`;
+      case 'exclusiveMaximum':
+        return `must be less than ${s.exclusiveMaximum}`;
+      case 'minLength':
+        return s.minLength === 1 ? 'must not be empty' : `must have at least ${s.minLength} characters`;
+      case 'maxLength':
+        return `must have at most ${s.maxLength} characters`;
+      case 'minItems':
+        return `must have at least ${s.minItems} items`;
+      case 'maxItems':
+        return `must have at most ${s.maxItems} items`;
+      case 'uniqueItems':
+        return 'must not repeat an item';
+      case 'minProperties':
+        return `must have at least ${s.minProperties} fields`;
+      case 'maxProperties':
+        return `must have at most ${s.maxProperties} fields`;
+      default:
+        return 'is not a valid value';
+    }
+  };
+
   const rewrite = (item: ValidatorItem, req: Request, op: ContractOperation | undefined): ValidationProblem => {
     const [rawPart = '', ...rest] = item.path.replace(/^[./]+/, '').split(/[./]/);
     const part = PARTS[rawPart] ?? rawPart;
@@ -92,51 +203,44 @@ export function validationErrors(index: ContractIndex) {
     const segments = part === 'query' || part === 'path' ? rest.slice(0, 1) : rest;
     const param = segments.join('.') || part;
     const field = [rawPart, ...segments].filter(Boolean).join('.');
-    const code = item.errorCode?.split('.')[0];
+    const keyword = item.errorCode?.split('.')[0];
     const got = sentValue(req, part, segments);
-    const gotText = got === undefined || got === '' ? '' : ` (got ${shown(got)})`;
+    const gotText = got === undefined || got === '' ? '' : ` (got ${shown(got, part)})`;
     const base = { field, param };
 
-    if (code === 'additionalProperties' && part === 'body') {
+    if (keyword === 'additionalProperties' && part === 'body') {
       const near = suggestion(segments.at(-1) ?? '', fieldsAt(index, op?.jsonBodySchema, segments.slice(0, -1)));
       const where = segments.length > 1 ? `"${segments.slice(0, -1).join('.')}"` : 'the body';
       const hint = near ? `; did you mean "${near}"?` : '';
       return { ...base, reason: 'unknown_field', message: `Unknown field "${param}" in ${where}${hint}` };
     }
-    if (/^Unknown query parameter/.test(item.message)) {
+    // The validator's own checks of the query (no ajv keyword): an unknown parameter, a reserved character.
+    if (keyword === undefined && /^Unknown query parameter/.test(item.message)) {
       const near = suggestion(param, op?.paramNames.query ?? []);
       const hint = near ? `; did you mean "${near}"?` : '';
       return { ...base, reason: 'unknown_query_parameter', message: `Unknown query parameter "${param}"${hint}` };
     }
-    if (code === 'required') {
-      const name = /'([^']+)'/.exec(item.message)?.[1] ?? param;
-      const named = part === 'body' ? param : name;
+    if (keyword === 'required') {
       return part === 'body'
-        ? { field, param: named, reason: 'missing_field', message: `Missing field "${named}" in the body` }
-        : { field, param: named, reason: 'missing_parameter', message: `Missing ${part} parameter "${named}"` };
+        ? { field, param, reason: 'missing_field', message: `Missing field "${param}" in the body` }
+        : { field, param, reason: 'missing_parameter', message: `Missing ${part} parameter "${param}"` };
     }
     const invalid = (text: string): ValidationProblem => ({
       ...base,
+      keyword,
       reason: 'invalid_value',
       message: `${param} ${text}${gotText}`,
     });
-    if (/must be url encoded/.test(item.message)) return invalid('must be URL-encoded (%2F for /, %3A for :)');
-    const allowed = /allowed values: (.*)$/.exec(item.message)?.[1];
-    if (code === 'enum' && allowed) return invalid(`must be one of ${allowed}`);
-    const format = /must match format "([^"]+)"/.exec(item.message)?.[1];
-    if (format === 'decimal2') return invalid('must have at most 2 decimal places');
-    if (format) return invalid(`must be ${FORMATS[format] ?? `in the format ${format}`}`);
-    const type = /^must be (\w+)$/.exec(item.message)?.[1];
-    if (code === 'type' && type) return invalid(`must be ${TYPES[type] ?? type}`);
-    const bound = /^must be ([<>]=?) (.+)$/.exec(item.message);
-    if (bound) {
-      const words: Record<string, string> = { '<=': 'at most', '>=': 'at least', '<': 'less than', '>': 'more than' };
-      return invalid(`must be ${words[bound[1]!] ?? bound[1]} ${bound[2]}`);
+    const schema = schemaAt(op, part, rest);
+    if (keyword === undefined && /must be url encoded/.test(item.message)) {
+      // A value no value of the format could be (`01/11/2026` for a date) is told the format, not the encoding.
+      const format = String(schema?.format ?? '');
+      const chars = FORMAT_CHARS[format];
+      if (chars && typeof got === 'string' && !chars.test(got)) return invalid(mustBe('format', schema, part));
+      return invalid('must be URL-encoded (%2F for /, %3A for :)');
     }
-    const length = /^must NOT have (fewer|more) than (\d+) (characters|items|properties)$/.exec(item.message);
-    if (length) return invalid(`must have ${length[1] === 'fewer' ? 'at least' : 'at most'} ${length[2]} ${length[3]}`);
-    if (code === 'const' && param === 'isConciled') return invalid('must be true (reconciliation cannot be undone)');
-    return invalid(item.message);
+    if (keyword === 'const' && param === 'isConciled') return invalid('must be true (reconciliation cannot be undone)');
+    return invalid(mustBe(keyword, schema, part));
   };
 
   /**
@@ -151,9 +255,12 @@ export function validationErrors(index: ContractIndex) {
     const items = e.errors as ValidatorItem[];
     const operation = operationOf(res);
     const all = items.slice(0, MAX_PROBLEMS).map((item) => rewrite(item, req, operation));
-    // A pattern failure says less than the format failure of the same value (`userId must be a UUID`).
-    const isPattern = (p: ValidationProblem) => p.message.includes(' must match pattern ');
-    const problems = all.filter((p) => !isPattern(p) || !all.some((o) => !isPattern(o) && o.field === p.field));
+    // One message per problem: of a value's failures, the first that is not its pattern speaks for it
+    // (`userId must be a UUID`, not also the pattern that spells a UUID).
+    const rank = (p: ValidationProblem) => (p.keyword === 'pattern' ? 1 : 0);
+    const speaker = (p: ValidationProblem) =>
+      all.filter((o) => o.field === p.field).sort((a, b) => rank(a) - rank(b))[0];
+    const problems = all.filter((p) => speaker(p) === p);
     const details: Array<string | FieldProblem> = problems.map((p) => ({
       field: clip(p.field),
       message: clip(p.message),

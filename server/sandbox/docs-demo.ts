@@ -3,8 +3,13 @@
 // empty database (the first company of the store). Production pages keep the contract's examples.
 import type { Db } from '../db/database.js';
 import { sampleEdits } from '../docs-samples.js';
+import { asInPageScript, consoleOperations } from '../docs.js';
+import { consoleJson } from '../docs-console.js';
 
-/** The ids of one company's data, by the path prefix that ends with the parameter (`/cost-centers/v1/cost-centers/{id}`). */
+/**
+ * The ids of one company's data, by the path prefix that ends with the parameter
+ * (`/cost-centers/v1/cost-centers/{id}`), or by `body.<field>` for a body field that names a resource.
+ */
 type DemoIds = Record<string, string | number>;
 
 const first = async <T>(query: { executeTakeFirst(): Promise<T | undefined> }) => query.executeTakeFirst();
@@ -30,7 +35,7 @@ export async function demoIds(db: Db): Promise<DemoIds> {
     first(
       db.selectFrom(table).select('id').where('company_id', '=', c).orderBy('type_id', 'desc').orderBy('id').limit(1),
     );
-  const [banking, card, costCenter, supplier, category, user, bill, vcn, event] = await Promise.all([
+  const [banking, card, costCenter, supplier, category, user, bill, vcn, event, role] = await Promise.all([
     latestProcessed('banking_transactions'),
     latestProcessed('credit_card_transactions'),
     first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
@@ -50,6 +55,15 @@ export async function demoIds(db: Db): Promise<DemoIds> {
     first(db.selectFrom('bills').select('due_date').where('company_id', '=', c).orderBy('due_date', 'desc').limit(1)),
     first(db.selectFrom('vcns').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
     first(db.selectFrom('events').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
+    first(
+      db
+        .selectFrom('roles')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('profile', '=', 'EMPLOYEE')
+        .orderBy('id')
+        .limit(1),
+    ),
   ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {
@@ -64,6 +78,12 @@ export async function demoIds(db: Db): Promise<DemoIds> {
   set('/credit-cards/v1/bills/{dueDate}', bill?.due_date);
   set('/credit-cards/v1/vcns/{vcnId}', vcn?.id);
   set('/events/v1/events/{eventId}', event?.id);
+  // Body fields that name a resource: the PATCH samples annotate with the demo's cost center and
+  // category, the attachment sample attaches to its transaction, the user samples give a role it has.
+  set('body.costCenterId', costCenter?.id);
+  set('body.categoryId', category?.id);
+  set('body.transactionId', banking?.id);
+  set('body.roleId', role?.id);
   return ids;
 }
 
@@ -71,17 +91,23 @@ export async function demoIds(db: Db): Promise<DemoIds> {
 const FRESH_MS = 30_000;
 
 /**
- * The docs page's samples with the demo company's ids: a function from the built page to the page
+ * The docs page's samples and Try-it console with the demo company's ids: a function from the built page to the page
  * as served. The page holds each sample's source as a JSON string; each is replaced whole.
  */
 export function demoSamples(db: Db, bundle: Record<string, unknown>) {
   let cached: { at: number; edits: Array<[string, string]> } | undefined;
   return async (): Promise<{ key: string; apply: (html: string) => string }> => {
     if (!cached || Date.now() - cached.at > FRESH_MS) {
-      const edits = sampleEdits(bundle, await demoIds(db)).map(([from, to]): [string, string] => [
+      const ids = await demoIds(db);
+      const edits = sampleEdits(bundle, ids).map(([from, to]): [string, string] => [
         JSON.stringify(from).slice(1, -1),
         JSON.stringify(to).slice(1, -1),
       ]);
+      // The Try-it console starts from the same ids.
+      const [before, after] = [consoleOperations(bundle), consoleOperations(bundle, ids)].map((ops) =>
+        asInPageScript(consoleJson(ops)),
+      );
+      if (before !== after) edits.push([before!, after!]);
       cached = { at: Date.now(), edits };
     }
     const { edits } = cached;

@@ -16,7 +16,11 @@ export async function uniqueName<T>(entry: string, write: () => Promise<T>): Pro
   try {
     return await write();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A ${entry} with this name already exists`, ['name: already in use']);
+    if (isUniqueViolation(err))
+      throw conflict(`A ${entry} with this name already exists`, ['name: already in use'], {
+        reason: 'already_exists',
+        param: 'name',
+      });
     throw err;
   }
 }

@@ -25,10 +25,16 @@ function parseSorting(value: string | undefined): { field: BankingSortField; dir
 const clampDay = (date: string) => (date < '1000-01-01' ? '1000-01-01' : date > '9998-12-31' ? '9998-12-31' : date);
 
 export function dateRange(startDate: string | undefined, endDate: string | undefined, timeZone: string) {
-  if ((startDate === undefined) !== (endDate === undefined))
-    throw badRequest('startDate and endDate must be sent together');
+  if ((startDate === undefined) !== (endDate === undefined)) {
+    const [sent, missing] = startDate === undefined ? ['endDate', 'startDate'] : ['startDate', 'endDate'];
+    throw badRequest(`${missing} is required with ${sent}: send both or neither`, undefined, {
+      reason: 'missing_parameter',
+      param: missing,
+    });
+  }
   if (startDate === undefined || endDate === undefined) return {};
-  if (endDate < startDate) throw badRequest('endDate must not be before startDate');
+  if (endDate < startDate)
+    throw badRequest('endDate must not be before startDate', undefined, { reason: 'invalid_value', param: 'endDate' });
   return { from: startOfDay(clampDay(startDate), timeZone), to: startOfDay(addDays(clampDay(endDate), 1), timeZone) };
 }
 

@@ -41,6 +41,7 @@ export const receiptHandlers = defineHandlers({
         invalid: 'The receipt link is not valid; request a new one',
         expired: 'The receipt link expired; request a new one',
       },
+      'receiptToken',
     );
     const data =
       typeof claims.c === 'string' && typeof claims.t === 'number'

@@ -23,9 +23,11 @@ const KEEP_ADMIN = 'the company must keep at least one active RESPONSIBLE user';
 export async function assignableRole(db: Db, companyId: string, roleId: string) {
   const role = await findRole(db, companyId, roleId);
   if (!role)
-    throw badRequest('roleId is not a role of the company', [
-      { field: 'roleId', message: 'no role with this id in the company' },
-    ]);
+    throw badRequest(
+      'roleId is not a role of the company',
+      [{ field: 'roleId', message: 'no role with this id in the company' }],
+      { reason: 'unknown_reference', param: 'roleId' },
+    );
   if (role.profile === 'MAIN') {
     throw badRequest('The MAIN role cannot be assigned', [
       { field: 'roleId', message: 'the MAIN role belongs to the account owner and cannot be assigned' },

@@ -61,10 +61,17 @@ export async function admitUpload(
   if (!ATTACHMENT_TYPES.includes(sent as AttachmentType)) {
     throw new ApiError(415, `Unsupported Content-Type: send one of ${ATTACHMENT_TYPES.join(', ')}`);
   }
-  const claims = verifyToken(secret, PURPOSE, token, now, {
-    invalid: 'The upload URL is not valid',
-    expired: 'The upload URL expired; declare the attachment again',
-  });
+  const claims = verifyToken(
+    secret,
+    PURPOSE,
+    token,
+    now,
+    {
+      invalid: 'The upload URL is not valid',
+      expired: 'The upload URL expired; declare the attachment again',
+    },
+    'uploadToken',
+  );
   const attachment = typeof claims.a === 'string' ? await findAttachment(db, claims.a) : undefined;
   if (!attachment) throw notFound('Attachment not found');
   if (attachment.status === 'UPLOADED')

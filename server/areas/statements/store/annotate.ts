@@ -95,6 +95,7 @@ async function planAnnotation(
       message:
         problems.length === 1 ? `${firstProblem.field}: ${firstProblem.text}` : 'Unknown category and cost center',
       field: firstProblem.field,
+      reason: 'unknown_reference',
       details: problems,
     };
 

@@ -33,7 +33,10 @@ export async function deleteCategories(
         .where('id', '=', moveTo)
         .executeTakeFirst();
       if (!target)
-        throw badRequest('moveTo is not a category of the company', [`moveTo: category ${moveTo} does not exist`]);
+        throw badRequest('moveTo is not a category of the company', [`moveTo: category ${moveTo} does not exist`], {
+          reason: 'unknown_reference',
+          param: 'moveTo',
+        });
     }
 
     const found = await trx
