@@ -28,7 +28,7 @@ import { dispatch } from './http/dispatch.js';
 import { compose } from './http/compose.js';
 import { matchOperation, NOT_FOUND_MESSAGE } from './http/operation.js';
 import { idempotency, keepRawBody } from './http/idempotency.js';
-import { errorHandler } from './http/error-handler.js';
+import { errorHandler, lastResort } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
@@ -186,5 +186,10 @@ export function createApp({
     next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })),
   );
   app.use(errorHandler(logger, index, config));
+  // Whatever still reaches the end of the chain gets the JSON 500, never Express's HTML page.
+  const fallback = lastResort(logger, index, config);
+  const routed = app as unknown as { handle(req: Request, res: Response, done?: NextFunction): void };
+  const handle = routed.handle.bind(app);
+  routed.handle = (req, res, done) => handle(req, res, done ?? ((err?: unknown) => fallback(err, req, res)));
   return app;
 }
