@@ -350,6 +350,9 @@ export interface paths {
          *     The upload is all or nothing: until it completes, the attachment is not listed and its content
          *     is not readable; an interrupted or refused upload leaves nothing behind, and the same URL can
          *     be used again until it expires.
+         *
+         *     A token that is not of the issued shape is 400 (as on a receipt link); an expired or altered
+         *     URL is 403: declare the attachment again.
          */
         put: operations["uploadAttachmentContent"];
         post?: never;
@@ -3199,7 +3202,7 @@ export interface components {
          *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
-         *     `unauthorized`, `forbidden`,
+         *     `unauthorized`, `forbidden`, `payload-too-large`, `unsupported-media-type`,
          *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
@@ -4526,6 +4529,29 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": 413,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
         UnsupportedMediaType: {
             headers: {
@@ -4883,6 +4909,32 @@ export interface components {
             };
         };
         /**
+         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
+         *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
+         */
+        VcnServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The card provider is unavailable; retry later",
+                 *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
          * @description `vcn-not-found`: no card with this `vcnId` exists for the company (a card of another company
          *     answers the same). `not-found`: virtual cards are not enabled in this environment.
          */
@@ -4926,6 +4978,28 @@ export interface components {
                 "application/json": components["schemas"]["VcnError"];
             };
         };
+        /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
+        VcnPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": "payload-too-large",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
         /** @description The request body is not `application/json`. */
         VcnUnsupportedMediaType: {
             headers: {
@@ -4965,32 +5039,6 @@ export interface components {
                  *       "error": "Unprocessable Entity",
                  *       "message": "This Idempotency-Key was already used for another request (method, path or body); use a new key",
                  *       "code": "idempotency-key-reused",
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
-                 *     }
-                 */
-                "application/json": components["schemas"]["VcnError"];
-            };
-        };
-        /**
-         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
-         *     no idempotency key is held, so the same request can be retried (with backoff).
-         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
-         *     changed, retry after the given seconds.
-         */
-        VcnServiceUnavailable: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Service Unavailable",
-                 *       "message": "The card provider is unavailable; retry later",
-                 *       "code": "vcn-provider-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -5525,6 +5573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -5870,6 +5919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6216,6 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6284,7 +6335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description The body is empty, `Content-Type` differs from the declared type, or the bytes are not a file of that type. */
+            /** @description The body is empty, `Content-Type` differs from the declared type, the bytes are not a file of that type, or the token is not of the issued shape. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6768,6 +6819,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6915,6 +6967,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7065,6 +7118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7188,6 +7242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7434,6 +7489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7707,6 +7763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7994,6 +8051,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -8169,6 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -8243,6 +8302,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     createVcn: {
@@ -8367,6 +8427,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -8429,6 +8490,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     updateVcn: {
@@ -8496,6 +8558,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -8715,6 +8778,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -8764,6 +8828,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -8818,6 +8883,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -8887,10 +8953,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -8937,6 +9005,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -8980,6 +9049,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -9048,10 +9118,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -9112,6 +9184,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -9171,6 +9244,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -9233,6 +9307,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSandboxBankingTransaction: {
@@ -9364,7 +9439,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9473,7 +9551,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9575,7 +9656,10 @@ export interface operations {
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9647,6 +9731,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9718,6 +9803,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9789,6 +9875,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9856,7 +9943,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9947,7 +10036,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

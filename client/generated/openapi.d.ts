@@ -350,6 +350,9 @@ export interface paths {
          *     The upload is all or nothing: until it completes, the attachment is not listed and its content
          *     is not readable; an interrupted or refused upload leaves nothing behind, and the same URL can
          *     be used again until it expires.
+         *
+         *     A token that is not of the issued shape is 400 (as on a receipt link); an expired or altered
+         *     URL is 403: declare the attachment again.
          */
         put: operations["uploadAttachmentContent"];
         post?: never;
@@ -3169,7 +3172,7 @@ export interface components {
          *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
-         *     `unauthorized`, `forbidden`,
+         *     `unauthorized`, `forbidden`, `payload-too-large`, `unsupported-media-type`,
          *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
@@ -4487,6 +4490,29 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": 413,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
         UnsupportedMediaType: {
             headers: {
@@ -4844,6 +4870,32 @@ export interface components {
             };
         };
         /**
+         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
+         *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
+         */
+        VcnServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The card provider is unavailable; retry later",
+                 *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
          * @description `vcn-not-found`: no card with this `vcnId` exists for the company (a card of another company
          *     answers the same). `not-found`: virtual cards are not enabled in this environment.
          */
@@ -4887,6 +4939,28 @@ export interface components {
                 "application/json": components["schemas"]["VcnError"];
             };
         };
+        /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
+        VcnPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": "payload-too-large",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
         /** @description The request body is not `application/json`. */
         VcnUnsupportedMediaType: {
             headers: {
@@ -4926,32 +5000,6 @@ export interface components {
                  *       "error": "Unprocessable Entity",
                  *       "message": "This Idempotency-Key was already used for another request (method, path or body); use a new key",
                  *       "code": "idempotency-key-reused",
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
-                 *     }
-                 */
-                "application/json": components["schemas"]["VcnError"];
-            };
-        };
-        /**
-         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
-         *     no idempotency key is held, so the same request can be retried (with backoff).
-         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
-         *     changed, retry after the given seconds.
-         */
-        VcnServiceUnavailable: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Service Unavailable",
-                 *       "message": "The card provider is unavailable; retry later",
-                 *       "code": "vcn-provider-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -5486,6 +5534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -5831,6 +5880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6177,6 +6227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6245,7 +6296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description The body is empty, `Content-Type` differs from the declared type, or the bytes are not a file of that type. */
+            /** @description The body is empty, `Content-Type` differs from the declared type, the bytes are not a file of that type, or the token is not of the issued shape. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6729,6 +6780,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6876,6 +6928,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7026,6 +7079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7149,6 +7203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7395,6 +7450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7668,6 +7724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7955,6 +8012,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -8130,6 +8188,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -8204,6 +8263,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     createVcn: {
@@ -8328,6 +8388,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -8390,6 +8451,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     updateVcn: {
@@ -8457,6 +8519,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -8598,6 +8661,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -8647,6 +8711,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -8701,6 +8766,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -8770,10 +8836,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -8820,6 +8888,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -8863,6 +8932,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -8931,10 +9001,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -8995,6 +9067,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -9054,6 +9127,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -9116,6 +9190,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSandboxBankingTransaction: {
@@ -9247,7 +9322,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9356,7 +9434,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9458,7 +9539,10 @@ export interface operations {
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9530,6 +9614,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9601,6 +9686,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9672,6 +9758,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -9739,7 +9826,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9830,7 +9919,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
