@@ -3796,36 +3796,48 @@ export interface components {
          * @description A banking transaction as the bank would report it: `BankingTransaction` without the fields the
          *     platform assigns (`id`, `companyId`, `statusDescription`, `showReceipt`, `attachments`); the same
          *     shape as an ingest line's `transaction`.
+         *
+         *     Only `brlAmount` is required: every field left out gets a realistic value consistent with the
+         *     others — `direction` (default `DEBIT`) picks a PIX sent or received, the account is the
+         *     company's first, the date is the company's now, `status` is `2` (PROCESSED), the total is the sum
+         *     of its parts, a card purchase (type `1` or `8`) gets a valid merchant category code.
          */
         SandboxBankingTransactionCreate: {
-            transactionType: components["schemas"]["BankingTransactionType"];
+            /**
+             * @description Which way the money moves when `transactionType` is left out: `DEBIT` (default) is a PIX
+             *     sent, `CREDIT` a PIX received. With `transactionType`, it must equal its `subType`.
+             * @example CREDIT
+             * @enum {string}
+             */
+            direction?: "DEBIT" | "CREDIT";
+            transactionType?: components["schemas"]["BankingTransactionType"];
             /**
              * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed transactions can be reconciled and have a receipt.
              * @enum {integer}
              */
-            status: 1 | 2 | 3;
+            status?: 1 | 2 | 3;
             /**
              * Format: int32
              * @description The account the movement belongs to.
              * @example 3
              */
-            accountId: number;
+            accountId?: number;
             /**
              * @description Last four digits of the card, for card movements.
              * @example 4021
              */
-            finalCardNumber: string | null;
+            finalCardNumber?: string | null;
             /**
              * @description Name printed on the card, for card movements.
              * @example MARIANA COSTA
              */
-            bearerName: string | null;
+            bearerName?: string | null;
             /**
              * Format: date-time
              * @description When the movement happened, with the company's UTC offset.
              * @example 2026-11-18T14:32:05-03:00
              */
-            transactionDate: string;
+            transactionDate?: string;
             /**
              * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
              * @example 543.33
@@ -3835,84 +3847,84 @@ export interface components {
              * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
              * @example 100
              */
-            usdAmount: number | null;
+            usdAmount?: number | null;
             /**
              * @description BRL per USD applied to `usdAmount` (up to 4 decimal places).
              * @example 5.4333
              */
-            usdExchangeRate: number | null;
+            usdExchangeRate?: number | null;
             /**
              * Format: date-time
              * @description When `usdExchangeRate` was quoted.
              * @example 2026-11-18T00:00:00-03:00
              */
-            usdExchangeRateDate: string | null;
+            usdExchangeRateDate?: string | null;
             /**
              * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
              * @example 562.35
              */
-            totalTransactionAmount: number;
+            totalTransactionAmount?: number;
             /**
              * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
              * @example 19.02
              */
-            iofAmount: number;
+            iofAmount?: number;
             /**
              * @description Service fee in reais; 0 when none. At most 2 decimal places.
              * @example 0
              */
-            feeServiceAmount: number;
+            feeServiceAmount?: number;
             /**
              * @description Merchant category code (ISO 18245), for card movements.
              * @example 4511
              */
-            mccCode: number | null;
+            mccCode?: number | null;
             /**
              * @description Group of merchant category codes the MCC belongs to.
              * @example 4
              */
-            mccGroup: number | null;
+            mccGroup?: number | null;
             /**
              * @description Display name of the MCC.
              * @example Companhias aéreas
              */
-            mccDescription: string | null;
+            mccDescription?: string | null;
             /**
              * Format: int64
              * @description The card processor's event id of the purchase.
              * @example 99120331
              */
-            idPurchaseEvent: number | null;
+            idPurchaseEvent?: number | null;
             /**
              * @description The counterpart of the movement (merchant, payee or payer).
              * @example LATAM AIRLINES
              */
-            sourceDestinationName: string;
+            sourceDestinationName?: string;
             /**
              * @description Where the merchant is, for card movements.
              * @example MIAMI - US
              */
-            placeEstablishment: string | null;
+            placeEstablishment?: string | null;
             /**
              * @description The statement line.
              * @example LATAM AIRLINES GRU-MIA
              */
-            description: string;
+            description?: string;
             /**
              * @description The company's notes; empty when none.
              * @example Viagem comercial - feira NRF
              */
-            notes: string;
-            conciliation: components["schemas"]["Conciliation"];
-            category: components["schemas"]["TransactionCategory"];
+            notes?: string;
+            conciliation?: components["schemas"]["Conciliation"];
+            category?: components["schemas"]["TransactionCategory"];
             /** @description The company cost center assigned, or null. */
-            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            costCenter?: components["schemas"]["TransactionCostCenter"] | null;
             /** @description The user responsible for the movement (the card holder for card movements); `responsibleEmail` matches its email. */
-            user: components["schemas"]["TransactionUser"] | null;
+            user?: components["schemas"]["TransactionUser"] | null;
             /** @description The user who requested the movement (for transfers and payments), or null. */
-            requesterUser: components["schemas"]["TransactionUser"] | null;
+            requesterUser?: components["schemas"]["TransactionUser"] | null;
             /** @description The company category assigned, or null. */
-            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            customCategory?: components["schemas"]["TransactionCustomCategory"] | null;
         };
         /** @description Several banking transactions created together, all or none. */
         SandboxBankingTransactionBatch: {
@@ -3928,50 +3940,55 @@ export interface components {
          * @description A credit-card transaction as the card processor would report it: `CreditCardTransaction`
          *     without the fields the platform assigns (`statusDescription`, `billDueDate`, `attachments`); the
          *     same shape as an ingest line's `transaction`.
+         *
+         *     Only `amount` is required: every field left out gets a realistic value consistent with the
+         *     others — a new `id`, the company's first card on its statement (or a sandbox card), the date is
+         *     the company's now, a purchase in reais (`currency` `BRL`, `brlAmount` equal to `amount`) at a
+         *     restaurant (`mccCode` 5812, or the merchant and category of the `mccCode` sent), `status` `2`.
          */
         SandboxCreditCardTransactionCreate: {
             /**
              * @description The record id, a ULID; use it in `PATCH /statements/v1/credit-card/{transactionId}`.
              * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
-            id: string;
+            id?: string;
             /**
              * Format: uuid
              * @description The card; filter with `cardIds`.
              * @example c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e
              */
-            cardId: string;
+            cardId?: string;
             /**
              * @description Last four digits of the card.
              * @example 4021
              */
-            finalCardNumber: string;
+            finalCardNumber?: string;
             /**
              * @description Name printed on the card.
              * @example MARIANA COSTA
              */
-            bearerName: string;
+            bearerName?: string;
             /**
              * Format: date-time
              * @description When the purchase was made, with the company's UTC offset (the same on every installment).
              * @example 2026-11-12T19:44:10-03:00
              */
-            transactionDate: string;
+            transactionDate?: string;
             /**
              * @description The statement line.
              * @example AMAZON AWS 02/06
              */
-            description: string;
+            description?: string;
             /**
              * @description The merchant.
              * @example AMAZON WEB SERVICES
              */
-            merchantName: string;
+            merchantName?: string;
             /**
              * @description Merchant category code (ISO 18245).
              * @example 7372
              */
-            mccCode: number;
+            mccCode?: number;
             /**
              * @description The amount in `currency`, for this installment. At most 2 decimal places.
              * @example 120
@@ -3981,41 +3998,41 @@ export interface components {
              * @description ISO 4217 currency of `amount`.
              * @example USD
              */
-            currency: string;
+            currency?: string;
             /**
              * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
              * @example 674.82
              */
-            brlAmount: number;
+            brlAmount?: number;
             /**
              * @description BRL per unit of `currency` applied (up to 4 decimal places); null for purchases in reais.
              * @example 5.4333
              */
-            exchangeRate: number | null;
+            exchangeRate?: number | null;
             /**
              * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
              * @example 22.82
              */
-            iofAmount: number;
+            iofAmount?: number;
             installment?: components["schemas"]["Installment"];
             /**
              * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed records can be reconciled and count on a bill.
              * @enum {integer}
              */
-            status: 1 | 2 | 3;
+            status?: 1 | 2 | 3;
             /**
              * @description The company's notes; empty when none.
              * @example Infraestrutura - ambiente de produção
              */
-            notes: string;
-            conciliation: components["schemas"]["Conciliation"];
-            category: components["schemas"]["TransactionCategory"];
+            notes?: string;
+            conciliation?: components["schemas"]["Conciliation"];
+            category?: components["schemas"]["TransactionCategory"];
             /** @description The company category assigned (with `categoryId`), or null. */
-            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            customCategory?: components["schemas"]["TransactionCustomCategory"] | null;
             /** @description The company cost center assigned (with `costCenterId`), or null. */
-            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            costCenter?: components["schemas"]["TransactionCostCenter"] | null;
             /** @description The card holder, when the card belongs to a user of the company. */
-            user: components["schemas"]["TransactionUser"] | null;
+            user?: components["schemas"]["TransactionUser"] | null;
         };
         /** @description Several credit-card transactions created together, all or none. */
         SandboxCreditCardTransactionBatch: {
