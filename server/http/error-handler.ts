@@ -253,7 +253,9 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
     else if (n.status === 503 && !(err instanceof ApiError)) {
       const unavailable = isStoreUnavailable(err);
       res.locals.dependencyFailure = unavailable ? 'database' : 'busy';
-      logger.warn({ err, ...requestLogFields(res) }, unavailable ? 'database unavailable' : 'store busy');
+      // An outage is logged once when it starts and once when it ends (app.ts, db/outage-log.ts).
+      if (unavailable) res.locals.dependencyError = err;
+      else logger.warn({ err, ...requestLogFields(res) }, 'store busy');
     }
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
