@@ -66,7 +66,7 @@ async function cardOf(db: Db, companyId: string, cardId: string | undefined): Pr
 }
 
 /** What the defaults of one request read from the store, each read once (a batch shares them). */
-export interface Lookups {
+interface Lookups {
   firstAccount(): Promise<number | undefined>;
   card(cardId: string | undefined): Promise<Card>;
 }
