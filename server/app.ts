@@ -27,9 +27,10 @@ import { checkMediaType, readMediaType } from './http/media-type.js';
 import { dispatch } from './http/dispatch.js';
 import { notModifiedEarly } from './http/conditional.js';
 import { compose } from './http/compose.js';
-import { matchOperation, NOT_FOUND_MESSAGE } from './http/operation.js';
+import { matchOperation, NOT_FOUND_MESSAGE, operationOf } from './http/operation.js';
+import { outageLog, type OutageLog } from './db/outage-log.js';
 import { idempotency, keepRawBody } from './http/idempotency.js';
-import { errorHandler } from './http/error-handler.js';
+import { errorHandler, lastResort } from './http/error-handler.js';
 import { ApiError } from './http/errors.js';
 import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
@@ -61,6 +62,15 @@ const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
 const MAX_URL_LENGTH = 8192;
+
+/** Each API answer tells the outage log whether the database was there (logged once per change). */
+const watchDatabase = (outage: OutageLog) => (_req: Request, res: Response, next: NextFunction) => {
+  res.once('finish', () => {
+    if (res.locals.dependencyFailure === 'database') outage.failed(res.locals.dependencyError);
+    else if (res.statusCode < 400 && operationOf(res)) outage.succeeded();
+  });
+  next();
+};
 
 export function createApp({
   db,
@@ -95,6 +105,7 @@ export function createApp({
       securityHeaders(config.baseUrl),
       corsMiddleware(config.corsOrigins),
       httpLogger(logger),
+      watchDatabase(outageLog(logger)),
       (req: Request, _res: Response, next: NextFunction) => {
         next(
           req.originalUrl.length > MAX_URL_LENGTH
@@ -191,5 +202,10 @@ export function createApp({
     next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })),
   );
   app.use(errorHandler(logger, index, config));
+  // Whatever still reaches the end of the chain gets the JSON 500, never Express's HTML page.
+  const fallback = lastResort(logger, index, config);
+  const routed = app as unknown as { handle(req: Request, res: Response, done?: NextFunction): void };
+  const handle = routed.handle.bind(app);
+  routed.handle = (req, res, done) => handle(req, res, done ?? ((err?: unknown) => fallback(err, req, res)));
   return app;
 }

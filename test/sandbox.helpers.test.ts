@@ -181,7 +181,7 @@ describe('createSandboxCreditCardTransaction', () => {
     const stored = await server.db
       .selectFrom('credit_card_transactions')
       .select('id')
-      .where('id', '=', fresh.id)
+      .where('id', '=', fresh.id!)
       .execute();
     expect(stored).toEqual([]);
   });

@@ -448,6 +448,9 @@ export interface paths {
          *     The upload is all or nothing: until it completes, the attachment is not listed and its content
          *     is not readable; an interrupted or refused upload leaves nothing behind, and the same URL can
          *     be used again until it expires.
+         *
+         *     A token that is not of the issued shape is 400 (as on a receipt link); an expired or altered
+         *     URL is 403: declare the attachment again.
          */
         put: operations["uploadAttachmentContent"];
         post?: never;
@@ -3419,7 +3422,7 @@ export interface components {
          *     `invalid-vcn-request`, `bad-request-exception`, `active-funding-card-not-found`,
          *     `vcn-not-found`, `vcn-already-exists`, `vcn-limit-conflict`, `vcn-not-active`,
          *     `vcn-not-updatable`, `vcn-provider-unavailable`, `idempotency-key-reused`, `conflict`,
-         *     `unauthorized`, `forbidden`,
+         *     `unauthorized`, `forbidden`, `payload-too-large`, `unsupported-media-type`,
          *     `too-many-requests`, `internal-exception`, `service-unavailable`. Every `invalid-vcn-request` message starts with
          *     `Invalid VCN request: ` on create and on update, followed by the reason.
          */
@@ -4099,36 +4102,48 @@ export interface components {
          * @description A banking transaction as the bank would report it: `BankingTransaction` without the fields the
          *     platform assigns (`id`, `companyId`, `statusDescription`, `showReceipt`, `attachments`); the same
          *     shape as an ingest line's `transaction`.
+         *
+         *     Only `brlAmount` is required: every field left out gets a realistic value consistent with the
+         *     others — `direction` (default `DEBIT`) picks a PIX sent or received, the account is the
+         *     company's first, the date is the company's now, `status` is `2` (PROCESSED), the total is the sum
+         *     of its parts, a card purchase (type `1` or `8`) gets a valid merchant category code.
          */
         SandboxBankingTransactionCreate: {
-            transactionType: components["schemas"]["BankingTransactionType"];
+            /**
+             * @description Which way the money moves when `transactionType` is left out: `DEBIT` (default) is a PIX
+             *     sent, `CREDIT` a PIX received. With `transactionType`, it must equal its `subType`.
+             * @example CREDIT
+             * @enum {string}
+             */
+            direction?: "DEBIT" | "CREDIT";
+            transactionType?: components["schemas"]["BankingTransactionType"];
             /**
              * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed transactions can be reconciled and have a receipt.
              * @enum {integer}
              */
-            status: 1 | 2 | 3;
+            status?: 1 | 2 | 3;
             /**
              * Format: int32
              * @description The account the movement belongs to.
              * @example 3
              */
-            accountId: number;
+            accountId?: number;
             /**
              * @description Last four digits of the card, for card movements.
              * @example 4021
              */
-            finalCardNumber: string | null;
+            finalCardNumber?: string | null;
             /**
              * @description Name printed on the card, for card movements.
              * @example MARIANA COSTA
              */
-            bearerName: string | null;
+            bearerName?: string | null;
             /**
              * Format: date-time
              * @description When the movement happened, with the company's UTC offset.
              * @example 2026-11-18T14:32:05-03:00
              */
-            transactionDate: string;
+            transactionDate?: string;
             /**
              * @description The amount in reais (BRL). The `amountEq/Gt/Lt` filters and `sorting=brlAmount` use it. At most 2 decimal places.
              * @example 543.33
@@ -4138,84 +4153,84 @@ export interface components {
              * @description The original amount in US dollars, for purchases made in USD. At most 2 decimal places.
              * @example 100
              */
-            usdAmount: number | null;
+            usdAmount?: number | null;
             /**
              * @description BRL per USD applied to `usdAmount` (up to 4 decimal places).
              * @example 5.4333
              */
-            usdExchangeRate: number | null;
+            usdExchangeRate?: number | null;
             /**
              * Format: date-time
              * @description When `usdExchangeRate` was quoted.
              * @example 2026-11-18T00:00:00-03:00
              */
-            usdExchangeRateDate: string | null;
+            usdExchangeRateDate?: string | null;
             /**
              * @description `brlAmount + iofAmount + feeServiceAmount`: what the movement cost in reais. At most 2 decimal places.
              * @example 562.35
              */
-            totalTransactionAmount: number;
+            totalTransactionAmount?: number;
             /**
              * @description IOF tax in reais (international purchases); 0 when none. At most 2 decimal places.
              * @example 19.02
              */
-            iofAmount: number;
+            iofAmount?: number;
             /**
              * @description Service fee in reais; 0 when none. At most 2 decimal places.
              * @example 0
              */
-            feeServiceAmount: number;
+            feeServiceAmount?: number;
             /**
              * @description Merchant category code (ISO 18245), for card movements.
              * @example 4511
              */
-            mccCode: number | null;
+            mccCode?: number | null;
             /**
              * @description Group of merchant category codes the MCC belongs to.
              * @example 4
              */
-            mccGroup: number | null;
+            mccGroup?: number | null;
             /**
              * @description Display name of the MCC.
              * @example Companhias aéreas
              */
-            mccDescription: string | null;
+            mccDescription?: string | null;
             /**
              * Format: int64
              * @description The card processor's event id of the purchase.
              * @example 99120331
              */
-            idPurchaseEvent: number | null;
+            idPurchaseEvent?: number | null;
             /**
              * @description The counterpart of the movement (merchant, payee or payer).
              * @example LATAM AIRLINES
              */
-            sourceDestinationName: string;
+            sourceDestinationName?: string;
             /**
              * @description Where the merchant is, for card movements.
              * @example MIAMI - US
              */
-            placeEstablishment: string | null;
+            placeEstablishment?: string | null;
             /**
              * @description The statement line.
              * @example LATAM AIRLINES GRU-MIA
              */
-            description: string;
+            description?: string;
             /**
              * @description The company's notes; empty when none.
              * @example Viagem comercial - feira NRF
              */
-            notes: string;
-            conciliation: components["schemas"]["Conciliation"];
-            category: components["schemas"]["TransactionCategory"];
+            notes?: string;
+            conciliation?: components["schemas"]["Conciliation"];
+            category?: components["schemas"]["TransactionCategory"];
             /** @description The company cost center assigned, or null. */
-            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            costCenter?: components["schemas"]["TransactionCostCenter"] | null;
             /** @description The user responsible for the movement (the card holder for card movements); `responsibleEmail` matches its email. */
-            user: components["schemas"]["TransactionUser"] | null;
+            user?: components["schemas"]["TransactionUser"] | null;
             /** @description The user who requested the movement (for transfers and payments), or null. */
-            requesterUser: components["schemas"]["TransactionUser"] | null;
+            requesterUser?: components["schemas"]["TransactionUser"] | null;
             /** @description The company category assigned, or null. */
-            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            customCategory?: components["schemas"]["TransactionCustomCategory"] | null;
         };
         /** @description Several banking transactions created together, all or none. */
         SandboxBankingTransactionBatch: {
@@ -4231,50 +4246,55 @@ export interface components {
          * @description A credit-card transaction as the card processor would report it: `CreditCardTransaction`
          *     without the fields the platform assigns (`statusDescription`, `billDueDate`, `attachments`); the
          *     same shape as an ingest line's `transaction`.
+         *
+         *     Only `amount` is required: every field left out gets a realistic value consistent with the
+         *     others — a new `id`, the company's first card on its statement (or a sandbox card), the date is
+         *     the company's now, a purchase in reais (`currency` `BRL`, `brlAmount` equal to `amount`) at a
+         *     restaurant (`mccCode` 5812, or the merchant and category of the `mccCode` sent), `status` `2`.
          */
         SandboxCreditCardTransactionCreate: {
             /**
              * @description The record id, a ULID; use it in `PATCH /statements/v1/credit-card/{transactionId}`.
              * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
-            id: string;
+            id?: string;
             /**
              * Format: uuid
              * @description The card; filter with `cardIds`.
              * @example c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e
              */
-            cardId: string;
+            cardId?: string;
             /**
              * @description Last four digits of the card.
              * @example 4021
              */
-            finalCardNumber: string;
+            finalCardNumber?: string;
             /**
              * @description Name printed on the card.
              * @example MARIANA COSTA
              */
-            bearerName: string;
+            bearerName?: string;
             /**
              * Format: date-time
              * @description When the purchase was made, with the company's UTC offset (the same on every installment).
              * @example 2026-11-12T19:44:10-03:00
              */
-            transactionDate: string;
+            transactionDate?: string;
             /**
              * @description The statement line.
              * @example AMAZON AWS 02/06
              */
-            description: string;
+            description?: string;
             /**
              * @description The merchant.
              * @example AMAZON WEB SERVICES
              */
-            merchantName: string;
+            merchantName?: string;
             /**
              * @description Merchant category code (ISO 18245).
              * @example 7372
              */
-            mccCode: number;
+            mccCode?: number;
             /**
              * @description The amount in `currency`, for this installment. At most 2 decimal places.
              * @example 120
@@ -4284,41 +4304,41 @@ export interface components {
              * @description ISO 4217 currency of `amount`.
              * @example USD
              */
-            currency: string;
+            currency?: string;
             /**
              * @description The amount charged on the bill in reais, IOF included. At most 2 decimal places.
              * @example 674.82
              */
-            brlAmount: number;
+            brlAmount?: number;
             /**
              * @description BRL per unit of `currency` applied (up to 4 decimal places); null for purchases in reais.
              * @example 5.4333
              */
-            exchangeRate: number | null;
+            exchangeRate?: number | null;
             /**
              * @description IOF tax in reais included in `brlAmount`; 0 for purchases in reais. At most 2 decimal places.
              * @example 22.82
              */
-            iofAmount: number;
+            iofAmount?: number;
             installment?: components["schemas"]["Installment"];
             /**
              * @description `1` CANCELED, `2` PROCESSED, `3` PENDING. Only processed records can be reconciled and count on a bill.
              * @enum {integer}
              */
-            status: 1 | 2 | 3;
+            status?: 1 | 2 | 3;
             /**
              * @description The company's notes; empty when none.
              * @example Infraestrutura - ambiente de produção
              */
-            notes: string;
-            conciliation: components["schemas"]["Conciliation"];
-            category: components["schemas"]["TransactionCategory"];
+            notes?: string;
+            conciliation?: components["schemas"]["Conciliation"];
+            category?: components["schemas"]["TransactionCategory"];
             /** @description The company category assigned (with `categoryId`), or null. */
-            customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            customCategory?: components["schemas"]["TransactionCustomCategory"] | null;
             /** @description The company cost center assigned (with `costCenterId`), or null. */
-            costCenter: components["schemas"]["TransactionCostCenter"] | null;
+            costCenter?: components["schemas"]["TransactionCostCenter"] | null;
             /** @description The card holder, when the card belongs to a user of the company. */
-            user: components["schemas"]["TransactionUser"] | null;
+            user?: components["schemas"]["TransactionUser"] | null;
         };
         /** @description Several credit-card transactions created together, all or none. */
         SandboxCreditCardTransactionBatch: {
@@ -4861,6 +4881,28 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": 413,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
         BadRequest: {
             headers: {
@@ -5161,6 +5203,31 @@ export interface components {
             };
         };
         /**
+         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
+         *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
+         *     changed, retry after the given seconds.
+         */
+        VcnServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "message": "The card provider is unavailable; retry later",
+                 *       "code": "vcn-provider-unavailable",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
+        /**
          * @description `vcn-not-found`: no card with this `vcnId` exists for the company (a card of another company
          *     answers the same). `not-found`: virtual cards are not enabled in this environment.
          */
@@ -5202,6 +5269,27 @@ export interface components {
                 "application/json": components["schemas"]["VcnError"];
             };
         };
+        /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
+        VcnPayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": "payload-too-large",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcnError"];
+            };
+        };
         /** @description The request body is not `application/json`. */
         VcnUnsupportedMediaType: {
             headers: {
@@ -5239,31 +5327,6 @@ export interface components {
                  *       "error": "Unprocessable Entity",
                  *       "message": "This Idempotency-Key was already used for another request (method, path or body); use a new key",
                  *       "code": "idempotency-key-reused",
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
-                 *     }
-                 */
-                "application/json": components["schemas"]["VcnError"];
-            };
-        };
-        /**
-         * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
-         *     no idempotency key is held, so the same request can be retried (with backoff).
-         *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
-         *     changed, retry after the given seconds.
-         */
-        VcnServiceUnavailable: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Service Unavailable",
-                 *       "message": "The card provider is unavailable; retry later",
-                 *       "code": "vcn-provider-unavailable",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q"
                  *     }
                  */
@@ -6110,6 +6173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6716,6 +6780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7075,6 +7140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7142,7 +7208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description The body is empty, `Content-Type` differs from the declared type, or the bytes are not a file of that type. */
+            /** @description The body is empty, `Content-Type` differs from the declared type, the bytes are not a file of that type, or the token is not of the issued shape. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7651,6 +7717,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7804,6 +7871,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -7960,6 +8028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -8089,6 +8158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -8339,6 +8409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -8614,6 +8685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -8913,6 +8985,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -9093,6 +9166,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -9175,6 +9249,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     createVcn: {
@@ -9298,6 +9373,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -9368,6 +9444,7 @@ export interface operations {
             404: components["responses"]["VcnNotFound"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
+            503: components["responses"]["VcnServiceUnavailable"];
         };
     };
     updateVcn: {
@@ -9434,6 +9511,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
             422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
@@ -9581,6 +9659,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -9638,6 +9717,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -9700,6 +9780,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -9768,10 +9849,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -9826,6 +9909,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -9868,6 +9952,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -9935,10 +10020,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -9998,6 +10085,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -10065,6 +10153,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -10126,6 +10215,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSandboxBankingTransaction: {
@@ -10256,7 +10346,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10364,7 +10457,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10465,7 +10561,10 @@ export interface operations {
             401: components["responses"]["VcnUnauthorized"];
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
+            409: components["responses"]["VcnConflict"];
+            413: components["responses"]["VcnPayloadTooLarge"];
             415: components["responses"]["VcnUnsupportedMediaType"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -10536,6 +10635,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -10606,6 +10706,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -10676,6 +10777,7 @@ export interface operations {
             403: components["responses"]["VcnForbidden"];
             404: components["responses"]["VcnNotFound"];
             409: components["responses"]["VcnConflict"];
+            422: components["responses"]["VcnUnprocessable"];
             429: components["responses"]["VcnTooManyRequests"];
             500: components["responses"]["VcnInternalError"];
             503: components["responses"]["VcnServiceBusy"];
@@ -10742,7 +10844,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10840,7 +10944,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -51,20 +51,28 @@ export const backoff = (attempt: number, base = 5, cap = 200) =>
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 /** 53300 too_many_connections; 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now. */
 const POSTGRES_UNAVAILABLE = new Set(['53300', '57P01', '57P02', '57P03']);
+/**
+ * A FATAL answer ends the session: at connect it is the server refusing it (55000 "database is not
+ * currently accepting connections", 57P03 starting up, 53300 too many connections, 28xxx…). Other
+ * 55000s (object_not_in_prerequisite_state) are ERRORs of one statement, not outages.
+ */
+const isFatal = (err: unknown) => (err as { severity?: unknown } | null)?.severity === 'FATAL';
 /** pg and pg-pool's own words for a lost connection and a pool acquire that timed out. */
 const PG_CONNECTION_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /**
  * The store cannot answer at all (as opposed to a conflict): PostgreSQL refusing or dropping
- * connections (08xxx connection exceptions, shutdown, too many connections, a pool acquire that
- * timed out), SQLite unable to write (SQLITE_FULL, SQLITE_READONLY*, SQLITE_IOERR*, SQLITE_CANTOPEN).
+ * connections (refused, reset, 08xxx connection exceptions, shutdown, too many connections, any
+ * FATAL answer such as 55000 for a database not accepting connections, a connect or pool acquire
+ * that timed out), SQLite unable to write (SQLITE_FULL, SQLITE_READONLY*, SQLITE_IOERR*, SQLITE_CANTOPEN).
  * The caller answers 503 with Retry-After; nothing of the request was committed.
  */
 export function isStoreUnavailable(err: unknown): boolean {
   const code = codeOf(err);
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code) || POSTGRES_UNAVAILABLE.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code) && isFatal(err)) return true;
     if (/^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/.test(code)) return true;
   }
   if (err instanceof AggregateError) return err.errors.some(isStoreUnavailable);

@@ -2,9 +2,9 @@
 // pages while the server keeps reading and writing (a write during the copy makes it start over
 // from a consistent state), into a temporary file that becomes `out` only once `integrity_check`
 // passes on it. Copying the file itself is not a backup: in WAL mode the recent writes live in the
-// `-wal` file, and a copy taken mid-write is torn.
+// `-wal` file, and a copy taken mid-write is torn. The copy is private to its owner (mode 0600).
 import SQLite from 'better-sqlite3';
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { describeLocation, isPostgresUrl } from './store.js';
 
 interface BackupResult {
@@ -41,6 +41,9 @@ async function backupSqlite(source: string, out: string): Promise<BackupResult> 
   if (existsSync(out)) throw new Error(`${out} exists; give a new file name`);
   const partial = `${out}.partial`;
   rmSync(partial, { force: true });
+  // The copy holds every secret of the store: readable by its owner only from its first byte (an
+  // empty file is an empty database to SQLite, and its journal files take the file's mode).
+  writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
   const db = new SQLite(source, { fileMustExist: true, timeout: 5000 });
   try {
     const { totalPages } = await db.backup(partial);
@@ -56,6 +59,7 @@ async function backupSqlite(source: string, out: string): Promise<BackupResult> 
     } finally {
       copy.close();
     }
+    chmodSync(partial, 0o600);
     renameSync(partial, out);
     return { out, bytes: statSync(out).size, pages: totalPages, integrity: 'ok' };
   } catch (err) {

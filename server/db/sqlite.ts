@@ -9,7 +9,7 @@
 // their own: sqlite-group-commit.ts.
 import SQLite from 'better-sqlite3';
 import { SqliteDialect, type Driver } from 'kysely';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { withStatementCache } from './statement-cache.js';
 import { GroupCommitDriver, type Connections } from './sqlite-group-commit.js';
@@ -36,9 +36,23 @@ function open(path: string): SQLite.Database {
   return sqlite;
 }
 
+/**
+ * A store we create is private to its owner: its folder 0700 when we make it, the file 0600 (SQLite
+ * gives its -wal and -shm files the database file's mode). An existing file keeps its mode.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (existsSync(path)) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
+}
+
 export async function sqliteDialect(path: string): Promise<SqliteDialect> {
   const memory = path === ':memory:';
-  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  if (!memory) createPrivately(path);
   const handle = open(path);
   // Switching to WAL needs a moment of exclusive access: another process may be writing.
   if (!memory) await retrying(LOCK, () => handle.pragma('journal_mode = WAL'));

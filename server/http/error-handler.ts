@@ -11,7 +11,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from './errors.js';
-import { requestIdOf } from './request-id.js';
+import { newRequestId, requestIdOf } from './request-id.js';
 import type { ContractIndex, ErrorBody } from '../contract/index.js';
 import { operationOf } from './operation.js';
 import { servedBaseUrl } from './served-contract.js';
@@ -218,7 +218,16 @@ function sendError(req: Request, res: Response, status: number, body: Record<str
 export function errorHandler(logger: Logger, index: ContractIndex, config: Config) {
   const bodyOf = bodyChooser(index);
   const inCallersTerms = validationErrors(index);
+  const fallback = lastResort(logger, index, config);
   return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    try {
+      render(thrown, req, res);
+    } catch (failure) {
+      fallback(failure, req, res);
+    }
+  };
+
+  function render(thrown: unknown, req: Request, res: Response): void {
     const requestId = requestIdOf(res);
     const err = inCallersTerms(thrown, req, res);
     const explain = (reason: ErrorReason, param?: string) => ({
@@ -265,7 +274,9 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
     else if (n.status === 503 && !(err instanceof ApiError)) {
       const unavailable = isStoreUnavailable(err);
       res.locals.dependencyFailure = unavailable ? 'database' : 'busy';
-      logger.warn({ err, ...requestLogFields(res) }, unavailable ? 'database unavailable' : 'store busy');
+      // An outage is logged once when it starts and once when it ends (app.ts, db/outage-log.ts).
+      if (unavailable) res.locals.dependencyError = err;
+      else logger.warn({ err, ...requestLogFields(res) }, 'store busy');
     }
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);
     const error = STATUS_CODES[n.status] ?? 'Error';
@@ -299,5 +310,56 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
       ...explain(n.reason, n.param),
       details,
     });
+  }
+}
+
+/**
+ * The last line of defence, past the error handler: an error raised while rendering an error, or
+ * handed on after the chain has ended (the response validator rejecting an answer calls the `next`
+ * of its own step), answers 500 in the operation's error body with the request id — written
+ * directly, never through Express's default (HTML) handler. app.ts makes it the chain's end.
+ */
+export function lastResort(logger: Logger, index: ContractIndex, config: Config) {
+  const bodyOf = bodyChooser(index);
+  return (err: unknown, req: Request, res: Response): void => {
+    const status = err === undefined ? 404 : 500;
+    if (err !== undefined) logger.error({ err, ...requestLogFields(res) }, 'unhandled error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    let requestId = requestIdOf(res);
+    if (!requestId) {
+      requestId = newRequestId();
+      res.setHeader('X-Request-Id', requestId);
+    }
+    let body: ErrorBody = 'common';
+    try {
+      body = bodyOf(req, res, status);
+    } catch {
+      // The common body.
+    }
+    const reason: ErrorReason = status === 404 ? 'unknown_path' : 'internal_error';
+    const message = status === 404 ? 'No such resource or operation' : 'An unexpected error occurred';
+    let docUrl = `/docs#/section/error-reasons/${reason}`;
+    try {
+      docUrl = `${servedBaseUrl(req, config)}${docUrl}`;
+    } catch {
+      // A relative link.
+    }
+    const error = STATUS_CODES[status] ?? 'Error';
+    const payload =
+      body === 'oauth'
+        ? { error: 'server_error', error_description: message }
+        : body === 'vcn'
+          ? { error, message, code: VCN_CODES[status], requestId, reason, docUrl }
+          : { error, message, code: status, requestId, reason, docUrl, details: [] };
+    for (const name of ['content-length', 'content-disposition', 'content-encoding', 'etag', 'last-modified']) {
+      res.removeHeader(name);
+    }
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(JSON.stringify(payload));
   };
 }

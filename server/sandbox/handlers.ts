@@ -14,6 +14,7 @@ import { presentUser } from '../areas/users/present.js';
 import { authorizePurchase, CardStateError, PurchaseRefused, setCardStatus } from './cards.js';
 import { advanceClock, resetClock } from './clock.js';
 import { createBanking, createCreditCard, linesOf, type Arrival } from './transactions.js';
+import { completeBanking, completeCreditCard, lookups } from './defaults.js';
 
 const arrival = (ctx: HandlerContext): Arrival => ({
   companyId: ctx.auth.companyId,
@@ -44,13 +45,19 @@ async function changeStatus(ctx: HandlerContext, vcnId: string, target: StoredVc
 export const handlers = defineHandlers({
   createSandboxBankingTransaction: async ({ body }, ctx) => {
     const batch = 'transactions' in body;
-    const created = await createBanking(ctx.db, arrival(ctx), linesOf(body), batch);
+    const a = arrival(ctx);
+    const read = lookups(ctx.db, a.companyId);
+    const lines = await Promise.all(linesOf(body).map((t) => completeBanking(read, a.now, t)));
+    const created = await createBanking(ctx.db, a, lines, batch);
     return { status: 201, body: batch ? { transactions: created } : created[0]! };
   },
 
   createSandboxCreditCardTransaction: async ({ body }, ctx) => {
     const batch = 'transactions' in body;
-    const created = await createCreditCard(ctx.db, arrival(ctx), linesOf(body), batch);
+    const a = arrival(ctx);
+    const read = lookups(ctx.db, a.companyId);
+    const lines = await Promise.all(linesOf(body).map((t) => completeCreditCard(read, a.now, t)));
+    const created = await createCreditCard(ctx.db, a, lines, batch);
     return { status: 201, body: batch ? { transactions: created } : created[0]! };
   },
 

@@ -56,7 +56,8 @@ async function run(opts: Options, produce: (db: Db, write: Write, request: Expor
   const rows = await usingDb(opts.db, async (db) => {
     const timeZone = await companyTimeZone(db, opts.company);
     if (!timeZone) throw new Error(`no company ${opts.company}`);
-    const file = createWriteStream(opts.out);
+    // Statement data: readable by its owner only when we create the file.
+    const file = createWriteStream(opts.out, { mode: 0o600 });
     const write: Write = async (text) => {
       if (!file.write(text)) await once(file, 'drain');
     };

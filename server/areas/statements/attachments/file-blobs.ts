@@ -20,10 +20,11 @@ export async function putFile(dataDir: string, hash: string, bytes: Buffer): Pro
   )
     return;
   const tmpDir = join(root(dataDir), 'tmp');
-  await mkdir(tmpDir, { recursive: true });
-  await mkdir(join(root(dataDir), hash.slice(0, 2)), { recursive: true });
+  // Uploaded files are the company's documents: folders 0700 and files 0600 when we create them.
+  await mkdir(tmpDir, { recursive: true, mode: 0o700 });
+  await mkdir(join(root(dataDir), hash.slice(0, 2)), { recursive: true, mode: 0o700 });
   const temp = join(tmpDir, `${randomUUID()}.part`);
-  const handle = await open(temp, 'wx');
+  const handle = await open(temp, 'wx', 0o600);
   try {
     await handle.writeFile(bytes);
     await handle.sync();

@@ -8,12 +8,26 @@ import { MAX_ATTACHMENT_BYTES } from './content-types.js';
 import { admitUpload } from './handlers.js';
 
 const UPLOAD_PATH = /^\/attachments\/v1\/uploads\/([^/]+)\/?$/;
+/** The shape of an issued token (the contract's `uploadToken` pattern and length), as the receipt link's. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const MAX_TOKEN_LENGTH = 512;
 
 export function uploadGate({ db, clock, config }: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = req.method === 'PUT' ? UPLOAD_PATH.exec(req.path)?.[1] : undefined;
     if (token === undefined) return next();
     try {
+      // A token not of the issued shape is a 400, as on the receipt link; a well-formed token that
+      // does not verify (altered, expired) is a 403 (admitUpload).
+      if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) {
+        throw new ApiError(
+          400,
+          'uploadToken is not of the issued shape: use the uploadUrl exactly as issued',
+          ['uploadToken: not of the issued shape'],
+          {},
+          { reason: 'invalid_value', param: 'uploadToken' },
+        );
+      }
       const length = req.get('Content-Length');
       if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES)
         throw new ApiError(413, 'The file is larger than 10 MiB');
