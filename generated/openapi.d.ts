@@ -4827,6 +4827,28 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": 413,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
         UnsupportedMediaType: {
             headers: {
@@ -4914,28 +4936,6 @@ export interface components {
                  *       "message": "Resource not found",
                  *       "code": 404,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-            };
-        };
-        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Payload Too Large",
-                 *       "message": "The request body is too large",
-                 *       "code": 413,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "reason": "payload_too_large",
                  *       "details": []
                  *     }
                  */
@@ -5955,6 +5955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -6584,6 +6585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
@@ -11118,6 +11120,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
