@@ -116,7 +116,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a banking transaction
+         * @description One transaction of the banking statement, exactly as the list shows it. Its `ETag` is the tag
+         *     to send as `If-Match` on its PATCH (a write that must not overwrite someone else's change) and
+         *     as `If-None-Match` to poll it cheaply. 404 when no transaction of the company has this id.
+         */
+        get: operations["getBankingTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -270,7 +276,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a credit-card transaction
+         * @description One transaction of the credit-card statement, exactly as the list shows it. Its `ETag` is the tag
+         *     to send as `If-Match` on its PATCH (a write that must not overwrite someone else's change) and
+         *     as `If-None-Match` to poll it cheaply. 404 when no transaction of the company has this id.
+         */
+        get: operations["getCreditCardTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1911,11 +1923,12 @@ export interface components {
          *     - `rate_limited`: too many requests; wait `Retry-After` seconds.
          *     - `internal_error`: a failure on our side; quote the `requestId`.
          *     - `service_unavailable`: busy or a dependency is down; retry after `Retry-After` seconds.
+         *     - `precondition_failed`: the `If-Match` tag is not the item's current `ETag` (412): read it again.
          *     - `sync_restart_required`: the change feed can no longer serve this cursor (410); start the initial sync again, without a cursor.
          * @example unknown_field
          * @enum {string}
          */
-        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "unknown_reference" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "already_exists" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "sync_restart_required";
+        ErrorReason: "invalid_json" | "missing_body" | "unknown_field" | "missing_field" | "invalid_value" | "unknown_query_parameter" | "missing_parameter" | "unknown_reference" | "invalid_request" | "unauthenticated" | "insufficient_scope" | "forbidden" | "not_found" | "unknown_path" | "method_not_allowed" | "already_exists" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "unprocessable" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "precondition_failed" | "sync_restart_required";
         /**
          * @description The error body of every failure outside the virtual-card area. `code` repeats the HTTP
          *     status; `reason` says why in a stable word and `param` names the field or parameter at fault.
@@ -4921,6 +4934,32 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "unknown_field",
+                 *       "param": "isConcilied",
+                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
+                 *       "details": [
+                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
         NotFound: {
             headers: {
@@ -4942,26 +4981,26 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
-        BadRequest: {
+        /**
+         * @description The `If-Match` tag is not the item's current `ETag`: it changed since you read it (reason
+         *     `precondition_failed`). Nothing was written; read the item again, merge, and retry with its new tag.
+         */
+        PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "Bad Request",
-                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
-                 *       "code": 400,
+                 *       "error": "Precondition Failed",
+                 *       "message": "The item changed since the ETag you sent; read it again",
+                 *       "code": 412,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "reason": "unknown_field",
-                 *       "param": "isConcilied",
-                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
+                 *       "reason": "precondition_failed",
+                 *       "param": "If-Match",
                  *       "details": [
-                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
+                 *         "If-Match: the current ETag is \"Xk3q9Lw0aT1bYp2cZr4dVe5fUg6hSi7\""
                  *       ]
                  *     }
                  */
@@ -5456,6 +5495,13 @@ export interface components {
         SyncLimit: number;
         /** @description The `id` of the banking statement item. */
         BankingTransactionId: number;
+        /**
+         * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+         *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+         *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+         *     item as it is.
+         */
+        IfMatch: string;
         /** @description Only records of these cards (comma-separated `cardId`s). */
         CreditCardCardIds: string[];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
@@ -6119,10 +6165,126 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBankingTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 48213,
+                     *       "transactionType": {
+                     *         "id": 1,
+                     *         "description": "Compra no cartão",
+                     *         "icon": "credit-card",
+                     *         "subType": "DEBIT"
+                     *       },
+                     *       "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *       "status": 2,
+                     *       "statusDescription": "PROCESSED",
+                     *       "accountId": 3,
+                     *       "finalCardNumber": "4021",
+                     *       "bearerName": "MARIANA COSTA",
+                     *       "transactionDate": "2026-11-18T14:32:05-03:00",
+                     *       "brlAmount": 543.33,
+                     *       "usdAmount": 100,
+                     *       "usdExchangeRate": 5.4333,
+                     *       "usdExchangeRateDate": "2026-11-18T00:00:00-03:00",
+                     *       "totalTransactionAmount": 562.35,
+                     *       "iofAmount": 19.02,
+                     *       "feeServiceAmount": 0,
+                     *       "mccCode": 4511,
+                     *       "mccGroup": 4,
+                     *       "mccDescription": "Companhias aéreas",
+                     *       "idPurchaseEvent": 99120331,
+                     *       "sourceDestinationName": "LATAM AIRLINES",
+                     *       "placeEstablishment": "MIAMI - US",
+                     *       "description": "LATAM AIRLINES GRU-MIA",
+                     *       "notes": "Viagem comercial - feira NRF",
+                     *       "attachments": [
+                     *         {
+                     *           "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *           "name": "fatura-latam.pdf",
+                     *           "type": "application/pdf",
+                     *           "_links": {
+                     *             "content": {
+                     *               "href": "/attachments/v1/content/0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
+                     *               "rel": "content"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "conciliation": {
+                     *         "description": "Reconciled",
+                     *         "conciled": true
+                     *       },
+                     *       "showReceipt": true,
+                     *       "category": {
+                     *         "id": "TRAVEL",
+                     *         "description": "Viagens"
+                     *       },
+                     *       "costCenter": {
+                     *         "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *         "description": "Comercial"
+                     *       },
+                     *       "user": {
+                     *         "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *         "email": "mariana.costa@acme.com.br"
+                     *       },
+                     *       "requesterUser": null,
+                     *       "customCategory": {
+                     *         "id": 12,
+                     *         "name": "6.1.02 Passagens aéreas"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingTransaction"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     reconcileBankingTransaction: {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -6213,6 +6375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -6727,10 +6890,104 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCreditCardTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+                transactionId: components["parameters"]["CreditCardTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *       "finalCardNumber": "4021",
+                     *       "bearerName": "MARIANA COSTA",
+                     *       "transactionDate": "2026-11-12T19:44:10-03:00",
+                     *       "description": "AMAZON AWS 02/06",
+                     *       "merchantName": "AMAZON WEB SERVICES",
+                     *       "mccCode": 7372,
+                     *       "amount": 120,
+                     *       "currency": "USD",
+                     *       "brlAmount": 674.82,
+                     *       "exchangeRate": 5.4333,
+                     *       "iofAmount": 22.82,
+                     *       "installment": {
+                     *         "number": 2,
+                     *         "total": 6
+                     *       },
+                     *       "status": 2,
+                     *       "statusDescription": "PROCESSED",
+                     *       "billDueDate": "2026-12-10",
+                     *       "notes": "Infraestrutura - ambiente de produção",
+                     *       "conciliation": {
+                     *         "description": "Not reconciled",
+                     *         "conciled": false
+                     *       },
+                     *       "category": {
+                     *         "id": "SOFTWARE",
+                     *         "description": "Software e serviços digitais"
+                     *       },
+                     *       "customCategory": {
+                     *         "id": 15,
+                     *         "name": "6.3.01 Serviços de nuvem"
+                     *       },
+                     *       "costCenter": {
+                     *         "id": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *         "description": "Tecnologia"
+                     *       },
+                     *       "attachments": [],
+                     *       "user": {
+                     *         "id": "7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6",
+                     *         "email": "mariana.costa@acme.com.br"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardTransaction"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     reconcileCreditCardTransaction: {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -6821,6 +7078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -7819,6 +8077,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
                  *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -7851,6 +8116,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -7861,6 +8127,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -7912,6 +8185,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -8134,6 +8408,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
                  *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -8199,6 +8480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -8211,6 +8493,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -8266,6 +8555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -8656,6 +8946,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
                  *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -8726,6 +9023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -8874,6 +9172,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
                  *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -8932,6 +9237,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldError"];
                 };
             };
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["FieldUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -8942,6 +9248,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -9026,6 +9339,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["FieldNotFound"];
             409: components["responses"]["FieldConflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
@@ -10044,6 +10358,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
                  *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
@@ -10076,6 +10397,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -10086,6 +10408,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Write only if the item is unchanged: the `ETag` its GET answered (or several, comma-separated;
+                 *     `*` for any current version). When the item has changed since, the answer is `412 Precondition
+                 *     Failed` and nothing is written (RFC 9110 §13.1.1). Without the header the write applies to the
+                 *     item as it is.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
                  *     and the same value on every retry of it. The first response to the key (its status, body and
@@ -10147,6 +10476,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

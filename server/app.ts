@@ -197,7 +197,7 @@ export function createApp({
   );
   app.use(contractValidator(index, config));
   app.use(idempotency(services, logger));
-  app.use(dispatch(services));
+  app.use(dispatch(services, index));
   app.use((_req: Request, _res: Response, next: NextFunction) =>
     next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })),
   );

@@ -10,6 +10,7 @@ const CORS_ALLOWED_HEADERS = [
   'X-Request-Id',
   'Idempotency-Key',
   'If-None-Match',
+  'If-Match',
 ];
 /** Response headers a browser application may read. */
 const CORS_EXPOSED_HEADERS = [

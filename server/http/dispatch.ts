@@ -5,6 +5,8 @@ import type { HandlerContext, Services, StreamBody } from './handler.js';
 import { operations } from './operations.js';
 import { requestIdOf } from './request-id.js';
 import { matchOf } from './operation.js';
+import type { ContractIndex } from '../contract/index.js';
+import { checkIfMatch, itemReads } from './preconditions.js';
 import { answeredNotModified, earlyTagOf, isConditionalRead, sentTag, versionedTag } from './conditional.js';
 
 type AnyHandler = (
@@ -19,7 +21,8 @@ type AnyHandler = (
   headers?: Record<string, string>;
 }>;
 
-export function dispatch(services: Services) {
+export function dispatch(services: Services, index: ContractIndex) {
+  const reads = itemReads(index);
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const match = matchOf(res);
     const handler = match
@@ -32,10 +35,13 @@ export function dispatch(services: Services) {
         ? (earlyTagOf(res) ?? (await versionedTag(services.db, match.operation.operationId, req, res.locals.auth)))
         : undefined;
       if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
-      const reply = await handler(
-        { params: match.params, query: req.query, body: req.body },
-        { ...services, auth: res.locals.auth, requestId: requestIdOf(res), req, res },
-      );
+      const ctx = { ...services, auth: res.locals.auth, requestId: requestIdOf(res), req, res };
+      const read = reads.get(match.operation.operationId);
+      if (read) {
+        const readHandler = (operations as unknown as Record<string, AnyHandler>)[read.operationId]!;
+        await checkIfMatch(req, () => readHandler({ params: match.params, query: {}, body: undefined }, ctx));
+      }
+      const reply = await handler({ params: match.params, query: req.query, body: req.body }, ctx);
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       if (conditional && reply.status === 200) {
         const tag = versioned ?? sentTag(reply);

@@ -21,6 +21,7 @@ export function reasonOfStatus(status: number): ErrorReason {
     404: 'not_found',
     405: 'method_not_allowed',
     409: 'conflict',
+    412: 'precondition_failed',
     413: 'payload_too_large',
     415: 'unsupported_media_type',
     422: 'unprocessable',

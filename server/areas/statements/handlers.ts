@@ -1,9 +1,10 @@
 // Statements: the banking and credit-card lists and the PATCH of their transactions.
 import { defineHandlers, type HandlerContext } from '../../http/handler.js';
+import { notFound } from '../../http/errors.js';
 import { paging } from '../../http/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
-import { loadBankingPage } from './store/banking-page.js';
-import { loadCreditCardPage } from './store/credit-card-page.js';
+import { findBankingItem, loadBankingPage } from './store/banking-page.js';
+import { findCreditCardItem, loadCreditCardPage } from './store/credit-card-page.js';
 import { annotateTransaction, annotateTransactions } from './store/annotate.js';
 import { userIdsByEmail } from '../../db/references.js';
 import { presentBanking, presentCreditCard } from './present.js';
@@ -82,6 +83,18 @@ export const handlers = defineHandlers({
         ...(nextKey ? { nextPageStartKey: pages.cursorAfter(nextKey) } : {}),
       },
     };
+  },
+
+  getBankingTransaction: async ({ params }, { db, auth }) => {
+    const item = await findBankingItem(db, auth.companyId, params.transactionId);
+    if (!item) throw notFound('Transaction not found');
+    return { status: 200, body: presentBanking(item, auth.timeZone) };
+  },
+
+  getCreditCardTransaction: async ({ params }, { db, auth }) => {
+    const item = await findCreditCardItem(db, auth.companyId, params.transactionId);
+    if (!item) throw notFound('Transaction not found');
+    return { status: 200, body: presentCreditCard(item, auth.timeZone) };
   },
 
   reconcileBankingTransaction: reconcile('banking_transactions'),
