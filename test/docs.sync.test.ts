@@ -18,6 +18,11 @@ interface Guide {
   catchUp(ledger: Ledger): Promise<void>;
   onWebhook(ledger: Ledger, rawBody: string, headers: Record<string, string>, secret: string): Promise<void>;
   pollFirstPage(etag: string | undefined): Promise<{ changed: boolean; etag?: string }>;
+  writeBack(annotations: Array<{ id: number; notes?: string; categoryId?: number }>): Promise<{ refused?: string[] }>;
+  annotateIfUnchanged(
+    id: number,
+    notes: (current: string) => string | Promise<string>,
+  ): Promise<'written' | 'conflict'>;
 }
 interface Ledger {
   transactions: Map<number, { id: number; notes: string; description: string }>;
@@ -122,5 +127,43 @@ describe('docs/sync.md', () => {
       .execute();
     await guide.catchUp(ledger);
     expect(ledger.transactions.size).toBe(130);
+  });
+
+  it('when the guide writes back a batch with one unknown item, then nothing changes; without it, all change', async () => {
+    const refused = await guide.writeBack([
+      { id: ids[10]!, notes: 'Lote' },
+      { id: ids[11]!, categoryId: 2_000_000_000 },
+    ]);
+    expect(refused.refused).toEqual(['transactions.1.categoryId: 2000000000 is not a category of the company']);
+    expect(await guide.writeBack(ids.slice(10, 120).map((id) => ({ id, notes: 'Lote' })))).toEqual({});
+    const notes = await server.db
+      .selectFrom('banking_transactions')
+      .select('notes')
+      .where('id', 'in', ids.slice(10, 120))
+      .execute();
+    expect(notes.every((n) => n.notes === 'Lote')).toBe(true);
+  });
+
+  it("when someone else writes between the guide's read and its PATCH, then If-Match refuses it and the guide merges", async () => {
+    let raced = false;
+    const outcome = await guide.annotateIfUnchanged(ids[20]!, async (current) => {
+      if (!raced) {
+        raced = true;
+        // Another person writes after our read, before our PATCH.
+        await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+          params: { path: { transactionId: ids[20]! } },
+          body: { notes: 'Maria' },
+        });
+      }
+      return `${current} + João`;
+    });
+    expect(outcome).toBe('written');
+    expect(raced).toBe(true);
+    const row = await server.db
+      .selectFrom('banking_transactions')
+      .select('notes')
+      .where('id', '=', ids[20]!)
+      .executeTakeFirstOrThrow();
+    expect(row.notes).toBe('Maria + João');
   });
 });
