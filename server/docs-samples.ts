@@ -142,13 +142,23 @@ function clientSample(
   return [...setup, '', noContent ? `await unwrap(${call});` : `const result = await unwrap(${call});`].join('\n');
 }
 
-/** A JSON body example with the top-level fields `ids` names (`body.costCenterId`) set to its ids. */
+/**
+ * A JSON body example with the top-level fields `ids` names (`body.costCenterId`) set to its ids; a
+ * batch's `transactions` items likewise, their `id` the demo's transaction of the statement (a
+ * number: banking, a ULID: credit card).
+ */
 export function withBodyIds(example: unknown, ids: Record<string, string | number>): unknown {
   if (typeof example !== 'object' || example === null || Array.isArray(example)) return example;
   const out: Json = { ...(example as Json) };
   for (const [key, value] of Object.entries(out)) {
     const id = ids[`body.${key}`];
     if (id !== undefined) out[key] = typeof value === 'string' ? String(id) : id;
+    if (key === 'transactions' && Array.isArray(value))
+      out[key] = value.map((item) => {
+        const filled = withBodyIds(item, ids) as Json;
+        const own = ids[typeof filled.id === 'number' ? 'body.transactionId' : 'body.cardTransactionId'];
+        return own === undefined || filled.id === undefined ? filled : { ...filled, id: own };
+      });
   }
   return out;
 }

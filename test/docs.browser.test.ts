@@ -53,7 +53,7 @@ describe('the docs page in a browser', () => {
       await page
         .locator('#try-it-operation option')
         .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
-    ).toEqual(['reconcileBankingTransaction']);
+    ).toEqual(['reconcileBankingTransactions', 'reconcileBankingTransaction']);
     await page.locator('#try-it-search').fill('');
     await page.locator('#try-it-client-id').fill(acme.clientId);
     await page.locator('#try-it-client-secret').fill(acme.clientSecret);

@@ -102,9 +102,37 @@ const typecheck = (file: string) =>
   );
 
 describe('client README', () => {
-  it('when its code blocks are counted, then each one is run below (two TypeScript, one shell)', () => {
-    expect([blocks('client/README.md', 'ts').length, blocks('client/README.md', 'sh').length]).toEqual([2, 1]);
+  it('when its code blocks are counted, then each one is run below (four TypeScript, one shell)', () => {
+    expect([blocks('client/README.md', 'ts').length, blocks('client/README.md', 'sh').length]).toEqual([4, 1]);
   });
+
+  /** A README section's snippet after the client it assumes (`finance`), type-checked and run in `cwd`. */
+  const runWithClient = async (section: string, name: string, cwd: string) => {
+    const [snippet] = blocks('client/README.md', 'ts', section);
+    const file = join(ROOT, 'dist', `${name}.ts`);
+    const setup = [
+      "import { createFinanceClient } from '@company-finance/client';",
+      'process.chdir(process.env.SNIPPET_DIR!);',
+      `const finance = createFinanceClient({ baseUrl: 'http://localhost:${port}', clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET! });`,
+    ];
+    const imports = snippet!.split('\n').filter((line) => line.startsWith('import '));
+    const body = snippet!.split('\n').filter((line) => !line.startsWith('import '));
+    writeFileSync(file, [...imports, ...setup, ...body, 'export {};', ''].join('\n'));
+    await typecheck(file);
+    return run(process.execPath, ['--import', 'tsx', file], { env: { ...env, SNIPPET_DIR: cwd }, cwd: ROOT });
+  };
+
+  it('when the exports snippet is run, then it writes the month’s banking statement as CSV', async () => {
+    const out = mkdtempSync(join(dir, 'exports-'));
+    await runWithClient('## Exports', 'exports-client', out);
+    const csv = readFileSync(join(out, 'banking-2026-11.csv'), 'utf8');
+    expect(csv.split('\n')[0]).toContain('id');
+  }, 60_000);
+
+  it('when the sandbox snippet is run, then a banking transaction arrives from its amount alone', async () => {
+    const { stdout } = await runWithClient('## Sandbox helpers', 'sandbox-client', ROOT);
+    expect(stdout).toMatch(/^arrived \d+: (DEBIT|CREDIT) 150\.25$/m);
+  }, 60_000);
 
   it('when the quick start is run as written, then it type-checks, lists transactions and reconciles one without an error', async () => {
     const [snippet] = blocks('client/README.md', 'ts', '## Quick start');

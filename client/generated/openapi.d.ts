@@ -5869,11 +5869,7 @@ export interface operations {
                  *         {
                  *           "id": 48213,
                  *           "notes": "Almoço com cliente - projeto Atlas",
-                 *           "categoryId": 12
-                 *         },
-                 *         {
-                 *           "id": 48214,
-                 *           "isConciled": true,
+                 *           "categoryId": 12,
                  *           "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
                  *         }
                  *       ]
@@ -6616,11 +6612,7 @@ export interface operations {
                  *         {
                  *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *           "notes": "Almoço com cliente - projeto Atlas",
-                 *           "categoryId": 12
-                 *         },
-                 *         {
-                 *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2R",
-                 *           "isConciled": true,
+                 *           "categoryId": 12,
                  *           "costCenterId": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a"
                  *         }
                  *       ]

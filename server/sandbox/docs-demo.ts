@@ -83,6 +83,7 @@ export async function demoIds(db: Db): Promise<DemoIds> {
   set('body.costCenterId', costCenter?.id);
   set('body.categoryId', category?.id);
   set('body.transactionId', banking?.id);
+  set('body.cardTransactionId', card?.id);
   set('body.roleId', role?.id);
   return ids;
 }
