@@ -12,7 +12,7 @@ export function itemETag(representation: unknown): string {
 }
 
 /** The tags of an `If-Match` / `If-None-Match` header: `*`, or the listed entity tags (weak ones keep `W/`). */
-export function parseTagList(header: string): '*' | string[] {
+function parseTagList(header: string): '*' | string[] {
   if (header.trim() === '*') return '*';
   return [...header.matchAll(/(?:W\/)?"[^"]*"/g)].map((m) => m[0]);
 }
