@@ -8,6 +8,7 @@ import { exporters, type Exporters } from './exports.js';
 import { syncFeeds, type SyncFeeds } from './sync.js';
 import { requestIdMiddleware } from './request-id.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
+import { etagMiddleware, type ETagOptions } from './etags.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
 import { TokenSource, type Clock } from './token.js';
 import { createAnonymousSender, createTransport, type Fetch } from './transport.js';
@@ -30,6 +31,12 @@ export interface FinanceClientOptions {
   retry?: RetryOptions;
   /** Aborts every call of this client (each call also takes its own `signal`). */
   signal?: AbortSignal;
+  /**
+   * Conditional requests: keep each GET answer's `ETag` and body, revalidate with `If-None-Match`
+   * (a `304` is served from what was kept), and with `{ifMatch: true}` send the tag as `If-Match` on
+   * writes to the same URL. Off by default.
+   */
+  etags?: boolean | ETagOptions;
 }
 
 export type FinanceClient = Client<paths> & {
@@ -63,6 +70,7 @@ export function createFinanceClient(options: FinanceClientOptions): FinanceClien
   const transport = createTransport({ baseUrl, fetch, tokens, policy, signal: options.signal });
   const client = createClient<paths>({ baseUrl, fetch: transport, querySerializer });
   client.use(requestIdMiddleware, idempotencyKeyMiddleware);
+  if (options.etags) client.use(etagMiddleware(options.etags === true ? {} : options.etags));
   return Object.assign(client, {
     paginate: paginators(client),
     sandbox: sandboxHelpers(client),
@@ -96,6 +104,7 @@ export {
   type CreditCardExportQuery,
 } from './exports.js';
 export type { SyncFeeds, SyncOptions, SyncResult, BankingSyncQuery, CreditCardSyncQuery } from './sync.js';
+export type { ETagOptions } from './etags.js';
 export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType } from './webhooks.js';
