@@ -15,7 +15,7 @@ import { createFinanceClient, type FinanceClient } from '../client/index.js';
 import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
 import { createClient } from '../server/areas/auth/store.js';
-import { COMPANY, prepareDatabase } from './bench-http/setup.js';
+import { BENCH_SECRETS, COMPANY, prepareDatabase } from './bench-http/setup.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -99,7 +99,14 @@ async function main() {
     process.execPath,
     ['--import', 'tsx', 'server/cli/main.ts', 'serve', '--db', file, '--port', String(PORT)],
     {
-      env: { ...process.env, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dir },
+      env: {
+        ...process.env,
+        ...BENCH_SECRETS,
+        NODE_ENV: 'production',
+        RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: dir,
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );

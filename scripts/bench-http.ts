@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
+import { BENCH_SECRETS, endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
 import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
 import { cpuMs, GcLog, tailTable, timeWait, type TailSample } from './bench-http/tail.js';
@@ -165,6 +165,7 @@ async function main() {
   const targets: Target[] = [];
   try {
     const production = {
+      ...BENCH_SECRETS,
       NODE_ENV: 'production',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'info',

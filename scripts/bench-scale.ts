@@ -15,6 +15,7 @@ import { openStore } from '../server/db/store.js';
 import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/store.js';
 import { seedCompany } from '../server/cli/seed.js';
 import { systemClock } from '../server/lib/clock.js';
+import { BENCH_SECRETS } from './bench-http/setup.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,7 +58,7 @@ async function start(location: string, workers: number): Promise<{ child: ChildP
     'node',
     ['bin/finance.js', 'serve', '--db', location, '--port', String(port), '--workers', String(workers)],
     {
-      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+      env: { ...process.env, ...BENCH_SECRETS, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

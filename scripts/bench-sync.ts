@@ -20,7 +20,7 @@ import { createFinanceClient, type FinanceClient } from '../client/index.js';
 import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
 import { createClient } from '../server/areas/auth/store.js';
-import { COMPANY, prepareDatabase } from './bench-http/setup.js';
+import { BENCH_SECRETS, COMPANY, prepareDatabase } from './bench-http/setup.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -119,7 +119,14 @@ async function main() {
   ];
   const [bin, ...args] = pinned ? ['taskset', '-c', '0', ...command] : command;
   const child = spawn(bin!, args, {
-    env: { ...process.env, NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dir },
+    env: {
+      ...process.env,
+      ...BENCH_SECRETS,
+      NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dir,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${PORT}`;

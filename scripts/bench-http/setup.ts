@@ -1,5 +1,7 @@
 // The data of `npm run bench`: a database file with one company and its seeded transactions, an
 // access token, and the requests to drive (each with the ids and the cursor it needs).
+import { randomBytes } from 'node:crypto';
+import { SERVER_SECRETS } from '../../server/settings.js';
 import { existsSync } from 'node:fs';
 import { openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
@@ -109,3 +111,11 @@ export async function endpoints(baseUrl: string, data: BenchData): Promise<Endpo
     },
   ];
 }
+
+/**
+ * The server secrets production refuses to start without: fresh for this run, the same for every
+ * server process the bench starts (processes that share a database share its secrets).
+ */
+export const BENCH_SECRETS: Record<string, string> = Object.fromEntries(
+  SERVER_SECRETS.map((name) => [name, randomBytes(32).toString('hex')]),
+);
