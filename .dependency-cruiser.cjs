@@ -13,23 +13,31 @@ module.exports = {
     {
       name: 'no-cross-area',
       severity: 'error',
-      comment: 'An area never imports another area: share through server/lib, server/db or server/http; seeding across areas belongs to server/cli.',
+      comment: 'An area never imports another area: share through server/kit, server/lib or server/db; seeding across areas belongs to server/cli.',
       from: { path: '^server/areas/([^/]+)/' },
       to: { path: '^server/areas/', pathNot: '^server/areas/$1/' },
     },
     {
-      name: 'areas-not-entry-points',
+      name: 'areas-below-the-pipeline',
       severity: 'error',
-      comment: 'Areas are used by the HTTP layer and the CLI, never the other way round.',
+      comment:
+        'Areas use the kit (server/kit: errors, handler types, paging, signed URLs); the pipeline (server/http, server/idempotency), the handler registry and the entry points use the areas, never the other way round.',
       from: { path: '^server/areas/' },
-      to: { path: '^server/(cli/|app\\.ts|main\\.ts|http/(operations|dispatch|error-handler)\\.ts)' },
+      to: { path: '^server/(cli|http|idempotency|sandbox)/|^server/(app|main|operations)\\.ts$' },
+    },
+    {
+      name: 'kit-below-areas',
+      severity: 'error',
+      comment: 'server/kit is what areas import: it never imports an area, the pipeline or an entry point.',
+      from: { path: '^server/kit/' },
+      to: { path: '^server/(areas|cli|http|idempotency|sandbox)/|^server/(app|main|operations)\\.ts$' },
     },
     {
       name: 'sandbox-only-from-entry-points',
       severity: 'error',
       comment:
         'server/sandbox (test helpers, the test clock, seeds and simulations) uses the areas like the CLI does; what production runs never imports it, except the handler map and the entry points.',
-      from: { path: '^server/(areas|db|lib)/|^server/http/', pathNot: '^server/http/operations\\.ts$' },
+      from: { path: '^server/(areas|db|lib|kit|http|idempotency)/' },
       to: { path: '^server/sandbox/' },
     },
     {
@@ -37,7 +45,7 @@ module.exports = {
       severity: 'error',
       comment: 'server/lib holds pure helpers: no HTTP, no database, no areas.',
       from: { path: '^server/lib/' },
-      to: { path: '^server/(areas|http|db|cli)/|^server/[^/]+\\.ts$' },
+      to: { path: '^server/(areas|http|db|cli|kit|idempotency|sandbox)/|^server/[^/]+\\.ts$' },
     },
     {
       name: 'runtime-not-scripts',

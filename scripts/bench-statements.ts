@@ -25,7 +25,7 @@ import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statement
 import { userIdsByEmail } from '../server/db/references.js';
 import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
-import type { HandlerContext, Input } from '../server/http/handler.js';
+import type { HandlerContext, Input } from '../server/kit/handler.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -6,7 +6,7 @@ import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
-import type { Services } from './http/handler.js';
+import type { Services } from './kit/handler.js';
 import { requestId } from './http/request-id.js';
 import { corsMiddleware } from './http/cors.js';
 import { createLogger, httpLogger } from './http/logger.js';
@@ -29,16 +29,16 @@ import { notModifiedEarly } from './http/conditional.js';
 import { compose } from './http/compose.js';
 import { matchOperation, NOT_FOUND_MESSAGE, operationOf } from './http/operation.js';
 import { outageLog, type OutageLog } from './db/outage-log.js';
-import { idempotency, keepRawBody } from './http/idempotency.js';
+import { idempotency, keepRawBody } from './idempotency/middleware.js';
 import { errorHandler, lastResort } from './http/error-handler.js';
-import { ApiError } from './http/errors.js';
+import { ApiError } from './kit/errors.js';
 import { contract, loadBundle } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
 import { precompress, sendPrecompressed, type Precompressed } from './http/precompressed.js';
 import { demoSamples } from './sandbox/docs-demo.js';
-import type { CardIssuer } from './areas/vcn/issuer.js';
+import type { CardIssuer } from './kit/card-issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
 
 interface AppOptions {

@@ -16,7 +16,7 @@ import { resolveSecrets } from './db/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import type { Logger } from 'pino';
-import { unavailableIssuer } from './areas/vcn/issuer.js';
+import { unavailableIssuer } from './kit/card-issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { rateLimitStore } from './http/rate-limit-store.js';
 import { appMetrics, processMetrics } from './http/metrics.js';
@@ -26,6 +26,7 @@ import { ALL_SCOPES, createClient, createCompany, defaultScopes, listCompanies }
 import { seedCompany } from './cli/seed.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
+import { purgeKeys } from './idempotency/store.js';
 import { buildDocs, docsPath } from './docs.js';
 import { loadBundle } from './contract/index.js';
 import { buildProductionDocs, productionDocsPath } from './contract/sandbox.js';
@@ -201,7 +202,7 @@ export async function serve({
     clock: systemClock,
     logger,
     allowPrivate: config.webhooksAllowPrivate,
-    housekeeping: [(now) => recordExpiries(db, now)],
+    housekeeping: [(now) => recordExpiries(db, now), (now) => purgeKeys(db, now)],
   });
   worker.start();
   if (!cluster.isWorker) announce(prepared, 1, host, logger);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contract } from '../server/contract/index.js';
-import { operations } from '../server/http/operations.js';
+import { operations } from '../server/operations.js';
 
 const routes = contract().operations;
 const testSources = readdirSync('test', { recursive: true, encoding: 'utf8' })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { onPostgres } from './support/database.js';
-import { ApiError } from '../server/http/errors.js';
+import { ApiError } from '../server/kit/errors.js';
 
 let server: TestServer;
 let acme: TestCompany;

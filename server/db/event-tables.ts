@@ -1,4 +1,4 @@
-// Row types of the events, webhooks and idempotency tables (migration 0008_events).
+// Row types of the events and webhooks tables (migration 0008_events; the idempotency table is server/idempotency/tables.ts).
 
 export interface EventRow {
   /** `evt_` + ULID: ordered by creation. */
@@ -50,23 +50,8 @@ export interface WebhookDeliveryRow {
   created_at: string;
 }
 
-export interface IdempotencyKeyRow {
-  company_id: string;
-  client_id: string;
-  key: string;
-  fingerprint: string;
-  status: 'running' | 'done';
-  locked_until: string;
-  response_status: number | null;
-  response_headers: string | null;
-  response_body: string | null;
-  created_at: string;
-  expires_at: string;
-}
-
 export interface EventsTables {
   events: EventRow;
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
-  idempotency_keys: IdempotencyKeyRow;
 }

@@ -5,6 +5,7 @@ import type { UsersTables } from '../areas/users/tables.js';
 import type { StatementsTables } from '../areas/statements/tables.js';
 import type { VcnTables } from '../areas/vcn/tables.js';
 import type { EventsTables } from './event-tables.js';
+import type { IdempotencyTables } from '../idempotency/tables.js';
 
 /** Tables of the HTTP layer itself. */
 interface PlatformTables {
@@ -18,4 +19,5 @@ export interface Database
     StatementsTables,
     VcnTables,
     PlatformTables,
-    EventsTables {}
+    EventsTables,
+    IdempotencyTables {}

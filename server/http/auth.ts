@@ -2,8 +2,8 @@
 // The operation (and the scopes it needs) comes from the contract's route table (operation.ts); a
 // request that matches no operation passes on, so the validator answers 404 or 405 for it.
 import type { NextFunction, Request, Response } from 'express';
-import type { Services, AuthContext } from './handler.js';
-import { forbidden, unauthorized } from './errors.js';
+import type { Services, AuthContext } from '../kit/handler.js';
+import { forbidden, unauthorized } from '../kit/errors.js';
 import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
 import { operationOf } from './operation.js';
 import { offsetClock } from '../lib/clock.js';

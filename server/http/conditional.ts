@@ -15,7 +15,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { statementDataVersion } from '../db/statement-versions.js';
-import type { AuthContext } from './handler.js';
+import type { AuthContext } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import { operationOf } from './operation.js';
 import { itemETag, tagMatches } from './etag.js';

@@ -1,8 +1,8 @@
 // Calls the handler of the validated request's operation (the one match, operation.ts) and writes its
 // reply; a GET's `If-None-Match` is answered here (conditional.ts), before the handler when it can be.
 import type { NextFunction, Request, Response } from 'express';
-import type { HandlerContext, Services, StreamBody } from './handler.js';
-import { operations } from './operations.js';
+import type { HandlerContext, Services, StreamBody } from '../kit/handler.js';
+import { operations } from '../operations.js';
 import { requestIdOf } from './request-id.js';
 import { matchOf } from './operation.js';
 import type { ContractIndex } from '../contract/index.js';

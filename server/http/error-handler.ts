@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from './errors.js';
+import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
 import { newRequestId, requestIdOf } from './request-id.js';
 import type { ContractIndex, ErrorBody } from '../contract/index.js';
 import { operationOf } from './operation.js';

@@ -3,7 +3,7 @@
 // memory; deep nesting would exhaust the validator's recursion. No request of the contract
 // comes near these limits, except the sandbox's batches of 1,000 transactions, which get their own.
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './errors.js';
+import { badRequest } from '../kit/errors.js';
 
 const MAX_JSON_MEMBERS = 5_000;
 /** The sandbox's batches of up to 1,000 statement transactions (about 70 members each). */

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { parse } from 'content-type';
 import { operationOf } from './operation.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../kit/errors.js';
 
 const hasBody = (req: Request) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

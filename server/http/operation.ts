@@ -4,7 +4,7 @@
 // the error handler read the match kept on the response's locals.
 import type { NextFunction, Request, Response } from 'express';
 import type { ContractIndex, ContractOperation } from '../contract/index.js';
-import { ApiError, badRequest } from './errors.js';
+import { ApiError, badRequest } from '../kit/errors.js';
 
 export interface OperationMatch {
   operation: ContractOperation;

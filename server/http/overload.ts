@@ -9,7 +9,7 @@
 // `maxEventLoopDelayMs`, shedding starts, and stops with the first window that comes in below it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from './errors.js';
+import { ApiError } from '../kit/errors.js';
 
 /** How far behind the event loop is, in milliseconds. */
 export interface LagProbe {

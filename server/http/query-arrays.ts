@@ -2,7 +2,7 @@
 // Some HTTP libraries send `status[]=1&status[]=2` by default; without this check the validator
 // would answer with a misleading "must be integer" about a parameter the caller did send.
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './errors.js';
+import { badRequest } from '../kit/errors.js';
 
 export function rejectBracketedArrays(req: Request, _res: Response, next: NextFunction): void {
   const bracketed = Object.keys(req.query as Record<string, unknown>).filter((key) => key.includes('['));

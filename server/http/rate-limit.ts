@@ -2,7 +2,7 @@
 // counted in one place for every worker and replica when a shared store is given.
 import type { Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
-import { ApiError } from './errors.js';
+import { ApiError } from '../kit/errors.js';
 
 /** `store`: shared counters (server/http/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit) is not mounted at all. */
 export function rateLimiter(perMinute: number, store?: Store) {

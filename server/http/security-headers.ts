@@ -5,9 +5,6 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 
-/** Served user files: never run, never framed, never sniffed (with `Content-Disposition: attachment`). */
-export const SANDBOX_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
-
 export function securityHeaders(baseUrl: string) {
   const https = baseUrl.startsWith('https:');
   const headers = helmet({

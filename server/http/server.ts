@@ -2,7 +2,7 @@
 // errors Node answers before Express sees the request, and a prompt graceful shutdown.
 import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { reasonOfStatus } from './errors.js';
+import { reasonOfStatus } from '../kit/errors.js';
 import { newRequestId } from './request-id.js';
 
 /** Time allowed to receive all request headers (slow-header clients are cut off after it). */

@@ -4,7 +4,7 @@
 // add a decimal fraction. Length is capped so no value can overflow to Infinity or lose
 // precision; the contract's minimum/maximum then apply as usual.
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './errors.js';
+import { badRequest } from '../kit/errors.js';
 import { matchOf } from './operation.js';
 
 // At most 16 significant digits before the point: every such integer is below 2^53 (safe) once

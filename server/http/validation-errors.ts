@@ -6,7 +6,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { Request, Response } from 'express';
 import type { ContractIndex, ContractOperation } from '../contract/index.js';
 import { operationOf } from './operation.js';
-import { ApiError, type ErrorReason, type FieldProblem } from './errors.js';
+import { ApiError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
 
 type Json = Record<string, unknown>;
 

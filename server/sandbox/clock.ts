@@ -7,7 +7,7 @@
 import type { Db } from '../db/database.js';
 import { clockOffset, setClockOffset } from '../db/company-clock.js';
 import { writeTransaction } from '../db/transaction.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../kit/errors.js';
 import { forgetExpiries, recordExpiries } from '../areas/vcn/store/expiry.js';
 import { localDate } from '../lib/time.js';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../kit/errors.js';
 import { newUlid } from '../lib/ulid.js';
 import { fromMinor, toMinor } from '../lib/money.js';
 import type { BankingLine, CreditCardLine } from '../areas/statements/ingest/convert.js';

@@ -1,8 +1,8 @@
 // The sandbox's test helpers and test clock (`/sandbox/v1/…`): what the outside world does — a bank
 // or card transaction arriving, a purchase with a virtual card, a card blocked, an invite accepted —
 // and moving the company's clock. Absent in production (server/contract/sandbox.ts).
-import { conflict, invalidVcnRequest, notFound, VcnError } from '../http/errors.js';
-import { defineHandlers, type HandlerContext } from '../http/handler.js';
+import { conflict, invalidVcnRequest, notFound, VcnError } from '../kit/errors.js';
+import { defineHandlers, type HandlerContext } from '../kit/handler.js';
 import { localDate } from '../lib/time.js';
 import { toMinor } from '../lib/money.js';
 import { presentDetails, presentTransaction } from '../areas/vcn/present.js';

@@ -2,7 +2,7 @@
 // BIN range, and that tests (and the sandbox) can make fail, slow or unavailable.
 import { randomInt, randomUUID } from 'node:crypto';
 import { luhnCheckDigit } from '../areas/vcn/crypto.js';
-import type { CardIssuer } from '../areas/vcn/issuer.js';
+import type { CardIssuer } from '../kit/card-issuer.js';
 
 /** A simulated issuer that tests (and the sandbox) can make fail. */
 export interface SimulatedIssuer extends CardIssuer {

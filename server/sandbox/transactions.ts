@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { recordEvent } from '../db/event-log.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../kit/errors.js';
 import {
   bankingProblems,
   bankingRowOf,

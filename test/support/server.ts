@@ -22,6 +22,7 @@ import type { Store } from 'express-rate-limit';
 import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/sandbox/issuer.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
 import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
+import { purgeKeys } from '../../server/idempotency/store.js';
 
 export type Api = Client<paths>;
 
@@ -104,7 +105,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: createLogger('silent'),
     allowPrivate: true,
     intervalMs: 50,
-    housekeeping: [(now) => recordExpiries(db, now)],
+    housekeeping: [(now) => recordExpiries(db, now), (now) => purgeKeys(db, now)],
   });
   if (options.deliveries !== 'manual') worker.start();
 

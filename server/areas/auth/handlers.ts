@@ -1,7 +1,7 @@
 // POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2).
 import basicAuth from 'basic-auth';
-import { defineHandlers } from '../../http/handler.js';
-import { OAuthError } from '../../http/errors.js';
+import { defineHandlers } from '../../kit/handler.js';
+import { OAuthError } from '../../kit/errors.js';
 import { authenticateClient, issueToken } from './store.js';
 import { assertNotThrottled, recordFailure } from './throttle.js';
 

@@ -13,7 +13,7 @@
 import { sql } from 'kysely';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../kit/errors.js';
 
 const AUTH_FAILURE_WINDOW_MS = 60_000;
 

@@ -1,5 +1,5 @@
 // Names of cost centers, suppliers and categories: stored trimmed, compared trimmed and case-insensitively.
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../kit/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 
 /** The stored form of a name: Unicode-normalized (NFC) and trimmed. */

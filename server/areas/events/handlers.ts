@@ -1,7 +1,7 @@
 // The event log: list (newest first, filtered by types and creation time) and get.
-import { defineHandlers } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import { paging } from '../../http/paging.js';
+import { defineHandlers } from '../../kit/handler.js';
+import { notFound } from '../../kit/errors.js';
+import { paging } from '../../kit/paging.js';
 import { EVENT_RETENTION_MS, presentEvent } from '../../db/event-log.js';
 import { findEvent, listEvents } from './store.js';
 

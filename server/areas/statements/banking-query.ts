@@ -1,8 +1,8 @@
 // GET /statements/v1/banking: the validated query → the store's page query, enforcing the rules the
 // schema cannot express (date pair, amount exclusivity) and binding the cursor to the filters.
-import type { HandlerContext, Input } from '../../http/handler.js';
-import { badRequest } from '../../http/errors.js';
-import { paging } from '../../http/paging.js';
+import type { HandlerContext, Input } from '../../kit/handler.js';
+import { badRequest } from '../../kit/errors.js';
+import { paging } from '../../kit/paging.js';
 import { toMinor } from '../../lib/money.js';
 import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-types.js';
 import { addDays, startOfDay } from '../../lib/time.js';

@@ -1,7 +1,7 @@
 // Statements: the banking and credit-card lists and the PATCH of their transactions.
-import { defineHandlers, type HandlerContext } from '../../http/handler.js';
-import { notFound } from '../../http/errors.js';
-import { paging } from '../../http/paging.js';
+import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
+import { notFound } from '../../kit/errors.js';
+import { paging } from '../../kit/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
 import { findBankingItem, loadBankingPage } from './store/banking-page.js';
 import { findCreditCardItem, loadCreditCardPage } from './store/credit-card-page.js';

@@ -1,9 +1,9 @@
 // Receipts: a signed link valid 5 minutes, and the link's target, which renders the PDF.
-import { defineHandlers } from '../../http/handler.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { defineHandlers } from '../../kit/handler.js';
+import { conflict, notFound } from '../../kit/errors.js';
 import { bankingStatus, findReceiptData } from './store/receipt.js';
 import { authenticationCode, renderReceipt } from './receipt-pdf.js';
-import { signToken, verifyToken } from '../../http/signed-url.js';
+import { signToken, verifyToken } from '../../kit/signed-url.js';
 import { STATUS_NAMES } from './present.js';
 import { formatInstant } from '../../lib/time.js';
 

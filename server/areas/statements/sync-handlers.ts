@@ -2,8 +2,8 @@
 // position in the company's change order (store/changes.ts, db/statement-versions.ts), bound to the
 // company and the filters. A cursor ahead of the company's version (its data was restored to an
 // earlier state) can no longer be served: 410, start over.
-import { defineHandlers, type HandlerContext } from '../../http/handler.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
+import { ApiError, badRequest } from '../../kit/errors.js';
 import { sign, verify } from '../../lib/signed-token.js';
 import { statementVersion } from '../../db/statement-versions.js';
 import { loadBankingChanges, loadCreditCardChanges, type FeedPosition } from './store/changes.js';

@@ -1,6 +1,6 @@
 // Users, roles and invites: read the validated request, call the store or the rules, shape the reply.
-import { paging } from '../../http/paging.js';
-import { defineHandlers } from '../../http/handler.js';
+import { paging } from '../../kit/paging.js';
+import { defineHandlers } from '../../kit/handler.js';
 import { normalizeEmail } from './email.js';
 import { presentRole, presentUser } from './present.js';
 import { createInvite } from './invites-service.js';

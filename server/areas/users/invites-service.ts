@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../kit/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { nameFromEmail, normalizeEmail } from './email.js';
 import { assignableRole } from './users-service.js';

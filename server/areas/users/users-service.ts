@@ -2,7 +2,7 @@
 // so concurrent requests cannot together break a rule (e.g. demote the last two administrators).
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, conflict, notFound, type FieldProblem } from '../../http/errors.js';
+import { badRequest, conflict, notFound, type FieldProblem } from '../../kit/errors.js';
 import { findRole } from './store/roles.js';
 import { changedAttributes, recordEvent } from '../../db/event-log.js';
 import { presentUser } from './present.js';

@@ -1,7 +1,7 @@
 // Virtual cards: read the validated request, apply the rules, call the store, shape the reply.
-import { invalidVcnRequest } from '../../http/errors.js';
-import { paging } from '../../http/paging.js';
-import { defineHandlers, type HandlerContext } from '../../http/handler.js';
+import { invalidVcnRequest } from '../../kit/errors.js';
+import { paging } from '../../kit/paging.js';
+import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { localDate } from '../../lib/time.js';
 import { cardData, presentDetails, presentSummary, presentTransaction, presentVcn } from './present.js';
 import { planIssue } from './rules.js';

@@ -1,7 +1,7 @@
 // The rules of issuing a card that the schema cannot express: blocks per type, the price,
 // the window and the defaults. Breaking one is 400 invalid-vcn-request.
 import type { components } from '../../../generated/openapi.js';
-import { invalidVcnRequest } from '../../http/errors.js';
+import { invalidVcnRequest } from '../../kit/errors.js';
 import { toMinor } from '../../lib/money.js';
 import { addDays, daysBetween } from '../../lib/time.js';
 import { MAX_VALIDITY_DAYS } from './dates.js';

@@ -1,7 +1,7 @@
 // Webhook endpoints: register, read, change, delete, rotate the secret; deliveries: list, resend.
-import { defineHandlers } from '../../http/handler.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { paging } from '../../http/paging.js';
+import { defineHandlers } from '../../kit/handler.js';
+import { badRequest, conflict, notFound } from '../../kit/errors.js';
+import { paging } from '../../kit/paging.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret, updateEndpoint } from './store.js';
 import { findDelivery, listDeliveries, retryDelivery } from './queue.js';
 import { presentDelivery, presentEndpoint, withSecret } from './present.js';

@@ -8,7 +8,6 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WebhookDeliveryRow } from '../../db/event-tables.js';
 import { presentEvent } from '../../db/event-log.js';
 import { purgeEvents } from '../../db/event-log.js';
-import { purgeKeys } from '../../http/idempotency-store.js';
 import { claimDue, recordAttempt } from './queue.js';
 import { nextAttemptAt } from './backoff.js';
 import { findEndpointById, markEndpointFailing, markEndpointHealthy, signingSecrets } from './store.js';
@@ -116,7 +115,6 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     if (now.getTime() - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = now.getTime();
     await purgeEvents(db, now);
-    await purgeKeys(db, now);
   }
 
   async function chores(): Promise<void> {

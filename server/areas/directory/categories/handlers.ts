@@ -1,10 +1,10 @@
 // Categories: read the validated request, call the store, shape the reply.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { defineHandlers } from '../../../http/handler.js';
-import { notFound } from '../../../http/errors.js';
+import { defineHandlers } from '../../../kit/handler.js';
+import { notFound } from '../../../kit/errors.js';
 import type { CategoryRow } from '../tables.js';
-import { paging } from '../../../http/paging.js';
+import { paging } from '../../../kit/paging.js';
 import { createCategory, findCategory, listCategories, newCategory, renameCategory } from './store/categories.js';
 import { shownCategories } from './store/shown.js';
 import { deleteCategories } from './store/delete.js';

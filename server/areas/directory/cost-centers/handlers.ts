@@ -1,6 +1,6 @@
 // Cost centers: read the validated request, call the store, shape the reply.
-import { defineHandlers } from '../../../http/handler.js';
-import { notFound } from '../../../http/errors.js';
+import { defineHandlers } from '../../../kit/handler.js';
+import { notFound } from '../../../kit/errors.js';
 import type { CostCenterRow } from '../tables.js';
 import {
   createCostCenter,

@@ -1,7 +1,7 @@
 // Suppliers: read the validated request, call the store, shape the reply.
-import { defineHandlers } from '../../../http/handler.js';
-import { notFound } from '../../../http/errors.js';
-import { paging } from '../../../http/paging.js';
+import { defineHandlers } from '../../../kit/handler.js';
+import { notFound } from '../../../kit/errors.js';
+import { paging } from '../../../kit/paging.js';
 import { createSupplier, deleteSupplier, findSupplier, listSuppliers, newSupplier, renameSupplier } from './store.js';
 import { presentSupplier as present } from './present.js';
 

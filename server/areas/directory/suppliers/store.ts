@@ -1,6 +1,6 @@
 // Queries on the company's suppliers.
 import type { Db } from '../../../db/database.js';
-import { conflict } from '../../../http/errors.js';
+import { conflict } from '../../../kit/errors.js';
 import type { DirectoryType, NewSupplier } from '../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../names.js';
 import { TYPE_ID } from '../store/types.js';

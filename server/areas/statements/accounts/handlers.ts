@@ -1,6 +1,6 @@
 // GET /accounts/v1/balance
-import { defineHandlers } from '../../../http/handler.js';
-import { notFound } from '../../../http/errors.js';
+import { defineHandlers } from '../../../kit/handler.js';
+import { notFound } from '../../../kit/errors.js';
 import { fromMinor } from '../../../lib/money.js';
 import { formatInstant } from '../../../lib/time.js';
 import { listAccounts } from './store.js';

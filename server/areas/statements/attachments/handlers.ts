@@ -1,9 +1,9 @@
 // Attachments: declare (signed upload URL, 15 minutes), upload (the URL's target), download.
-import { defineHandlers } from '../../../http/handler.js';
+import { defineHandlers } from '../../../kit/handler.js';
 import type { Db } from '../../../db/database.js';
-import { SANDBOX_CSP } from '../../../http/security-headers.js';
-import { ApiError, badRequest, notFound } from '../../../http/errors.js';
-import { signToken, verifyToken } from '../../../http/signed-url.js';
+import { SANDBOX_CSP } from '../../../kit/csp.js';
+import { ApiError, badRequest, notFound } from '../../../kit/errors.js';
+import { signToken, verifyToken } from '../../../kit/signed-url.js';
 import type { VerifyKeys } from '../../../lib/signed-token.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';

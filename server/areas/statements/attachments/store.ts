@@ -1,7 +1,7 @@
 // Attachment rows: declaration, the all-or-nothing completion of an upload, and reads.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
-import { conflict, notFound } from '../../../http/errors.js';
+import { conflict, notFound } from '../../../kit/errors.js';
 import type { AttachmentRow } from '../tables.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { recordEvent } from '../../../db/event-log.js';

@@ -2,8 +2,8 @@
 // URL, a wrong Content-Type or a declared length over the limit is answered at once, and the
 // connection is closed instead of reading (or draining) the body.
 import type { NextFunction, Request, Response } from 'express';
-import type { Services } from '../../../http/handler.js';
-import { ApiError } from '../../../http/errors.js';
+import type { Services } from '../../../kit/handler.js';
+import { ApiError } from '../../../kit/errors.js';
 import { MAX_ATTACHMENT_BYTES } from './content-types.js';
 import { admitUpload } from './handlers.js';
 

@@ -1,8 +1,8 @@
 // GET /credit-cards/v1/bills and /credit-cards/v1/bills/{dueDate}
 import type { components } from '../../../../generated/openapi.js';
-import { defineHandlers } from '../../../http/handler.js';
-import { notFound } from '../../../http/errors.js';
-import { paging } from '../../../http/paging.js';
+import { defineHandlers } from '../../../kit/handler.js';
+import { notFound } from '../../../kit/errors.js';
+import { paging } from '../../../kit/paging.js';
 import { fromMinor } from '../../../lib/money.js';
 import type { BillRow } from '../tables.js';
 import { formatInstant, localDate } from '../../../lib/time.js';

@@ -1,8 +1,8 @@
 // GET /statements/v1/exports/banking and /credit-card: the list's filters, checked by the list's own
 // rules, then the whole statement streamed as CSV or OFX (sources.ts), at most `exportsPerCompany`
 // at once per company (leases.ts).
-import { defineHandlers, type HandlerContext } from '../../../http/handler.js';
-import { ApiError, badRequest } from '../../../http/errors.js';
+import { defineHandlers, type HandlerContext } from '../../../kit/handler.js';
+import { ApiError, badRequest } from '../../../kit/errors.js';
 import { bankingPageQuery, dateRange } from '../banking-query.js';
 import { acquireExportLease, RETRY_AFTER_SECONDS } from './leases.js';
 import { exportBanking, exportCreditCard, type ExportRequest } from './sources.js';

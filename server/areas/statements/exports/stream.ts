@@ -3,7 +3,7 @@
 // goes away stops the work at the next part. The request log shows the export (`export`): its
 // filters, the rows written and whether it completed (a client that left: `request aborted`).
 import type { Response } from 'express';
-import type { StreamBody } from '../../../http/handler.js';
+import type { StreamBody } from '../../../kit/handler.js';
 
 /** Thrown by `write` once the client has gone: the export stops reading. */
 class ClientGone extends Error {}

@@ -3,7 +3,7 @@
 // every field of a request applies together or not at all.
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import { ApiError, badRequest, type ErrorReason, notFound } from '../../../http/errors.js';
+import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../../db/event-log.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';

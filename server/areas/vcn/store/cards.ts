@@ -2,7 +2,7 @@
 // never see it.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { VcnError } from '../../../http/errors.js';
+import { VcnError } from '../../../kit/errors.js';
 import type { VcnRow, VcnTable } from '../tables.js';
 
 export const vcnNotFound = (vcnId: string) => new VcnError(404, 'vcn-not-found', `Virtual card ${vcnId} not found`);

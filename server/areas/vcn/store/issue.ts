@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { encryptPan } from '../crypto.js';
-import type { CardIssuer } from '../issuer.js';
+import type { CardIssuer } from '../../../kit/card-issuer.js';
 import type { VcnRow } from '../tables.js';
 import { callIssuer } from './provider.js';
 import { confirmReservation, dropReservation, reserveKey, type IssueRequest } from './reservation.js';

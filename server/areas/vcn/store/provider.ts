@@ -1,7 +1,7 @@
 // Calls to the card issuer: any failure, or no answer in time, is 503 vcn-provider-unavailable.
 // The calls never run inside a transaction (the single database connection would be held for
 // as long as the issuer takes): the operations reserve, call, then confirm or roll back.
-import { VcnError } from '../../../http/errors.js';
+import { VcnError } from '../../../kit/errors.js';
 
 const ISSUER_TIMEOUT_MS = 10_000;
 

@@ -1,6 +1,6 @@
 // Queries on the company's categories and their establishments.
 import type { Db } from '../../../../db/database.js';
-import { conflict } from '../../../../http/errors.js';
+import { conflict } from '../../../../kit/errors.js';
 import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '../../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
 import { TYPE_ID } from '../../store/types.js';

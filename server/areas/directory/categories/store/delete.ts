@@ -1,6 +1,6 @@
 // The collection DELETE of categories: every check first, then one atomic step.
 import type { Db } from '../../../../db/database.js';
-import { badRequest, unprocessable, ApiError } from '../../../../http/errors.js';
+import { badRequest, unprocessable, ApiError } from '../../../../kit/errors.js';
 import { TYPE_ID } from '../../store/types.js';
 import { reassignCategory } from '../../../../db/reclassify.js';
 import { protectedCategories } from './categories.js';

@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { AuthContext, Services } from './handler.js';
-import { conflict, unprocessable } from './errors.js';
-import { claimKey, completeKey, releaseKey, type KeyScope } from './idempotency-store.js';
-import { requestLogFields } from './trace-context.js';
+import type { AuthContext, Services } from '../kit/handler.js';
+import { conflict, unprocessable } from '../kit/errors.js';
+import { claimKey, completeKey, releaseKey, type KeyScope } from './store.js';
+import { requestLogFields } from '../http/trace-context.js';
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Headers of the first response that a replay repeats. */

@@ -1,6 +1,8 @@
-// The card issuer (processor) behind the VCN operations. The built-in one is simulated
-// (server/sandbox/issuer.ts).
-import type { VcnType } from './tables.js';
+// The card issuer (processor) behind the VCN operations: a service main.ts chooses (CARD_ISSUER) and
+// hands every handler. The built-in one is simulated (server/sandbox/issuer.ts).
+import type { components } from '../../generated/openapi.js';
+
+type VcnType = components['schemas']['VcnType'];
 
 export interface IssueCardRequest {
   vcnId: string;

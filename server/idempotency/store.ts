@@ -3,7 +3,7 @@
 // The response body is kept encrypted (lib/aead.ts) under its own key: a card issue's answer carries
 // the card number.
 import type { Db } from '../db/database.js';
-import type { IdempotencyKeyRow } from '../db/event-tables.js';
+import type { IdempotencyKeyRow } from './tables.js';
 import { open, seal } from '../lib/aead.js';
 
 /** How long a stored response is replayed. */

@@ -7,7 +7,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
-import type { CardIssuer } from '../areas/vcn/issuer.js';
+import type { CardIssuer } from './card-issuer.js';
 
 /** Operations the server answers; `receive…` are the webhook payloads it sends (the contract's `webhooks`). */
 export type OperationId = Exclude<keyof operations, `receive${string}`>;

@@ -1,0 +1,29 @@
+// Every operation of the contract, by operationId. `satisfies Handlers` makes a missing handler a compile error.
+import type { Handlers } from './kit/handler.js';
+import { handlers as auth } from './areas/auth/handlers.js';
+import { handlers as directory } from './areas/directory/handlers.js';
+import { handlers as users } from './areas/users/handlers.js';
+import { handlers as statements } from './areas/statements/handlers.js';
+import { handlers as attachments } from './areas/statements/attachments/handlers.js';
+import { handlers as accounts } from './areas/statements/accounts/handlers.js';
+import { handlers as bills } from './areas/statements/bills/handlers.js';
+import { handlers as exports } from './areas/statements/exports/handlers.js';
+import { handlers as vcn } from './areas/vcn/handlers.js';
+import { handlers as events } from './areas/events/handlers.js';
+import { handlers as webhooks } from './areas/webhooks/handlers.js';
+import { handlers as sandbox } from './sandbox/handlers.js';
+
+export const operations = {
+  ...auth,
+  ...directory,
+  ...users,
+  ...statements,
+  ...attachments,
+  ...accounts,
+  ...bills,
+  ...exports,
+  ...vcn,
+  ...events,
+  ...webhooks,
+  ...sandbox,
+} satisfies Handlers;
