@@ -7,29 +7,16 @@ import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
 import type { Services } from './kit/handler.js';
-import { requestId } from './http/request-id.js';
-import { corsMiddleware } from './http/cors.js';
-import { createLogger, httpLogger } from './http/logger.js';
-import { traceContext } from './http/trace-context.js';
+import { createLogger } from './http/logger.js';
 import { appMetrics, type AppMetrics } from './http/metrics.js';
 import { metricsEndpoint } from './http/metrics-endpoint.js';
 import { readiness, type ReadinessCheck } from './http/readiness.js';
-import { authenticate } from './http/auth.js';
-import { rateLimiter } from './http/rate-limit.js';
-import { eventLoopLag, shedOverload, type LagProbe } from './http/overload.js';
-import { contractValidator, recordBodySize } from './http/validator.js';
-import { strictNumbers } from './http/strict-numbers.js';
-import { assertJsonShape, maxMembersOf, wellFormedBody } from './http/json-shape.js';
-import { pageContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
-import { uploadGate } from './areas/statements/attachments/upload-gate.js';
-import { rejectBracketedArrays } from './http/query-arrays.js';
-import { checkMediaType, readMediaType } from './http/media-type.js';
-import { dispatch } from './http/dispatch.js';
-import { notModifiedEarly } from './http/conditional.js';
-import { compose } from './http/compose.js';
-import { matchOperation, NOT_FOUND_MESSAGE, operationOf } from './http/operation.js';
-import { outageLog, type OutageLog } from './db/outage-log.js';
-import { idempotency, keepRawBody } from './idempotency/middleware.js';
+import { eventLoopLag, type LagProbe } from './http/overload.js';
+import { pageContentSecurityPolicy } from './http/security-headers.js';
+import { prelude } from './http/prelude.js';
+import { pipeline } from './http/pipeline.js';
+import { unknownPath } from './http/operation.js';
+import { outageLog } from './db/outage-log.js';
 import { errorHandler, lastResort } from './http/error-handler.js';
 import { ApiError } from './kit/errors.js';
 import { contract, loadBundle } from './contract/index.js';
@@ -58,20 +45,6 @@ interface AppOptions {
   readinessChecks?: Record<string, ReadinessCheck>;
 }
 
-const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
-const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-/** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
-const MAX_URL_LENGTH = 8192;
-
-/** Each API answer tells the outage log whether the database was there (logged once per change). */
-const watchDatabase = (outage: OutageLog) => (_req: Request, res: Response, next: NextFunction) => {
-  res.once('finish', () => {
-    if (res.locals.dependencyFailure === 'database') outage.failed(res.locals.dependencyError);
-    else if (res.statusCode < 400 && operationOf(res)) outage.succeeded();
-  });
-  next();
-};
-
 export function createApp({
   db,
   clock,
@@ -84,7 +57,7 @@ export function createApp({
   readinessChecks,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
-  const index = contract({ sandbox: config.sandboxHelpers });
+  const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();
@@ -97,24 +70,9 @@ export function createApp({
   // Which peers may name the client's address (req.ip: rate limits, authentication throttling).
   app.set('trust proxy', config.trustProxy);
 
-  app.use(
-    compose(
-      requestId,
-      traceContext,
-      metrics.record,
-      securityHeaders(config.baseUrl),
-      corsMiddleware(config.corsOrigins),
-      httpLogger(logger),
-      watchDatabase(outageLog(logger)),
-      (req: Request, _res: Response, next: NextFunction) => {
-        next(
-          req.originalUrl.length > MAX_URL_LENGTH
-            ? new ApiError(414, `The request URL is longer than ${MAX_URL_LENGTH} characters`)
-            : undefined,
-        );
-      },
-    ),
-  );
+  app.use(prelude({ ...config, logger, metrics, outage: outageLog(logger) }));
+  // The contract's operations: each request matched once, then its operation's chain (http/pipeline.ts).
+  app.use(pipeline({ services, index, config, logger, lagProbe, rateLimitStore }));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -155,52 +113,7 @@ export function createApp({
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
 
-  // The one match of the request against the contract (404 and 405, before any credential check),
-  // then, before the body is read: load, identity, rate, query and media type, upload URLs.
-  // With virtual cards off, their paths are unknown: 404 before the match could answer 405.
-  const cardsOff = (req: Request, _res: Response, next: NextFunction) =>
-    next(
-      req.path.startsWith('/credit-cards/v1/vcns')
-        ? new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })
-        : undefined,
-    );
-  app.use(
-    compose(
-      ...(config.vcnEnabled ? [] : [cardsOff]),
-      matchOperation(index),
-      shedOverload(config.overloadMaxLagMs, lagProbe),
-      authenticate(services),
-      ...(config.rateLimitPerMinute > 0 ? [rateLimiter(config.rateLimitPerMinute, rateLimitStore)] : []),
-      notModifiedEarly(db),
-      rejectBracketedArrays,
-      readMediaType,
-      checkMediaType(),
-      uploadGate(services),
-    ),
-  );
-  // The body, by media type, and the query's numbers read strictly.
-  app.use(
-    compose(
-      express.json({
-        limit: '1mb',
-        verify: (req, res, buf) => {
-          recordBodySize(req, res, buf);
-          assertJsonShape(buf, maxMembersOf((req as Request).path));
-          keepRawBody(req as Request, res as Response, buf);
-        },
-      }),
-      express.urlencoded({ extended: false, limit: '16kb', verify: recordBodySize }),
-      wellFormedBody,
-      express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
-      strictNumbers(),
-    ),
-  );
-  app.use(contractValidator(index, config));
-  app.use(idempotency(services, logger));
-  app.use(dispatch(services, index));
-  app.use((_req: Request, _res: Response, next: NextFunction) =>
-    next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' })),
-  );
+  app.use((_req: Request, _res: Response, next: NextFunction) => next(unknownPath()));
   app.use(errorHandler(logger, index, config));
   // Whatever still reaches the end of the chain gets the JSON 500, never Express's HTML page.
   const fallback = lastResort(logger, index, config);

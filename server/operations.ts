@@ -1,10 +1,12 @@
-// Every operation of the contract, by operationId. `satisfies Handlers` makes a missing handler a compile error.
-import type { Handlers } from './kit/handler.js';
+// Every operation of the contract, by operationId: its handler (`satisfies Handlers` makes a missing
+// handler a compile error) and, for the few that have one, its preflight (server/kit/handler.ts).
+import type { Handlers, Preflights } from './kit/handler.js';
 import { handlers as auth } from './areas/auth/handlers.js';
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
 import { handlers as attachments } from './areas/statements/attachments/handlers.js';
+import { preflights as uploads } from './areas/statements/attachments/upload-gate.js';
 import { handlers as accounts } from './areas/statements/accounts/handlers.js';
 import { handlers as bills } from './areas/statements/bills/handlers.js';
 import { handlers as exports } from './areas/statements/exports/handlers.js';
@@ -27,3 +29,6 @@ export const operations = {
   ...webhooks,
   ...sandbox,
 } satisfies Handlers;
+
+/** The operations' own checks before the body is read. */
+export const preflights: Preflights = { ...uploads };

@@ -10,8 +10,10 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, loadBundle } from '../server/contract/index.js';
-import { matchOperation } from '../server/http/operation.js';
-import { readMediaType } from '../server/http/media-type.js';
+import { parse } from 'content-type';
+import { startContext } from '../server/http/context.js';
+import { noOperation } from '../server/http/operation.js';
+import type { ContractIndex } from '../server/contract/index.js';
 import { ALL_ERRORS_MAX_BYTES, contractValidator, recordBodySize, validatorOptions } from '../server/http/validator.js';
 import { candidatesOf, operationsOf, type Candidate } from './support/hostile.js';
 
@@ -63,6 +65,20 @@ function stock(): RequestHandler {
   };
 }
 
+/** The match and the bare media type, kept in the request's context as the pipeline keeps them. */
+const matched =
+  (index: ContractIndex) =>
+  (req: Request, res: Response, next: (err?: unknown) => void): void => {
+    const context = startContext(res, '', undefined);
+    const found = index.match(req.method, req.path);
+    if (found.kind !== 'operation') return next(noOperation(found));
+    context.match = { operation: found.operation, params: found.params };
+    const header = req.headers['content-type'];
+    if (header && context.match?.operation.mediaTypes.length)
+      context.mediaType = parse(header).type.toLowerCase() || undefined;
+    next();
+  };
+
 const servers: Server[] = [];
 let ours = '';
 let theirs = '';
@@ -75,7 +91,7 @@ async function listen(app: express.Express): Promise<string> {
 }
 
 beforeAll(async () => {
-  ours = await listen(appWith([matchOperation(contract()), readMediaType, contractValidator(contract(), config)]));
+  ours = await listen(appWith([matched(contract()), contractValidator(contract(), config)]));
   theirs = await listen(appWith([stock()]));
 }, 60_000);
 afterAll(async () => {

@@ -26,8 +26,11 @@ export interface ContractIndex {
   eventExample(type: string): Record<string, unknown> | undefined;
 }
 
-function buildIndex(bundle: Json): ContractIndex {
-  const operations = readOperations(bundle);
+/** The tag of the virtual-card operations, unknown paths while cards are off (`VCN_ENABLED=false`). */
+const CARDS_TAG = 'Virtual cards';
+
+function buildIndex(bundle: Json, cards: boolean): ContractIndex {
+  const operations = readOperations(bundle).filter((op) => cards || !op.tags.includes(CARDS_TAG));
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const text = JSON.stringify(bundle);
   return {
@@ -56,18 +59,20 @@ function eventExample(bundle: Json, type: string): Record<string, unknown> | und
   return undefined;
 }
 
-const indexes = new Map<boolean, ContractIndex>();
+const indexes = new Map<string, ContractIndex>();
 
 /**
  * The index of the internal bundle (every operation the server serves), built on first use; without
- * the sandbox (`sandbox: false`, production) its /sandbox/ operations are not in it: unknown paths.
+ * the sandbox (`sandbox: false`, production) its /sandbox/ operations are not in it, without cards
+ * (`cards: false`) its virtual-card operations: unknown paths, 404 before any other check.
  */
-export function contract({ sandbox = true }: { sandbox?: boolean } = {}): ContractIndex {
-  let index = indexes.get(sandbox);
+export function contract({ sandbox = true, cards = true }: { sandbox?: boolean; cards?: boolean } = {}): ContractIndex {
+  const key = `${sandbox}/${cards}`;
+  let index = indexes.get(key);
   if (!index) {
     const bundle = loadBundle('internal');
-    index = buildIndex(sandbox ? bundle : withoutSandbox(bundle));
-    indexes.set(sandbox, index);
+    index = buildIndex(sandbox ? bundle : withoutSandbox(bundle), cards);
+    indexes.set(key, index);
   }
   return index;
 }

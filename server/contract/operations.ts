@@ -58,6 +58,9 @@ export interface ContractOperation {
   paramSchemas: Record<string, Json>;
   /** Its JSON body schema (references inside it unresolved: `resolve` them), if it takes one. */
   jsonBodySchema: Json | undefined;
+  /** How many members its JSON body may hold (`x-max-members` of the request body), when not the default. */
+  maxJsonMembers: number | undefined;
+  tags: string[];
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
@@ -83,7 +86,11 @@ export function readOperations(bundle: Json): ContractOperation[] {
       if (!op) continue;
       const parameters = [...shared, ...((op.parameters ?? []) as Json[]).map((p) => resolveRef(bundle, p))];
       const security = (op.security ?? globalSecurity ?? []) as Array<Record<string, string[]>>;
-      const body = resolveRef(bundle, op.requestBody) as { content?: Json; required?: boolean };
+      const body = resolveRef(bundle, op.requestBody) as {
+        content?: Json;
+        required?: boolean;
+        'x-max-members'?: number;
+      };
       const errorBodies = errorBodiesOf(bundle, op);
       operations.push({
         method: method.toUpperCase(),
@@ -102,6 +109,8 @@ export function readOperations(bundle: Json): ContractOperation[] {
           parameters.map((p) => [`${String(p.in)}.${String(p.name)}`, p.schema as Json]),
         ),
         jsonBodySchema: jsonBodySchemaOf(bundle, body.content),
+        maxJsonMembers: body['x-max-members'],
+        tags: (op.tags ?? []) as string[],
       });
     }
   }

@@ -1,11 +1,11 @@
 // Bearer-token authentication and scope checks, before anything reads the request body.
-// The operation (and the scopes it needs) comes from the contract's route table (operation.ts); a
-// request that matches no operation passes on, so the validator answers 404 or 405 for it.
-import type { NextFunction, Request, Response } from 'express';
+// Only the operations that take a token get this step (pipeline.ts), with the scopes the contract
+// gives them.
 import type { Services, AuthContext } from '../kit/handler.js';
 import { forbidden, unauthorized } from '../kit/errors.js';
 import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
-import { operationOf } from './operation.js';
+import type { ContractOperation } from '../contract/index.js';
+import type { Step } from './context.js';
 import { offsetClock } from '../lib/clock.js';
 
 // RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
@@ -70,28 +70,26 @@ const REFUSALS: Record<TokenRefusal, (expiredAt?: string) => [message: string, d
   ],
 };
 
-export function authenticate(services: Services) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const operation = operationOf(res);
-    if (!operation || operation.scopes === undefined) return next();
-    const credentials = bearerToken(req.get('Authorization'));
-    if ('problem' in credentials) return next(credentials.problem);
+/** The operation's authentication and scope check; none for an operation that takes no token. */
+export function authentication(operation: ContractOperation, services: Services): Step | undefined {
+  const needed = operation.scopes;
+  if (needed === undefined) return undefined;
+  const insufficient = `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
+  return async (req, _res, context) => {
+    const credentials = bearerToken(req.headers.authorization);
+    if ('problem' in credentials) throw credentials.problem;
     const found = await lookupToken(services.db, services.clock, credentials.token);
     if (!found.grant) {
       const [message, description] = REFUSALS[found.refused](found.expiredAt);
-      return next(refuse(message, 'invalid_token', description));
+      throw refuse(message, 'invalid_token', description);
     }
     const grant = found.grant;
-    const needed = operation.scopes;
     if (needed.length > 0 && !needed.some((s) => grant.scopes.has(s))) {
       const error = forbidden(`This operation needs the scope ${needed.join(' or ')}`);
-      error.headers['WWW-Authenticate'] =
-        `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
-      return next(error);
+      error.headers['WWW-Authenticate'] = insufficient;
+      throw error;
     }
     const { clockOffsetMs, ...rest } = grant;
-    const auth: AuthContext = { ...rest, companyClock: offsetClock(services.clock, clockOffsetMs) };
-    res.locals.auth = auth;
-    next();
+    context.auth = { ...rest, companyClock: offsetClock(services.clock, clockOffsetMs) } satisfies AuthContext;
   };
 }

@@ -11,14 +11,14 @@
 //  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { createHash } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { statementDataVersion } from '../db/statement-versions.js';
 import type { AuthContext } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
-import { operationOf } from './operation.js';
-import { itemETag, tagMatches } from './etag.js';
+import type { Step } from './context.js';
+import { tagMatches } from './etag.js';
 
 const VERSIONED = new Set([
   'listBankingTransactions',
@@ -35,9 +35,12 @@ const digest = (parts: Array<string | Buffer>) => {
   return hash.digest('base64url').slice(0, 27);
 };
 
-/** Is the request a GET (or HEAD) of an operation that declares `If-None-Match` (not the card reveal: `no-store`)? */
-export const isConditionalRead = (req: Request, operation: ContractOperation) =>
-  (req.method === 'GET' || req.method === 'HEAD') && (operation.paramNames.header ?? []).includes('If-None-Match');
+const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
+
+/** Does the operation declare `If-None-Match` (every GET but the card reveal: `no-store`)? */
+export const declaresIfNoneMatch = (operation: ContractOperation) =>
+  (operation.paramNames.header ?? []).includes('If-None-Match');
+
 
 /** The weak tag of a versioned operation's answer, from the company's statement version; undefined for other operations. */
 export async function versionedTag(
@@ -52,27 +55,23 @@ export async function versionedTag(
   return `W/"${digest([operationId, auth.companyId, version, auth.timeZone, query])}"`;
 }
 
-/** The versioned tag computed by `notModifiedEarly`, kept for dispatch. */
-export const earlyTagOf = (res: Response): string | undefined => res.locals.versionedTag as string | undefined;
-
-/** The versioned operations' 304, before the body is read and the request validated (see above). */
-export function notModifiedEarly(db: Kysely<Database>) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const operation = operationOf(res);
-    const header = req.get('if-none-match');
-    if (!operation || header === undefined || !isConditionalRead(req, operation)) return next();
-    const tag = await versionedTag(db, operation.operationId, req, res.locals.auth as AuthContext | undefined);
-    if (tag === undefined) return next();
-    res.locals.versionedTag = tag;
-    if (!answeredNotModified(req, res, tag)) return next();
+/**
+ * The versioned operations' 304, before the body is read and the request validated (see above): the
+ * step of a versioned read that declares `If-None-Match`; none for other operations.
+ */
+export function notModifiedEarly(operation: ContractOperation, db: Kysely<Database>): Step | undefined {
+  if (!VERSIONED.has(operation.operationId) || !declaresIfNoneMatch(operation)) return undefined;
+  return async (req, res, context) => {
+    if (req.headers['if-none-match'] === undefined || !isRead(req)) return;
+    const tag = await versionedTag(db, operation.operationId, req, context.auth);
+    if (tag === undefined) return;
+    context.versionedTag = tag;
+    answeredNotModified(req, res, tag);
   };
 }
 
-/** The strong tag of an answer from what it sends: an item's representation (`itemETag`), or its bytes. */
-export function sentTag(reply: { body?: unknown; raw?: Buffer | Uint8Array }): string | undefined {
-  if (reply.raw !== undefined) return `"${digest([Buffer.from(reply.raw)])}"`;
-  return reply.body === undefined ? undefined : itemETag(reply.body);
-}
+/** The strong tag of an answer of bytes (a JSON answer's is `textETag` of its text, etag.ts). */
+export const rawTag = (raw: Buffer | Uint8Array): string => `"${digest([Buffer.from(raw)])}"`;
 
 /**
  * Answers 304 without a body when `If-None-Match` holds the tag (true then). The validator headers go

@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
 import { newRequestId, requestIdOf } from './request-id.js';
 import type { ContractIndex, ErrorBody } from '../contract/index.js';
-import { operationOf } from './operation.js';
+import { contextOf, operationOf } from './context.js';
 import { servedBaseUrl } from './served-contract.js';
 import { validationErrors, type ValidatorItem } from './validation-errors.js';
 import { isStoreBusy, isStoreUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/errors.js';
@@ -273,9 +273,10 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
     if (!n.expected) logger.error({ err, ...requestLogFields(res) }, 'unhandled error');
     else if (n.status === 503 && !(err instanceof ApiError)) {
       const unavailable = isStoreUnavailable(err);
-      res.locals.dependencyFailure = unavailable ? 'database' : 'busy';
-      // An outage is logged once when it starts and once when it ends (app.ts, db/outage-log.ts).
-      if (unavailable) res.locals.dependencyError = err;
+      const context = contextOf(res);
+      context.dependencyFailure = unavailable ? 'database' : 'busy';
+      // An outage is logged once when it starts and once when it ends (prelude.ts, db/outage-log.ts).
+      if (unavailable) context.dependencyError = err;
       else logger.warn({ err, ...requestLogFields(res) }, 'store busy');
     }
     for (const [name, value] of Object.entries(n.headers)) res.setHeader(name, value);

@@ -7,9 +7,11 @@
 import { createHash } from 'node:crypto';
 
 /** The strong tag of an item's representation (the JSON its GET answers). */
-export function itemETag(representation: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
-}
+export const itemETag = (representation: unknown): string => textETag(JSON.stringify(representation));
+
+/** The strong tag of a JSON text as sent (`itemETag` of what it serializes). */
+export const textETag = (text: string | Buffer): string =>
+  `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
 /** The tags of an `If-Match` / `If-None-Match` header: `*`, or the listed entity tags (weak ones keep `W/`). */
 function parseTagList(header: string): '*' | string[] {

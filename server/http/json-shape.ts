@@ -1,18 +1,12 @@
 // A linear scan of a JSON body before it is parsed: too many members or too deep a nesting is a
 // 400 at once. Parsing a megabyte of tiny keys costs a few hundred milliseconds and a lot of
 // memory; deep nesting would exhaust the validator's recursion. No request of the contract
-// comes near these limits, except the sandbox's batches of 1,000 transactions, which get their own.
-import type { NextFunction, Request, Response } from 'express';
+// comes near these limits, except the sandbox's batches of 1,000 transactions, which get their own
+// (`x-max-members` of the operation's request body).
 import { badRequest } from '../kit/errors.js';
 
-const MAX_JSON_MEMBERS = 5_000;
-/** The sandbox's batches of up to 1,000 statement transactions (about 70 members each). */
-const MAX_SANDBOX_BATCH_MEMBERS = 80_000;
-const SANDBOX_BATCH = /^\/sandbox\/v1\/(banking|credit-card)-transactions$/;
-
-/** The member limit of a request's JSON body. */
-export const maxMembersOf = (path: string): number =>
-  SANDBOX_BATCH.test(path) ? MAX_SANDBOX_BATCH_MEMBERS : MAX_JSON_MEMBERS;
+/** The member limit of a JSON body, unless its operation declares another. */
+export const MAX_JSON_MEMBERS = 5_000;
 const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22,
@@ -67,8 +61,8 @@ function illFormedString(value: unknown, path = 'body', depth = 0): string | und
   return undefined;
 }
 
-/** Rejects bodies holding strings that cannot be stored or compared as text (lone surrogates). */
-export function wellFormedBody(req: Request, _res: Response, next: NextFunction): void {
-  const path = illFormedString(req.body);
-  next(path ? badRequest(`${path} is not valid Unicode text`, [`${path}: holds an unpaired surrogate`]) : undefined);
+/** Throws the 400 of a body holding strings that cannot be stored or compared as text (lone surrogates). */
+export function assertWellFormed(body: unknown): void {
+  const path = illFormedString(body);
+  if (path) throw badRequest(`${path} is not valid Unicode text`, [`${path}: holds an unpaired surrogate`]);
 }

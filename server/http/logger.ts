@@ -4,10 +4,10 @@
 // exit), so a request neither waits for the terminal or a pipe nor pays a write of its own.
 // The lines about a request carry its `trace_id` and `span_id` (trace-context.ts).
 import { pino, type Logger } from 'pino';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { routeOf } from './route.js';
-import { traceFields, type TraceContext } from './trace-context.js';
-import { operationOf } from './operation.js';
+import { traceFields } from './trace-context.js';
+import type { RequestContext } from './context.js';
 
 /** Probes (`/health`, `/ready`) are logged at debug: an orchestrator calls them every few seconds. */
 const PROBES = new Set(['/health', '/ready']);
@@ -46,47 +46,37 @@ function batchedStdout() {
 }
 
 /**
- * Logs each request once it is answered (or the client went away): `req` {id, method, url without
- * the query}, `operationId` and `route` (the contract's operation and path template), `res`
- * {statusCode}, `responseTime` in ms, `companyId` and `clientId` of an authenticated request (never
- * its token), `trace_id` and `span_id`, and `export` {filters, rows, completed} on a statement
- * export. Probes answered 2xx are logged at debug.
+ * The access line of each request, written once it is answered (or the client went away; the prelude
+ * calls it): `req` {id, method, url without the query}, `operationId` and `route` (the contract's
+ * operation and path template), `res` {statusCode}, `responseTime` in ms, `companyId` and `clientId`
+ * of an authenticated request (never its token), `trace_id` and `span_id`, and what the handler added
+ * (`export` {filters, rows, completed} on a statement export). Probes answered 2xx are logged at debug.
  */
-export function httpLogger(logger: Logger) {
+export function accessLog(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
   // REDACT paths can match: the child skips the redaction pass.
   const lines = logger.child({}, { redact: [] });
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const started = performance.now();
-    let done = false;
-    const finished = () => {
-      if (done) return;
-      done = true;
-      const status = res.statusCode;
-      const url = req.originalUrl;
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      const level = status >= 500 ? 'error' : status < 300 && PROBES.has(path) ? 'debug' : 'info';
-      if (!lines.isLevelEnabled(level)) return;
-      const auth = res.locals.auth as { companyId?: string; clientId?: string } | undefined;
-      lines[level](
-        {
-          req: { id: String(res.locals.requestId ?? ''), method: req.method, url: path },
-          operationId: operationOf(res)?.operationId,
-          route: routeOf(req, res),
-          companyId: auth?.companyId,
-          clientId: auth?.clientId,
-          res: { statusCode: status },
-          responseTime: Math.round(performance.now() - started),
-          ...traceFields(res.locals.trace as TraceContext | undefined),
-          // A statement export's filters and rows (areas/statements/exports/stream.ts).
-          ...(res.locals.export ? { export: res.locals.export } : {}),
-        },
-        res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
-      );
-    };
-    res.once('finish', finished);
-    res.once('close', finished);
-    next();
+  return (req: Request, res: Response, context: RequestContext): void => {
+    const status = res.statusCode;
+    const url = req.originalUrl;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const level = status >= 500 ? 'error' : status < 300 && PROBES.has(path) ? 'debug' : 'info';
+    if (!lines.isLevelEnabled(level)) return;
+    const auth = context.auth;
+    lines[level](
+      {
+        req: { id: context.requestId, method: req.method, url: path },
+        operationId: context.match?.operation.operationId,
+        route: routeOf(req, res),
+        companyId: auth?.companyId,
+        clientId: auth?.clientId,
+        res: { statusCode: status },
+        responseTime: Math.round(Number(process.hrtime.bigint() - context.startedNs) / 1e6),
+        ...traceFields(context.trace),
+        ...context.logFields,
+      },
+      res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
+    );
   };
 }

@@ -6,12 +6,13 @@
 //    store, rate-limit refusals, idempotent replays, and the webhook queue and ingest runs read
 //    from the database at scrape time.
 // With `--workers N` the cluster primary sums every worker's registries (metrics-cluster.ts).
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { storeEvents } from '../db/errors.js';
 import { poolUsage } from '../db/postgres.js';
 import type { Db } from '../db/database.js';
 import { routeOf } from './route.js';
+import type { RequestContext } from './context.js';
 import { queueFigures } from './metrics-queue.js';
 
 let processRegistry: Registry | undefined;
@@ -98,20 +99,17 @@ export function appMetrics(db: Db) {
   });
   queueFigures(db, registry);
 
-  const record = (req: Request, res: Response, next: NextFunction): void => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const status = res.statusCode;
-      duration.observe(
-        { http_request_method: req.method, http_route: routeOf(req, res) ?? '', http_response_status_code: status },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
-      if (res.locals.shed) shed.inc();
-      if (res.locals.dependencyFailure) unavailable.inc({ reason: String(res.locals.dependencyFailure) });
-      if (res.locals.rateLimited) refused.inc();
-      if (res.getHeader('Idempotent-Replayed') === 'true') replays.inc();
-    });
-    next();
+  /** Records an answered request (the prelude calls it when the answer is sent). */
+  const record = (req: Request, res: Response, context: RequestContext): void => {
+    const status = res.statusCode;
+    duration.observe(
+      { http_request_method: req.method, http_route: routeOf(req, res) ?? '', http_response_status_code: status },
+      Number(process.hrtime.bigint() - context.startedNs) / 1e9,
+    );
+    if (context.shed) shed.inc();
+    if (context.dependencyFailure) unavailable.inc({ reason: context.dependencyFailure });
+    if (context.rateLimited) refused.inc();
+    if (res.getHeader('Idempotent-Replayed') === 'true') replays.inc();
   };
   return { registry, record };
 }

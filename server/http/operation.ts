@@ -1,36 +1,21 @@
 // The request's contract operation, found once, right after the request prelude (contract/match.ts):
 // an unknown path is 404 and a known path with another method 405 with Allow, both before any
-// credential check. Authentication, the media-type check, strict numbers, validation, dispatch and
-// the error handler read the match kept on the response's locals.
-import type { NextFunction, Request, Response } from 'express';
-import type { ContractIndex, ContractOperation } from '../contract/index.js';
+// credential check. The match is kept in the request's context (context.ts).
 import { ApiError, badRequest } from '../kit/errors.js';
+import type { Match } from '../contract/index.js';
 
-export interface OperationMatch {
-  operation: ContractOperation;
-  /** The path parameters, percent-decoded. */
-  params: Record<string, string>;
+export type { OperationMatch } from './context.js';
+export { matchOf, operationOf } from './context.js';
+
+const NOT_FOUND_MESSAGE = 'No such resource or operation';
+
+/** The 404 of a path the contract does not have. */
+export const unknownPath = () => new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' });
+
+/** The refusal of a request that matched no operation: 405 with Allow, 400 for a malformed path, else 404. */
+export function noOperation(found: Exclude<Match, { kind: 'operation' }>): ApiError {
+  if (found.kind === 'method')
+    return new ApiError(405, 'Method not allowed on this resource', [], { Allow: found.allow.join(', ') });
+  if (found.kind === 'malformed') return badRequest('The path is not valid percent-encoding');
+  return unknownPath();
 }
-
-export const NOT_FOUND_MESSAGE = 'No such resource or operation';
-
-export function matchOperation(index: ContractIndex) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const found = index.match(req.method, req.path);
-    if (found.kind === 'operation') {
-      res.locals.match = { operation: found.operation, params: found.params } satisfies OperationMatch;
-      return next();
-    }
-    if (found.kind === 'method') {
-      return next(new ApiError(405, 'Method not allowed on this resource', [], { Allow: found.allow.join(', ') }));
-    }
-    if (found.kind === 'malformed') return next(badRequest('The path is not valid percent-encoding'));
-    next(new ApiError(404, NOT_FOUND_MESSAGE, [], {}, { reason: 'unknown_path' }));
-  };
-}
-
-/** The request's match (matchOperation ran first), or undefined when the contract has no such operation. */
-export const matchOf = (res: Response): OperationMatch | undefined => res.locals.match as OperationMatch | undefined;
-
-/** The request's operation, or undefined. */
-export const operationOf = (res: Response): ContractOperation | undefined => matchOf(res)?.operation;

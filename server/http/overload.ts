@@ -8,7 +8,7 @@
 // nothing. An overloaded one is late on every turn: the minimum itself rises above
 // `maxEventLoopDelayMs`, shedding starts, and stops with the first window that comes in below it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { NextFunction, Request, Response } from 'express';
+import type { Step } from './context.js';
 import { ApiError } from '../kit/errors.js';
 
 /** How far behind the event loop is, in milliseconds. */
@@ -42,15 +42,15 @@ export function eventLoopLag(windowMs = 500): LagProbe {
 
 const RETRY_AFTER_SECONDS = 1;
 
-/** Sheds requests while `probe` reports more than `maxLagMs`; 0 turns shedding off. */
-export function shedOverload(maxLagMs: number, probe: () => LagProbe) {
-  if (maxLagMs <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
+/** Sheds requests while `probe` reports more than `maxLagMs` (one step for every operation); 0: no step. */
+export function shedOverload(maxLagMs: number, probe: () => LagProbe): Step | undefined {
+  if (maxLagMs <= 0) return undefined;
   const lag = probe();
-  return (_req: Request, res: Response, next: NextFunction): void => {
-    if (lag.lagMs() <= maxLagMs) return next();
-    res.locals.shed = true;
-    next(
-      new ApiError(503, 'The server is overloaded, retry shortly', [], { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
-    );
+  return (_req, _res, context) => {
+    if (lag.lagMs() <= maxLagMs) return;
+    context.shed = true;
+    throw new ApiError(503, 'The server is overloaded, retry shortly', [], {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
   };
 }

@@ -1,12 +1,16 @@
 // Per-client request rate limit (the token endpoint and other unauthenticated calls: per address),
 // counted in one place for every worker and replica when a shared store is given.
-import type { Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
 import { ApiError } from '../kit/errors.js';
+import { contextOf, type Step } from './context.js';
 
-/** `store`: shared counters (server/http/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit) is not mounted at all. */
-export function rateLimiter(perMinute: number, store?: Store) {
-  return rateLimit({
+/**
+ * The rate limit step, one for every operation. `store`: shared counters
+ * (server/http/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit): no step at all.
+ */
+export function rateLimitStep(perMinute: number, store?: Store): Step | undefined {
+  if (perMinute <= 0) return undefined;
+  const limiter = rateLimit({
     ...(store ? { store } : {}),
     windowMs: 60_000,
     limit: perMinute,
@@ -15,14 +19,18 @@ export function rateLimiter(perMinute: number, store?: Store) {
     standardHeaders: 'draft-8',
     identifier: 'default',
     legacyHeaders: false,
-    keyGenerator: (req: Request, res: Response) =>
-      res.locals.auth
-        ? `client:${(res.locals.auth as { clientId: string }).clientId}`
-        : `ip:${ipKeyGenerator(req.ip ?? '')}`,
+    keyGenerator: (req, res) => {
+      const auth = contextOf(res).auth;
+      return auth ? `client:${auth.clientId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    },
     handler: (_req, res, next) => {
-      res.locals.rateLimited = true;
+      contextOf(res).rateLimited = true;
       const retryAfter = String(res.getHeader('Retry-After') ?? '60');
       next(new ApiError(429, `Rate limit exceeded, retry in ${retryAfter} seconds`, [], { 'Retry-After': retryAfter }));
     },
   });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      void limiter(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    });
 }

@@ -2,10 +2,11 @@
 // HSTS when the public base URL is https, and `Cache-Control: no-store` unless a route says
 // otherwise. The docs page gets a CSP that allows exactly the inline scripts it holds.
 import { createHash } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import helmet from 'helmet';
 
-export function securityHeaders(baseUrl: string) {
+/** The headers every answer carries (helmet's, taken once), in order. */
+export function securityHeaders(baseUrl: string): ReadonlyArray<readonly [string, string]> {
   const https = baseUrl.startsWith('https:');
   const headers = helmet({
     contentSecurityPolicy: {
@@ -19,7 +20,7 @@ export function securityHeaders(baseUrl: string) {
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
   // helmet's headers here depend on nothing in the request: they are taken from it once and set
-  // on each response in one loop (helmet is a dozen middlewares, one per header).
+  // on each response by the prelude in one loop (helmet is a dozen middlewares, one per header).
   const fixed: Array<[string, string]> = [['Cache-Control', 'no-store']];
   let complete = false;
   const collector = {
@@ -30,10 +31,7 @@ export function securityHeaders(baseUrl: string) {
     complete = true;
   });
   if (!complete) throw new Error('helmet did not set its headers synchronously');
-  return (_req: Request, res: Response, next: NextFunction): void => {
-    for (const [name, value] of fixed) res.setHeader(name, value);
-    next();
-  };
+  return fixed;
 }
 
 /** The docs CSP for a page's HTML as served (its inline scripts by hash). */

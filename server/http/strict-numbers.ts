@@ -3,24 +3,23 @@
 // An integer parameter is decimal digits with an optional minus sign; a number parameter may
 // add a decimal fraction. Length is capped so no value can overflow to Infinity or lose
 // precision; the contract's minimum/maximum then apply as usual.
-import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from '../kit/errors.js';
-import { matchOf } from './operation.js';
+import type { ContractOperation } from '../contract/index.js';
+import type { Step } from './context.js';
 
 // At most 16 significant digits before the point: every such integer is below 2^53 (safe) once
 // the contract's bounds apply, and no value can reach Infinity.
 const INTEGER = /^-?[0-9]{1,16}$/;
 const NUMBER = /^-?[0-9]{1,16}(\.[0-9]{1,16})?$/;
 
-/** Rejects (400) numeric query and path parameters that are not plain decimal numbers (after operation.ts). */
-export function strictNumbers() {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const match = matchOf(res);
-    if (!match) return next();
-    for (const param of match.operation.numericParams) {
+/** The operation's strict reading of its numeric query and path parameters; none when it has none. */
+export function strictNumbers(operation: ContractOperation): Step | undefined {
+  if (operation.numericParams.length === 0) return undefined;
+  return (req, _res, context) => {
+    for (const param of operation.numericParams) {
       let values: string[];
       if (param.in === 'path') {
-        const value = match.params[param.name];
+        const value = context.match?.params[param.name];
         values = value === undefined ? [] : [value];
       } else {
         const value = (req.query as Record<string, unknown>)[param.name];
@@ -34,9 +33,8 @@ export function strictNumbers() {
         const what = param.kind === 'integer' ? 'an integer' : 'a decimal number';
         const field = `${param.in}.${param.name}`;
         const message = `${param.name} must be ${what} (got ${bad})`;
-        return next(badRequest(message, [{ field, message }], { reason: 'invalid_value', param: param.name }));
+        throw badRequest(message, [{ field, message }], { reason: 'invalid_value', param: param.name });
       }
     }
-    next();
   };
 }

@@ -1,24 +1,17 @@
 // W3C Trace Context (https://www.w3.org/TR/trace-context/): a caller's `traceparent` names the
 // trace this request belongs to; the request is a new span in it (a new trace when none came or the
 // header is malformed). The log lines about the request (its access line, its error, its idempotency
-// record) carry `trace_id` and `span_id` from `res.locals.trace`, and the answer carries `traceparent`
+// record) carry `trace_id` and `span_id` from the request's context (context.ts), and the answer carries `traceparent`
 // naming this request's span, so a caller's gateway and our logs join on one id. The context is passed
 // explicitly, not through AsyncLocalStorage: on Node 20 its promise hooks slowed every request
 // (banking page 1 served ~12 % more requests without them). When OpenTelemetry is loaded
 // (server/telemetry.ts) its server span is the request's span, the ids are its ids.
 import { trace, type Span } from '@opentelemetry/api';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { routeOf } from './route.js';
-import { randomHex } from '../lib/random-bytes.js';
+import { contextOf, type TraceContext } from './context.js';
 
-export interface TraceContext {
-  traceId: string;
-  spanId: string;
-  /** `01` sampled, `00` not: the caller's decision, kept. */
-  flags: string;
-  /** The caller's vendor entries, passed on untouched. */
-  traceState?: string;
-}
+import { randomHex } from '../lib/random-bytes.js';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const ZEROS = /^0+$/;
@@ -40,7 +33,7 @@ const tracing = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
 const SERVER_SPAN = Symbol.for('finance.server-span');
 const serverSpanOf = (req: Request) => (req as unknown as Record<symbol, Span | undefined>)[SERVER_SPAN];
 
-function contextOf(req: Request): TraceContext {
+function traceOf(req: Request): TraceContext {
   const state = req.headers.tracestate;
   const traceState = typeof state === 'string' && TRACESTATE.test(state) ? state : undefined;
   const span = tracing ? serverSpanOf(req)?.spanContext() : undefined;
@@ -69,14 +62,13 @@ function nameSpanByRoute(req: Request, res: Response): void {
   } as Response['writeHead'];
 }
 
-/** Starts the request's span context (`res.locals.trace`) and answers `traceparent`. */
-export function traceContext(req: Request, res: Response, next: NextFunction): void {
+/** Starts the request's span context (the prelude keeps it in the request's context) and answers `traceparent`. */
+export function startTrace(req: Request, res: Response): TraceContext {
   if (tracing) nameSpanByRoute(req, res);
-  const context = contextOf(req);
-  res.locals.trace = context;
+  const context = traceOf(req);
   res.setHeader('traceparent', `00-${context.traceId}-${context.spanId}-${context.flags}`);
   if (context.traceState) res.setHeader('tracestate', context.traceState);
-  next();
+  return context;
 }
 
 /** The log fields of a request's trace context. */
@@ -84,7 +76,7 @@ export const traceFields = (context: TraceContext | undefined) =>
   context ? { trace_id: context.traceId, span_id: context.spanId } : {};
 
 /** The log fields naming a request: its id and trace. */
-export const requestLogFields = (res: Response) => ({
-  requestId: res.locals.requestId as string | undefined,
-  ...traceFields(res.locals.trace as TraceContext | undefined),
-});
+export const requestLogFields = (res: Response) => {
+  const context = contextOf(res);
+  return { requestId: context.requestId || undefined, ...traceFields(context.trace) };
+};

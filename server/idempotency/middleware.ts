@@ -1,20 +1,22 @@
 // Idempotency-Key on every POST, PATCH, PUT and DELETE (after the IETF draft "The Idempotency-Key
-// HTTP Header Field" and Stripe's practice). Runs after authentication and contract validation,
-// around dispatch:
+// HTTP Header Field" and Stripe's practice): the step of every operation that declares the header
+// (all writes but the token endpoint). Runs after authentication and contract validation, around
+// the handler:
 //  - the first response to a key (status, body and the headers below) is stored per company,
 //    client and key for 24 hours and replayed with `Idempotent-Replayed: true`;
 //  - the same key with another method, path or body is 422; while the first request runs, 409;
 //  - requests refused before the handler (authentication, validation) never reach this, and a
 //    5xx is not stored: a retry runs again.
 import { createHash } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { AuthContext, Services } from '../kit/handler.js';
+import type { Services } from '../kit/handler.js';
+import type { ContractOperation } from '../contract/index.js';
+import type { Step } from '../http/context.js';
 import { conflict, unprocessable } from '../kit/errors.js';
 import { claimKey, completeKey, releaseKey, type KeyScope } from './store.js';
 import { requestLogFields } from '../http/trace-context.js';
 
-const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Headers of the first response that a replay repeats. */
 const REPLAYED_HEADERS = [
   'content-type',
@@ -27,17 +29,8 @@ const REPLAYED_HEADERS = [
 ];
 /** Printable ASCII, 1 to 255 characters (the contract's pattern). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
-/** Operations outside the scheme: the token endpoint. */
-const EXCLUDED = new Set(['/oauth/token']);
-
-/** Keeps the request body's bytes for the fingerprint (the `verify` hook of the body parsers). */
-export const keepRawBody = (req: Request, _res: Response, buf: Buffer) => {
-  (req as Request & { rawBody?: Buffer }).rawBody = buf;
-};
-
-function fingerprintOf(req: Request): string {
-  const raw =
-    (req as Request & { rawBody?: Buffer }).rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+function fingerprintOf(req: Request, rawBody: Buffer | undefined): string {
+  const raw = rawBody ?? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
   return createHash('sha256')
     .update(req.method)
     .update('\n')
@@ -54,12 +47,16 @@ const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
       ? Buffer.from(chunk)
       : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
 
-export function idempotency({ db, clock, config }: Services, logger: Logger) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const key = req.get('Idempotency-Key');
-    if (key === undefined || !WRITES.has(req.method) || EXCLUDED.has(req.path) || !IDEMPOTENCY_KEY.test(key))
-      return next();
-    const auth = res.locals.auth as AuthContext | undefined;
+export function idempotency(
+  operation: ContractOperation,
+  { db, clock, config }: Services,
+  logger: Logger,
+): Step | undefined {
+  if (!(operation.paramNames.header ?? []).includes('Idempotency-Key')) return undefined;
+  return async (req, res, context) => {
+    const key = req.headers['idempotency-key'];
+    if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) return;
+    const auth = context.auth;
     // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
     // Responses stored before the idempotency key existed were sealed with the card key, and during a
@@ -67,28 +64,19 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
     const { idempotencyKey, idempotencyKeyPrevious, panKey } = config.secrets;
     const keys = idempotencyKeyPrevious ? [idempotencyKey, idempotencyKeyPrevious, panKey] : [idempotencyKey, panKey];
 
-    let claim: Awaited<ReturnType<typeof claimKey>>;
-    try {
-      claim = await claimKey(db, keys, scope, fingerprintOf(req), clock.now());
-    } catch (err) {
-      return next(err);
-    }
+    const claim = await claimKey(db, keys, scope, fingerprintOf(req, context.rawBody), clock.now());
     if (claim.kind === 'mismatch') {
-      return next(
-        unprocessable(
-          'This Idempotency-Key was already used for another request (method, path or body); use a new key',
-          ['Idempotency-Key: already used for another request'],
-          { reason: 'idempotency_key_reused', param: 'Idempotency-Key' },
-        ),
+      throw unprocessable(
+        'This Idempotency-Key was already used for another request (method, path or body); use a new key',
+        ['Idempotency-Key: already used for another request'],
+        { reason: 'idempotency_key_reused', param: 'Idempotency-Key' },
       );
     }
     if (claim.kind === 'running') {
-      return next(
-        conflict(
-          'A request with this Idempotency-Key is still being processed; retry shortly',
-          ['Idempotency-Key: a request with this key is in progress'],
-          { reason: 'idempotency_key_in_use', param: 'Idempotency-Key' },
-        ),
+      throw conflict(
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+        ['Idempotency-Key: a request with this key is in progress'],
+        { reason: 'idempotency_key_in_use', param: 'Idempotency-Key' },
       );
     }
     if (claim.kind === 'replay') {
@@ -138,6 +126,5 @@ export function idempotency({ db, clock, config }: Services, logger: Logger) {
         );
       }
     });
-    next();
   };
 }

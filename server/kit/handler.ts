@@ -91,7 +91,18 @@ export interface HandlerContext extends Services {
   requestId: string;
   req: Request;
   res: Response;
+  /** Adds fields to the request's access log line (an export's filters and rows, read when it ends). */
+  logFields(fields: Record<string, unknown>): void;
 }
+
+/**
+ * An operation's own check before its body is read (a signed upload URL): throws the ApiError that
+ * refuses the request. Declared beside the operation's handlers (`preflights`), run by its chain
+ * after authentication and the media-type check.
+ */
+export type Preflight = (req: Request, res: Response, params: Record<string, string>) => Promise<void>;
+
+export type Preflights = { [K in OperationId]?: (services: Services) => Preflight };
 
 type PublicHandlerContext = Omit<HandlerContext, 'auth'>;
 

@@ -1,21 +1,22 @@
 // Signed upload URLs are checked before a byte of the body is read: a made-up, expired or used
 // URL, a wrong Content-Type or a declared length over the limit is answered at once, and the
 // connection is closed instead of reading (or draining) the body.
-import type { NextFunction, Request, Response } from 'express';
-import type { Services } from '../../../kit/handler.js';
+import type { Request, Response } from 'express';
+import type { Preflight, Preflights, Services } from '../../../kit/handler.js';
 import { ApiError } from '../../../kit/errors.js';
 import { MAX_ATTACHMENT_BYTES } from './content-types.js';
 import { admitUpload } from './handlers.js';
 
-const UPLOAD_PATH = /^\/attachments\/v1\/uploads\/([^/]+)\/?$/;
 /** The shape of an issued token (the contract's `uploadToken` pattern and length), as the receipt link's. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_TOKEN_LENGTH = 512;
 
-export function uploadGate({ db, clock, config }: Services) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const token = req.method === 'PUT' ? UPLOAD_PATH.exec(req.path)?.[1] : undefined;
-    if (token === undefined) return next();
+/** The attachments' preflights: the upload's, before a byte of the file is read. */
+export const preflights: Preflights = { uploadAttachmentContent: (services) => uploadGate(services) };
+
+function uploadGate({ db, clock, config }: Services): Preflight {
+  return async (req, res, params) => {
+    const token = params.uploadToken ?? '';
     try {
       // A token not of the issued shape is a 400, as on the receipt link; a well-formed token that
       // does not verify (altered, expired) is a 403 (admitUpload).
@@ -38,10 +39,9 @@ export function uploadGate({ db, clock, config }: Services) {
         req.get('Content-Type'),
         clock.now(),
       );
-      next();
     } catch (err) {
       refuse(req, res);
-      next(err);
+      throw err;
     }
   };
 }

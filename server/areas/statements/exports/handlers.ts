@@ -52,6 +52,7 @@ export const handlers = defineHandlers({
     const filters = { ...page.filters, sort: page.sort, responsibleEmail: email, ...request };
     const log: ExportLog = { filters, rows: 0, completed: false };
     const produce = (write: Parameters<typeof exportBanking>[1]) => exportBanking(ctx.db, write, page, email, request);
+    ctx.logFields({ export: log });
     return { ...reply, stream: streamExport(log, produce, release) };
   },
 
@@ -63,6 +64,7 @@ export const handlers = defineHandlers({
     const statement = { companyId: ctx.auth.companyId, cardIds, ...range };
     const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
       exportCreditCard(ctx.db, write, statement, request);
+    ctx.logFields({ export: log });
     return { ...reply, stream: streamExport(log, produce, release) };
   },
 });

@@ -45,7 +45,6 @@ export function streamExport(
   cleanup: () => Promise<void>,
 ): StreamBody {
   return async (res) => {
-    res.locals.export = log;
     let closed = false;
     res.once('close', () => {
       closed = true;

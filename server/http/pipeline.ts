@@ -1,0 +1,217 @@
+// The request path of the contract's operations: one chain per operation, built once at start from
+// the contract index, holding the steps that apply to that operation and no others, in this order:
+//   load shedding → authentication with its scopes → rate limit → a versioned read's early 304 →
+//   bracketed query arrays → media type → the operation's preflight → body (its member limit) →
+//   strict numbers → contract validation → idempotency → If-Match → the handler and its answer.
+// Each step reads and fills the request's typed context (context.ts) and throws the ApiError that
+// refuses the request; a step that answers (a 304, an idempotent replay) ends the chain. Dispatch is
+// one match against the contract (404 and 405 before any credential check; HEAD runs the GET) and a
+// lookup of the operation's chain. What an operation needs is read from the contract (its security,
+// media types, parameters, `x-max-members`) or declared beside its handler (`preflights`).
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
+import type { ContractIndex, ContractOperation } from '../contract/index.js';
+import type { HandlerContext, Services, StreamBody } from '../kit/handler.js';
+import { operations, preflights } from '../operations.js';
+import { idempotency } from '../idempotency/middleware.js';
+import { contextOf, type RequestContext, type Step } from './context.js';
+import { noOperation } from './operation.js';
+import { authentication } from './auth.js';
+import { rateLimitStep } from './rate-limit.js';
+import { shedOverload, type LagProbe } from './overload.js';
+import { answeredNotModified, declaresIfNoneMatch, notModifiedEarly, rawTag, versionedTag } from './conditional.js';
+import { rejectBracketedArrays } from './query-arrays.js';
+import { mediaTypeCheck } from './media-type.js';
+import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from './json-shape.js';
+import { strictNumbers } from './strict-numbers.js';
+import { contractValidator, recordBodySize } from './validator.js';
+import { checkIfMatch, itemReads } from './preconditions.js';
+import { textETag } from './etag.js';
+import type { Config } from '../config.js';
+
+const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+type Reply = {
+  status: number;
+  body?: unknown;
+  raw?: Buffer | Uint8Array;
+  contentType?: string;
+  stream?: StreamBody;
+  headers?: Record<string, string>;
+};
+type AnyHandler = (input: unknown, ctx: HandlerContext) => Promise<Reply>;
+const handlerOf = (operationId: string) =>
+  (operations as unknown as Record<string, AnyHandler | undefined>)[operationId];
+
+interface PipelineOptions {
+  services: Services;
+  index: ContractIndex;
+  config: Config;
+  logger: Logger;
+  lagProbe: () => LagProbe;
+  rateLimitStore: Store | undefined;
+}
+
+/**
+ * An Express middleware (req, res, next) run as a step. A middleware that calls `next` again later
+ * (the validator's response check, from its wrapper of res.json) reaches the error handler.
+ */
+const asStep =
+  (middleware: (req: Request, res: Response, next: (err?: unknown) => void) => unknown): Step =>
+  (req, res, context) =>
+    new Promise<void>((resolve, reject) => {
+      let settled = false;
+      middleware(req, res, (err?: unknown) => {
+        if (settled) return err ? context.fail?.(err) : undefined;
+        settled = true;
+        return err ? reject(err) : resolve();
+      });
+    });
+
+/** The body parsers, by media type; a JSON body's members counted before it is parsed. */
+function bodyReader(operation: ContractOperation): Step {
+  const maxMembers = operation.maxJsonMembers ?? MAX_JSON_MEMBERS;
+  const keep = (req: Request, res: Response, buf: Buffer) => {
+    recordBodySize(req, res, buf);
+    const context = contextOf(res);
+    context.bodyBytes = buf.length;
+    context.rawBody = buf;
+  };
+  const parsers = [
+    express.json({
+      limit: '1mb',
+      verify: (req, res, buf) => {
+        keep(req as Request, res as Response, buf);
+        assertJsonShape(buf, maxMembers);
+      },
+    }),
+    express.urlencoded({
+      extended: false,
+      limit: '16kb',
+      verify: (req, res, buf) => keep(req as Request, res as Response, buf),
+    }),
+    express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
+  ].map(asStep);
+  return async (req, res, context) => {
+    // No body at all (not even an empty one): skipped, as each parser would skip it (type-is's hasBody).
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
+      (req as { body?: unknown }).body = undefined;
+      return;
+    }
+    for (const parse of parsers) await parse(req, res, context);
+    if (req.body !== undefined && !Buffer.isBuffer(req.body)) assertWellFormed(req.body);
+  };
+}
+
+/** The handler of the operation and the writing of its answer (its ETag, a 304, the body). */
+function answer(operation: ContractOperation, services: Services, index: ContractIndex): Step {
+  const handler = handlerOf(operation.operationId);
+  if (!handler) throw new Error(`no handler for ${operation.operationId}`);
+  const conditional = declaresIfNoneMatch(operation);
+  const read = itemReads(index).get(operation.operationId);
+  const readHandler = read ? handlerOf(read.operationId) : undefined;
+  return async (req, res, context) => {
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    const versioned =
+      conditional && isRead
+        ? (context.versionedTag ?? (await versionedTag(services.db, operation.operationId, req, context.auth)))
+        : undefined;
+    if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
+    const params = context.match?.params ?? {};
+    const ctx = handlerContext(services, req, res, context);
+    if (readHandler) await checkIfMatch(req, () => readHandler({ params, query: {}, body: undefined }, ctx));
+    const reply = await handler({ params, query: req.query, body: req.body }, ctx);
+    if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+    const text = reply.body === undefined ? undefined : JSON.stringify(reply.body);
+    if (conditional && isRead && reply.status === 200) {
+      const tag =
+        versioned ?? (reply.raw !== undefined ? rawTag(reply.raw) : text !== undefined ? textETag(text) : undefined);
+      if (tag !== undefined && answeredNotModified(req, res, tag, true)) return;
+    }
+    res.statusCode = reply.status;
+    if (reply.stream !== undefined) {
+      res.type(reply.contentType ?? 'application/octet-stream');
+      await reply.stream(res);
+    } else if (reply.raw !== undefined) {
+      res.type(reply.contentType ?? 'application/octet-stream').send(Buffer.from(reply.raw));
+    } else if (text === undefined) {
+      res.end();
+    } else if (services.config.validateResponses) {
+      // The validator checks the answer in its wrapper of res.json.
+      res.json(reply.body);
+    } else {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(text));
+      res.end(text);
+    }
+  };
+}
+
+const handlerContext = (services: Services, req: Request, res: Response, context: RequestContext): HandlerContext => ({
+  ...services,
+  auth: context.auth!,
+  requestId: context.requestId,
+  req,
+  res,
+  logFields: (fields) => {
+    context.logFields = { ...context.logFields, ...fields };
+  },
+});
+
+/** The steps of one operation's chain, in order (see above). */
+function chainOf(
+  operation: ContractOperation,
+  { services, index, logger }: PipelineOptions,
+  shared: { shed: Step | undefined; rateLimit: Step | undefined; validate: Step },
+): Step[] {
+  const preflight = preflights[operation.operationId as keyof typeof preflights]?.(services);
+  const steps: Array<Step | undefined> = [
+    shared.shed,
+    authentication(operation, services),
+    shared.rateLimit,
+    notModifiedEarly(operation, services.db),
+    rejectBracketedArrays,
+    mediaTypeCheck(operation),
+    preflight ? (req, res, context) => preflight(req, res, context.match?.params ?? {}) : undefined,
+    bodyReader(operation),
+    strictNumbers(operation),
+    shared.validate,
+    idempotency(operation, services, logger),
+    answer(operation, services, index),
+  ];
+  return steps.filter((step): step is Step => step !== undefined);
+}
+
+async function run(steps: readonly Step[], req: Request, res: Response, context: RequestContext): Promise<void> {
+  for (const step of steps) {
+    const result = step(req, res, context);
+    if (result !== undefined) await result;
+    if (res.writableEnded) return;
+  }
+}
+
+/**
+ * The contract's operations as one Express middleware: the request's match, then its operation's
+ * chain; a request outside the contract goes on (the docs, the probes, else 404).
+ */
+export function pipeline(options: PipelineOptions) {
+  const { index, config, lagProbe, rateLimitStore } = options;
+  const shared = {
+    shed: shedOverload(config.overloadMaxLagMs, lagProbe),
+    rateLimit: rateLimitStep(config.rateLimitPerMinute, rateLimitStore),
+    validate: asStep(contractValidator(index, config)),
+  };
+  const chains = new Map<ContractOperation, readonly Step[]>();
+  for (const operation of index.operations) chains.set(operation, chainOf(operation, options, shared));
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const found = index.match(req.method, req.path);
+    if (found.kind === 'none') return next();
+    if (found.kind !== 'operation') return next(noOperation(found));
+    const context = contextOf(res);
+    context.match = { operation: found.operation, params: found.params };
+    context.fail = next;
+    run(chains.get(found.operation)!, req, res, context).catch(next);
+  };
+}
