@@ -15,6 +15,7 @@ import { eventLoopLag, type LagProbe } from './http/overload.js';
 import { pageContentSecurityPolicy } from './http/security-headers.js';
 import { prelude } from './http/prelude.js';
 import { pipeline } from './http/pipeline.js';
+import { json } from './http/json-answer.js';
 import { unknownPath } from './http/operation.js';
 import { outageLog } from './db/outage-log.js';
 import { errorHandler, lastResort } from './http/error-handler.js';
@@ -69,6 +70,8 @@ export function createApp({
   app.set('strict routing', true);
   // Which peers may name the client's address (req.ip: rate limits, authentication throttling).
   app.set('trust proxy', config.trustProxy);
+  // Every JSON answer of this app is written once, the same way (http/json-answer.ts).
+  app.response.json = json as typeof app.response.json;
 
   app.use(prelude({ ...config, logger, metrics, outage: outageLog(logger) }));
   // The contract's operations: each request matched once, then its operation's chain (http/pipeline.ts).

@@ -61,6 +61,8 @@ export interface ContractOperation {
   /** How many members its JSON body may hold (`x-max-members` of the request body), when not the default. */
   maxJsonMembers: number | undefined;
   tags: string[];
+  /** Its required parameters, as `in.name` (`query.format`). */
+  requiredParams: string[];
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
@@ -111,6 +113,7 @@ export function readOperations(bundle: Json): ContractOperation[] {
         jsonBodySchema: jsonBodySchemaOf(bundle, body.content),
         maxJsonMembers: body['x-max-members'],
         tags: (op.tags ?? []) as string[],
+        requiredParams: parameters.filter((p) => p.required === true).map((p) => `${String(p.in)}.${String(p.name)}`),
       });
     }
   }

@@ -41,7 +41,6 @@ const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
 export const declaresIfNoneMatch = (operation: ContractOperation) =>
   (operation.paramNames.header ?? []).includes('If-None-Match');
 
-
 /** The weak tag of a versioned operation's answer, from the company's statement version; undefined for other operations. */
 export async function versionedTag(
   db: Kysely<Database>,

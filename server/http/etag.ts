@@ -4,14 +4,13 @@
 // `ETag`, `If-None-Match` on that GET and `If-Match` on the item's PATCH, PUT and DELETE all compare
 // the same value. A list's tag is derived from the company's data version instead (the list's query
 // need not run to know it is unchanged).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The strong tag of an item's representation (the JSON its GET answers). */
 export const itemETag = (representation: unknown): string => textETag(JSON.stringify(representation));
 
 /** The strong tag of a JSON text as sent (`itemETag` of what it serializes). */
-export const textETag = (text: string | Buffer): string =>
-  `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+export const textETag = (text: string | Buffer): string => `"${hash('sha256', text, 'base64url').slice(0, 27)}"`;
 
 /** The tags of an `If-Match` / `If-None-Match` header: `*`, or the listed entity tags (weak ones keep `W/`). */
 function parseTagList(header: string): '*' | string[] {

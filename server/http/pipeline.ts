@@ -28,6 +28,7 @@ import { strictNumbers } from './strict-numbers.js';
 import { contractValidator, recordBodySize } from './validator.js';
 import { checkIfMatch, itemReads } from './preconditions.js';
 import { textETag } from './etag.js';
+import { writeJson } from './json-answer.js';
 import type { Config } from '../config.js';
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
@@ -139,12 +140,10 @@ function answer(operation: ContractOperation, services: Services, index: Contrac
     } else if (text === undefined) {
       res.end();
     } else if (services.config.validateResponses) {
-      // The validator checks the answer in its wrapper of res.json.
+      // The validator checks the answer in its wrapper of res.json (json-answer.ts), which writes it.
       res.json(reply.body);
     } else {
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', Buffer.byteLength(text));
-      res.end(text);
+      writeJson(res, text);
     }
   };
 }
@@ -159,6 +158,25 @@ const handlerContext = (services: Services, req: Request, res: Response, context
     context.logFields = { ...context.logFields, ...fields };
   },
 });
+
+/**
+ * The contract's validation, except of a request that holds nothing to validate: an operation without
+ * path parameters, body or required parameters, called without a query string and without any of
+ * the headers it declares (unless answers are validated too: the same step checks them).
+ */
+function validation(operation: ContractOperation, validate: Step, validateResponses: boolean): Step {
+  const headers = (operation.paramNames.header ?? []).map((name) => name.toLowerCase());
+  const nothingToValidate =
+    !validateResponses &&
+    operation.pathNames.length === 0 &&
+    operation.mediaTypes.length === 0 &&
+    operation.requiredParams.length === 0;
+  if (!nothingToValidate) return validate;
+  return (req, res, context) => {
+    if (req.url.includes('?') || req.body !== undefined || headers.some((name) => req.headers[name] !== undefined))
+      return validate(req, res, context);
+  };
+}
 
 /** The steps of one operation's chain, in order (see above). */
 function chainOf(
@@ -177,7 +195,7 @@ function chainOf(
     preflight ? (req, res, context) => preflight(req, res, context.match?.params ?? {}) : undefined,
     bodyReader(operation),
     strictNumbers(operation),
-    shared.validate,
+    validation(operation, shared.validate, services.config.validateResponses),
     idempotency(operation, services, logger),
     answer(operation, services, index),
   ];
