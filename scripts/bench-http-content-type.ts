@@ -14,6 +14,7 @@ import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/st
 import { createLogger } from '../server/http/logger.js';
 import { createHttpServer, listen } from '../server/http/server.js';
 import { systemClock } from '../server/lib/clock.js';
+import { contract } from '../server/contract/index.js';
 
 const argv = process.argv.slice(2);
 const REQUESTS = Number(argv[argv.indexOf('--requests') + 1] || 300);
@@ -21,7 +22,7 @@ const REQUESTS = Number(argv[argv.indexOf('--requests') + 1] || 300);
 const { db } = await openStore(':memory:');
 const config = testConfig({ validateResponses: false });
 const server = await listen(
-  createHttpServer(createApp({ db, clock: systemClock, config, logger: createLogger('silent') })),
+  createHttpServer(createApp({ db, index: contract(), clock: systemClock, config, logger: createLogger('silent') })),
   0,
   '127.0.0.1',
 );

@@ -20,7 +20,7 @@ import { unknownPath } from './http/operation.js';
 import { outageLog } from './db/outage-log.js';
 import { errorHandler, lastResort } from './http/error-handler.js';
 import { ApiError } from './kit/errors.js';
-import { contract, loadBundle } from './contract/index.js';
+import { loadBundle, type ContractIndex } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
@@ -31,6 +31,8 @@ import { createSimulatedIssuer } from './sandbox/issuer.js';
 
 interface AppOptions {
   db: Db;
+  /** The contract index the app serves (main.ts builds it for the configuration). */
+  index: ContractIndex;
   clock: Clock;
   config: Config;
   logger?: Logger;
@@ -48,6 +50,7 @@ interface AppOptions {
 
 export function createApp({
   db,
+  index,
   clock,
   config,
   logger = createLogger(config.logLevel),
@@ -58,7 +61,6 @@ export function createApp({
   readinessChecks,
 }: AppOptions) {
   const services: Services = { db, clock, config, issuer };
-  const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();

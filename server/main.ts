@@ -1,6 +1,8 @@
-// Starts the API server: checks the settings (server/settings.ts), opens (and migrates) the
-// database, creates the demo company on an empty sandbox database (never in production, which starts
-// empty and says how to create a company), listens, and shuts down gracefully on SIGTERM/SIGINT.
+// Starts the API server and composes it: checks the settings (server/settings.ts), opens (and
+// migrates) the store, lets the sandbox prepare (its demo company on an empty database, its docs page:
+// server/sandbox/startup.ts; never in production, which starts empty and says how to create a
+// company), builds the contract index, chooses the services (the card issuer, the rate-limit store),
+// creates the app, listens, and shuts down gracefully on SIGTERM/SIGINT.
 // In production every line it writes is one JSON object; the sandbox prints a banner for people. With `workers > 1` a primary
 // process prepares the database once (migrations, secrets, demo data), then forks that many workers
 // sharing the port (node:cluster); workers keep nothing of their own that changes an answer.
@@ -22,14 +24,14 @@ import { rateLimitStore } from './http/rate-limit-store.js';
 import { appMetrics, processMetrics } from './http/metrics.js';
 import { metricsServer } from './http/metrics-endpoint.js';
 import { reportToPrimary, serveClusterMetrics } from './http/metrics-cluster.js';
-import { ALL_SCOPES, createClient, createCompany, defaultScopes, listCompanies } from './areas/auth/store.js';
-import { seedCompany } from './cli/seed.js';
+import { ALL_SCOPES, listCompanies } from './areas/auth/store.js';
+import { prepareSandbox } from './sandbox/startup.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/store/expiry.js';
 import { purgeKeys } from './idempotency/store.js';
-import { buildDocs, docsPath } from './docs.js';
-import { loadBundle } from './contract/index.js';
-import { buildProductionDocs, productionDocsPath } from './contract/sandbox.js';
+import { docsPath } from './docs.js';
+import { contract } from './contract/index.js';
+import { productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
 
 /** The sandbox listens on this machine only unless told otherwise (`--host 0.0.0.0` in a container). */
@@ -42,19 +44,6 @@ interface ServeOptions {
   dbPath: string;
   /** Processes serving the port (node:cluster); 1 serves from this process. */
   workers?: number;
-}
-
-async function ensureDemoCompany(db: Db, sandboxHelpers: boolean) {
-  if ((await listCompanies(db)).length > 0) return undefined;
-  return createDemoCompany(db, sandboxHelpers);
-}
-
-/** The demo company with its first client and 2,000 seeded transactions (`finance seed --demo` makes it on purpose). */
-export async function createDemoCompany(db: Db, sandboxHelpers: boolean) {
-  const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
-  const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
-  await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
-  return client;
 }
 
 function configFor(store: Store, port: number): { env: NodeJS.ProcessEnv; base: Config } {
@@ -72,14 +61,10 @@ async function prepare(store: Store, port: number) {
   const { db } = store;
   const { env, base } = configFor(store, port);
   const config = { ...base, secrets: await resolveSecrets(db, env, base.secrets) };
-  const demo = config.production ? undefined : await ensureDemoCompany(db, config.sandboxHelpers);
+  const demo = config.production ? undefined : await prepareSandbox(db, config);
   const hint = demo ? [] : await restartHint(store);
   const page = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
-  if (!config.production) {
-    if (!existsSync(docsPath)) await buildDocs();
-    if (!config.sandboxHelpers && !existsSync(page))
-      await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
-  } else if (!existsSync(page))
+  if (config.production && !existsSync(page))
     hint.push(`  The docs page ${page} is not built: /docs answers 404 until \`npm run build\``);
   return { config, demo, hint };
 }
@@ -181,8 +166,11 @@ export async function serve({
 
   const metrics = appMetrics(db);
   if (cluster.isWorker) reportToPrimary([processMetrics(), metrics.registry]);
+  // The composition: the store, the contract index, the services (the card issuer) and the app.
+  const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const app = createApp({
     db,
+    index,
     clock: systemClock,
     config,
     logger,

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
 import { createApp } from '../../server/app.js';
+import { contract } from '../../server/contract/index.js';
 import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
 import { freshDatabase, onPostgres } from './database.js';
@@ -89,6 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const issuer = createSimulatedIssuer();
   const app = createApp({
     db,
+    index: contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled }),
     clock,
     config,
     issuer,

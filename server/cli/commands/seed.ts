@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
 import { seedCompany } from '../seed.js';
-import { createDemoCompany } from '../../main.js';
+import { createDemoCompany } from '../../sandbox/startup.js';
 import { sandboxHelpersEnabled } from '../../config.js';
 
 export function register(program: Command): void {
