@@ -71,7 +71,11 @@ const asStep =
       });
     });
 
-/** The body parsers, by media type; a JSON body's members counted before it is parsed. */
+/**
+ * The body parsers, by media type; a JSON body's members counted before it is parsed. An operation that
+ * takes a body gets the parser of the media type it was sent as (the media-type step checked it);
+ * a body sent to one that takes none is still read by whichever parser knows its type.
+ */
 function bodyReader(operation: ContractOperation): Step {
   const maxMembers = operation.maxJsonMembers ?? MAX_JSON_MEMBERS;
   const keep = (req: Request, res: Response, buf: Buffer) => {
@@ -80,7 +84,7 @@ function bodyReader(operation: ContractOperation): Step {
     context.bodyBytes = buf.length;
     context.rawBody = buf;
   };
-  const parsers = [
+  const json = asStep(
     express.json({
       limit: '1mb',
       verify: (req, res, buf) => {
@@ -88,20 +92,30 @@ function bodyReader(operation: ContractOperation): Step {
         assertJsonShape(buf, maxMembers);
       },
     }),
+  );
+  const form = asStep(
     express.urlencoded({
       extended: false,
       limit: '16kb',
       verify: (req, res, buf) => keep(req as Request, res as Response, buf),
     }),
-    express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }),
-  ].map(asStep);
+  );
+  const upload = asStep(express.raw({ type: UPLOAD_TYPES, limit: MAX_UPLOAD_BYTES }));
+  const byType = new Map<string, Step>([
+    ['application/json', json],
+    ['application/x-www-form-urlencoded', form],
+    ...UPLOAD_TYPES.map((type): [string, Step] => [type, upload]),
+  ]);
+  const any = [json, form, upload];
   return async (req, res, context) => {
     // No body at all (not even an empty one): skipped, as each parser would skip it (type-is's hasBody).
     if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
       (req as { body?: unknown }).body = undefined;
       return;
     }
-    for (const parse of parsers) await parse(req, res, context);
+    const parser = context.mediaType === undefined ? undefined : byType.get(context.mediaType);
+    if (parser) await parser(req, res, context);
+    else for (const parse of any) await parse(req, res, context);
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) assertWellFormed(req.body);
   };
 }
