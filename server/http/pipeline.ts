@@ -121,11 +121,11 @@ function bodyReader(operation: ContractOperation): Step {
 }
 
 /** The handler of the operation and the writing of its answer (its ETag, a 304, the body). */
-function answer(operation: ContractOperation, services: Services, index: ContractIndex): Step {
+function answer(operation: ContractOperation, services: Services, reads: Map<string, ContractOperation>): Step {
   const handler = handlerOf(operation.operationId);
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
   const conditional = declaresIfNoneMatch(operation);
-  const read = itemReads(index).get(operation.operationId);
+  const read = reads.get(operation.operationId);
   const readHandler = read ? handlerOf(read.operationId) : undefined;
   return async (req, res, context) => {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
@@ -195,8 +195,13 @@ function validation(operation: ContractOperation, validate: Step, validateRespon
 /** The steps of one operation's chain, in order (see above). */
 function chainOf(
   operation: ContractOperation,
-  { services, index, logger }: PipelineOptions,
-  shared: { shed: Step | undefined; rateLimit: Step | undefined; validate: Step },
+  { services, logger }: PipelineOptions,
+  shared: {
+    shed: Step | undefined;
+    rateLimit: Step | undefined;
+    validate: Step;
+    reads: Map<string, ContractOperation>;
+  },
 ): Step[] {
   const preflight = preflights[operation.operationId as keyof typeof preflights]?.(services);
   const steps: Array<Step | undefined> = [
@@ -211,7 +216,7 @@ function chainOf(
     strictNumbers(operation),
     validation(operation, shared.validate, services.config.validateResponses),
     idempotency(operation, services, logger),
-    answer(operation, services, index),
+    answer(operation, services, shared.reads),
   ];
   return steps.filter((step): step is Step => step !== undefined);
 }
@@ -234,6 +239,7 @@ export function pipeline(options: PipelineOptions) {
     shed: shedOverload(config.overloadMaxLagMs, lagProbe),
     rateLimit: rateLimitStep(config.rateLimitPerMinute, rateLimitStore),
     validate: asStep(contractValidator(index, config)),
+    reads: itemReads(index),
   };
   const chains = new Map<ContractOperation, readonly Step[]>();
   for (const operation of index.operations) chains.set(operation, chainOf(operation, options, shared));
