@@ -1971,6 +1971,35 @@ export interface components {
             /** @description One human-readable string per problem found. Empty when there is nothing more to say. */
             details: string[];
         };
+        /**
+         * @description The same error as RFC 9457 problem details, sent when the request's `Accept` prefers
+         *     `application/problem+json` (for example `Accept: application/problem+json`). `type` is the
+         *     reason's section of the docs (`about:blank` when there is none), `title` the status's reason
+         *     phrase, `detail` the message and `instance` the request's path; every member of the operation's
+         *     own error body (`error`, `message`, `code`, `requestId`, `reason`, `param`, `docUrl`, `details` or
+         *     `errors`) follows as an extension member. Branch on `reason` (or `code` in the virtual-card area),
+         *     as with the default body.
+         */
+        Problem: {
+            /**
+             * @description A URI naming the problem type (the reason's section of the docs), or `about:blank`.
+             * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
+             */
+            type: string;
+            /**
+             * @description The HTTP reason phrase of the status.
+             * @example Bad Request
+             */
+            title: string;
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description A human-readable explanation of this occurrence. Not contractual. */
+            detail?: string;
+            /** @description The request's path. */
+            instance?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -4745,6 +4774,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -4764,6 +4794,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4789,6 +4820,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
@@ -4819,6 +4851,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -4838,6 +4871,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
@@ -4860,6 +4894,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
@@ -4881,6 +4916,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is well formed but cannot be carried out as sent. */
@@ -4904,6 +4940,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4934,6 +4971,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
@@ -4960,6 +4998,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
@@ -4981,6 +5020,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5009,6 +5049,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5035,6 +5076,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request conflicts with the current state of the resource. */
@@ -5058,6 +5100,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
@@ -5084,6 +5127,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description `userId` is not a UUID version 4; `details` names it. */
@@ -5110,6 +5154,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The user does not exist, or belongs to another company (the two are indistinguishable). */
@@ -5131,6 +5176,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5160,6 +5206,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A rule of the resource forbids the change; `details` names the field concerned. */
@@ -5186,6 +5233,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5204,6 +5252,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -5223,6 +5272,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -5241,6 +5291,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -5262,6 +5313,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -5282,6 +5334,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5307,6 +5360,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5330,6 +5384,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5349,6 +5404,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
@@ -5370,6 +5426,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -5390,6 +5447,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5413,6 +5471,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5436,6 +5495,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
     };
@@ -5877,6 +5937,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5953,6 +6014,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5978,6 +6040,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
@@ -6001,6 +6064,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6157,6 +6221,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6349,6 +6414,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6375,6 +6441,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -6443,6 +6510,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -6497,6 +6565,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -6622,6 +6691,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6698,6 +6768,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6723,6 +6794,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
@@ -6746,6 +6818,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6880,6 +6953,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7050,6 +7124,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7076,6 +7151,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -7216,6 +7292,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7328,6 +7405,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7411,6 +7489,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7437,6 +7516,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -7528,6 +7608,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The upload URL expired or was altered. Declare the attachment again. */
@@ -7547,6 +7628,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -7571,6 +7653,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The file is larger than 10 MiB. */
@@ -7592,6 +7675,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
@@ -7613,6 +7697,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -7805,6 +7890,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8341,6 +8427,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -8478,6 +8565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -8553,6 +8641,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -8738,6 +8827,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -8801,6 +8891,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8826,6 +8917,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
@@ -8849,6 +8941,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -9021,6 +9114,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9235,6 +9329,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9333,6 +9428,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9491,6 +9587,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9519,6 +9616,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

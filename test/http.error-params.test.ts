@@ -3,7 +3,7 @@
 // writes it and the reason `invalid_value`. The cases are derived from the contract index, so an
 // operation added later is walked too. Then the requests the integrators tripped on, one by one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contract } from '../server/contract/index.js';
+import { contract, loadBundle } from '../server/contract/index.js';
 import type { Json } from '../server/contract/bundle.js';
 import { createAccount, createBankingTransaction } from './support/factories/statements.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -249,5 +249,35 @@ describe('problem details', () => {
     });
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await res.json()).toMatchObject({ status: 400, code: 'bad-request-exception', param: 'vcnId' });
+  });
+
+  it('when the contract is read, then every error response but the token endpoint’s own declares application/problem+json beside its JSON body', () => {
+    const bundle = loadBundle('internal') as {
+      paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
+    };
+    const resolve = (node: unknown) => {
+      const ref = (node as { $ref?: string }).$ref;
+      if (!ref) return node as { content?: Record<string, { schema?: { $ref?: string } }> };
+      return ref
+        .split('/')
+        .slice(1)
+        .reduce((at: Record<string, unknown>, key) => at[key] as Record<string, unknown>, bundle as never) as {
+        content?: Record<string, { schema?: { $ref?: string } }>;
+      };
+    };
+    const missing: string[] = [];
+    let checked = 0;
+    for (const [path, item] of Object.entries(bundle.paths))
+      for (const op of Object.values(item)) {
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          if (!/^[45]/.test(status)) continue;
+          const content = resolve(response).content ?? {};
+          if (content['application/json']?.schema?.$ref?.endsWith('/OAuthError')) continue;
+          checked += 1;
+          if (!content['application/problem+json']) missing.push(`${op.operationId} ${path} ${status}`);
+        }
+      }
+    expect(checked).toBeGreaterThan(300);
+    expect(missing.join('\n')).toBe('');
   });
 });

@@ -1941,6 +1941,35 @@ export interface components {
             /** @description One human-readable string per problem found. Empty when there is nothing more to say. */
             details: string[];
         };
+        /**
+         * @description The same error as RFC 9457 problem details, sent when the request's `Accept` prefers
+         *     `application/problem+json` (for example `Accept: application/problem+json`). `type` is the
+         *     reason's section of the docs (`about:blank` when there is none), `title` the status's reason
+         *     phrase, `detail` the message and `instance` the request's path; every member of the operation's
+         *     own error body (`error`, `message`, `code`, `requestId`, `reason`, `param`, `docUrl`, `details` or
+         *     `errors`) follows as an extension member. Branch on `reason` (or `code` in the virtual-card area),
+         *     as with the default body.
+         */
+        Problem: {
+            /**
+             * @description A URI naming the problem type (the reason's section of the docs), or `about:blank`.
+             * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
+             */
+            type: string;
+            /**
+             * @description The HTTP reason phrase of the status.
+             * @example Bad Request
+             */
+            title: string;
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description A human-readable explanation of this occurrence. Not contractual. */
+            detail?: string;
+            /** @description The request's path. */
+            instance?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -4706,6 +4735,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -4725,6 +4755,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4750,6 +4781,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
@@ -4780,6 +4812,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -4799,6 +4832,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
@@ -4821,6 +4855,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
@@ -4842,6 +4877,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is well formed but cannot be carried out as sent. */
@@ -4865,6 +4901,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4895,6 +4932,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
@@ -4921,6 +4959,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
@@ -4942,6 +4981,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4970,6 +5010,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -4996,6 +5037,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request conflicts with the current state of the resource. */
@@ -5019,6 +5061,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request is malformed or breaks a rule of the operation; `details` names each offending field. */
@@ -5045,6 +5088,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description `userId` is not a UUID version 4; `details` names it. */
@@ -5071,6 +5115,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The user does not exist, or belongs to another company (the two are indistinguishable). */
@@ -5092,6 +5137,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5121,6 +5167,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A rule of the resource forbids the change; `details` names the field concerned. */
@@ -5147,6 +5194,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5165,6 +5213,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -5184,6 +5233,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -5202,6 +5252,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -5223,6 +5274,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -5243,6 +5295,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5268,6 +5321,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5291,6 +5345,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5310,6 +5365,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
@@ -5331,6 +5387,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -5351,6 +5408,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5374,6 +5432,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
@@ -5397,6 +5456,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
     };
@@ -5838,6 +5898,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5914,6 +5975,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5939,6 +6001,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
@@ -5962,6 +6025,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6118,6 +6182,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6310,6 +6375,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6336,6 +6402,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -6404,6 +6471,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -6458,6 +6526,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -6583,6 +6652,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6659,6 +6729,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6684,6 +6755,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `isConciled: true` on an item that is not processed (status 1 or 3): it cannot be reconciled; or the `Idempotency-Key` is in use by a request still running. Nothing changed. */
@@ -6707,6 +6779,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6841,6 +6914,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7011,6 +7085,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7037,6 +7112,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -7177,6 +7253,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7289,6 +7366,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7372,6 +7450,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7398,6 +7477,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -7489,6 +7569,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The upload URL expired or was altered. Declare the attachment again. */
@@ -7508,6 +7589,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -7532,6 +7614,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The file is larger than 10 MiB. */
@@ -7553,6 +7636,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description `Content-Type` is not one of application/pdf, image/png, image/jpeg, image/heic. */
@@ -7574,6 +7658,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -7766,6 +7851,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8302,6 +8388,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -8439,6 +8526,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -8514,6 +8602,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -8699,6 +8788,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -8762,6 +8852,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -8787,6 +8878,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description One or more of `ids` is a `DEFAULT` category, which cannot be deleted. Nothing was deleted. */
@@ -8810,6 +8902,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: components["responses"]["UnprocessableEntity"];
@@ -8982,6 +9075,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9196,6 +9290,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9294,6 +9389,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9452,6 +9548,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9480,6 +9577,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
