@@ -1,7 +1,8 @@
 // The bundle as express-openapi-validator and the ingest line schema read it: amounts marked
-// `x-decimal-places: 2` get the custom `decimal2` format (at most 2 decimal places), and request
+// `x-decimal-places: 2` get the custom two-decimals format (formats.ts), and request
 // bodies the contract splits into variants are checked as one permissive object.
 import { resolveRef, type Json } from './bundle.js';
+import { TWO_DECIMALS } from './formats.js';
 
 /**
  * A copy of the bundle for the validators. The contract does not say `multipleOf: 0.01`: float
@@ -19,7 +20,7 @@ function decimalFormats(bundle: Json): Json {
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
     if (out['x-decimal-places'] === 2) {
       delete out['x-decimal-places'];
-      out.format = 'decimal2';
+      out.format = TWO_DECIMALS;
     }
     return out;
   };

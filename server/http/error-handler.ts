@@ -26,16 +26,6 @@ interface ValidatorError {
   headers?: Record<string, string>;
 }
 
-/** Validator wording that would leak our internal format names, in the caller's terms. */
-const readable = (message: string) =>
-  message
-    .replace(/must match format "decimal2"/g, 'must have at most 2 decimal places')
-    .replace(/^request must have required property 'body'$/, 'The request body is required')
-    .replace(/isConciled must be equal to constant$/, 'isConciled must be true (reconciliation cannot be undone)')
-    .replace(/\brequest\/((?:body|query|params|path|headers)(?:\/[\w-]+)*)/g, (_m, path: string) =>
-      path.replace(/\//g, '.'),
-    );
-
 const MAX_PROBLEMS = 20;
 /** Cuts a field name or message (which may quote a caller's key) to a readable length. */
 const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -151,7 +141,7 @@ function normalize(err: unknown): {
     const all = routeLevel ? [] : (e.errors ?? []);
     const problems = all
       .slice(0, MAX_PROBLEMS)
-      .map((item) => ({ field: clip(fieldOf(item.path)), message: clip(readable(item.message)) }));
+      .map((item) => ({ field: clip(fieldOf(item.path)), message: clip(item.message) }));
     const plain = problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message));
     if (all.length > MAX_PROBLEMS) plain.push(`… and ${all.length - MAX_PROBLEMS} more problems`);
     const message =
@@ -161,7 +151,7 @@ function normalize(err: unknown): {
           ? 'Method not allowed on this resource'
           : e.status === 415
             ? "Unsupported media type: see the operation's request body in the contract"
-            : clip(readable(e.message.slice(0, 2000)), 1000);
+            : clip(e.message.slice(0, 2000), 1000);
     const headers: Record<string, string> = e.headers?.Allow ? { Allow: e.headers.Allow } : {};
     const reason = e.status === 404 ? 'unknown_path' : reasonOfStatus(e.status);
     return { status: e.status, message, problems, plain, headers, expected: true, reason };

@@ -5,7 +5,8 @@
 import { closest, distance } from 'fastest-levenshtein';
 import type { Request, Response } from 'express';
 import type { ContractIndex, ContractOperation } from '../contract/index.js';
-import { operationOf } from './operation.js';
+import { operationOf } from './context.js';
+import { formatMessage } from '../contract/formats.js';
 import { ApiError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
 
 type Json = Record<string, unknown>;
@@ -160,12 +161,11 @@ export function validationErrors(index: ContractIndex) {
       case 'const':
         return `must be ${shown(s.const, part)}`;
       case 'format': {
-        // `x-decimal-places` is checked as the validator's format `decimal2` (contract/validator-spec.ts).
+        // `x-decimal-places` is checked as a custom format (contract/validator-spec.ts, formats.ts).
         const places = s['x-decimal-places'];
         if (places !== undefined) return `must have at most ${places} decimal places`;
         const format = String(s.format ?? '');
-        if (format === 'decimal2') return 'must have at most 2 decimal places';
-        return `must be ${FORMATS[format] ?? 'in the documented format'}`;
+        return formatMessage(format) ?? `must be ${FORMATS[format] ?? 'in the documented format'}`;
       }
       case 'pattern':
         return PATTERNS[String(s.pattern)] ?? 'is not in the documented form';
@@ -214,8 +214,10 @@ export function validationErrors(index: ContractIndex) {
       const hint = near ? `; did you mean "${near}"?` : '';
       return { ...base, reason: 'unknown_field', message: `Unknown field "${param}" in ${where}${hint}` };
     }
-    // The validator's own checks of the query (no ajv keyword): an unknown parameter, a reserved character.
-    if (keyword === undefined && /^Unknown query parameter/.test(item.message)) {
+    // The validator's own checks of the query carry no ajv keyword: a parameter the operation does
+    // not declare is unknown; one it declares failed the reserved-character check (below).
+    const declared = part === 'query' && (op?.paramNames.query ?? []).includes(param);
+    if (keyword === undefined && part === 'query' && !declared) {
       const near = suggestion(param, op?.paramNames.query ?? []);
       const hint = near ? `; did you mean "${near}"?` : '';
       return { ...base, reason: 'unknown_query_parameter', message: `Unknown query parameter "${param}"${hint}` };
@@ -232,7 +234,7 @@ export function validationErrors(index: ContractIndex) {
       message: `${param} ${text}${gotText}`,
     });
     const schema = schemaAt(op, part, rest);
-    if (keyword === undefined && /must be url encoded/.test(item.message)) {
+    if (keyword === undefined && declared) {
       // A value no value of the format could be (`01/11/2026` for a date) is told the format, not the encoding.
       const format = String(schema?.format ?? '');
       const chars = FORMAT_CHARS[format];

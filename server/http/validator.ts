@@ -11,7 +11,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import type { Config } from '../config.js';
 import type { ContractIndex } from '../contract/index.js';
-import { hasAtMostTwoDecimals } from '../lib/money.js';
+import { ajvFormats } from '../contract/formats.js';
 import { matchOf } from './operation.js';
 import { mediaTypeOf } from './media-type.js';
 import { loadEngine, type ValidatorEngine } from './validator-engine.js';
@@ -37,9 +37,7 @@ export function validatorOptions(
     validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: 'full' },
-    formats: {
-      decimal2: { type: 'number', validate: (value: number) => hasAtMostTwoDecimals(value) },
-    },
+    formats: ajvFormats(),
     ignoreUndocumented: false,
     fileUploader: false,
   };

@@ -4,7 +4,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { contract } from '../../../contract/index.js';
-import { hasAtMostTwoDecimals } from '../../../lib/money.js';
+import { ajvFormats, formatMessage } from '../../../contract/formats.js';
 
 type Json = Record<string, unknown>;
 // CommonJS packages: their export is under `default` when loaded from ESM.
@@ -35,7 +35,7 @@ export function compileValidators(): Record<IngestSchema, ValidateFunction> {
   }
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv, { mode: 'full' });
-  ajv.addFormat('decimal2', { type: 'number', validate: (value: number) => hasAtMostTwoDecimals(value) });
+  for (const [name, format] of Object.entries(ajvFormats())) ajv.addFormat(name, format);
   ajv.addSchema({ $id: 'contract', components: { schemas } });
   return {
     BankingTransaction: ajv.compile({ $ref: 'contract#/components/schemas/BankingTransactionIngest' }),
@@ -43,11 +43,12 @@ export function compileValidators(): Record<IngestSchema, ValidateFunction> {
   };
 }
 
-/** "transaction.brlAmount must match format \"decimal2\"" → readable problems. */
+/** The line's problems in words, from ajv's structured errors (keyword, params, path). */
 export const describeErrors = (errors: ErrorObject[] | null | undefined): string[] =>
   (errors ?? []).map((e) => {
     const where = `transaction${e.instancePath.replace(/\//g, '.')}`;
-    if (e.keyword === 'format' && e.params.format === 'decimal2') return `${where} must have at most 2 decimal places`;
+    const custom = e.keyword === 'format' ? formatMessage(e.params.format) : undefined;
+    if (custom) return `${where} ${custom}`;
     if (e.keyword === 'additionalProperties')
       return `${where} has an unknown or platform-assigned field ${String(e.params.additionalProperty)}`;
     return `${where} ${e.message ?? 'is invalid'}`;
