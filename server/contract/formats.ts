@@ -16,7 +16,7 @@ interface CustomFormat {
 /** The format given to amounts with `x-decimal-places: 2`. */
 export const TWO_DECIMALS = 'decimal2';
 
-export const CUSTOM_FORMATS: Record<string, CustomFormat> = {
+const CUSTOM_FORMATS: Record<string, CustomFormat> = {
   [TWO_DECIMALS]: {
     type: 'number',
     validate: (value: number) => hasAtMostTwoDecimals(value),

@@ -8,8 +8,6 @@ import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';
 import { ApiError } from '../kit/errors.js';
 
-export { mediaTypeOf } from './context.js';
-
 /** Does the request carry a body (a length above 0, or chunked)? */
 const hasBody = (req: Request) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

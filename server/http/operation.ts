@@ -4,9 +4,6 @@
 import { ApiError, badRequest } from '../kit/errors.js';
 import type { Match } from '../contract/index.js';
 
-export type { OperationMatch } from './context.js';
-export { matchOf, operationOf } from './context.js';
-
 const NOT_FOUND_MESSAGE = 'No such resource or operation';
 
 /** The 404 of a path the contract does not have. */

@@ -9,7 +9,7 @@ import { OpenApiContext } from 'express-openapi-validator/dist/framework/openapi
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
 import { RequestValidator, ResponseValidator } from 'express-openapi-validator/dist/middlewares/index.js';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
-import type { OperationMatch } from './operation.js';
+import type { OperationMatch } from './context.js';
 
 interface RouteRecord {
   expressRoute: string;

@@ -12,8 +12,8 @@ import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framew
 import type { Config } from '../config.js';
 import type { ContractIndex } from '../contract/index.js';
 import { ajvFormats } from '../contract/formats.js';
-import { matchOf } from './operation.js';
-import { mediaTypeOf } from './media-type.js';
+import { matchOf } from './context.js';
+import { mediaTypeOf } from './context.js';
 import { loadEngine, type ValidatorEngine } from './validator-engine.js';
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
