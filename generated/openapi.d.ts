@@ -1972,15 +1972,13 @@ export interface components {
             details: string[];
         };
         /**
-         * @description The same error as RFC 9457 problem details, sent when the request's `Accept` prefers
-         *     `application/problem+json` (for example `Accept: application/problem+json`). `type` is the
-         *     reason's section of the docs (`about:blank` when there is none), `title` the status's reason
-         *     phrase, `detail` the message and `instance` the request's path; every member of the operation's
-         *     own error body (`error`, `message`, `code`, `requestId`, `reason`, `param`, `docUrl`, `details` or
-         *     `errors`) follows as an extension member. Branch on `reason` (or `code` in the virtual-card area),
-         *     as with the default body.
+         * @description The members RFC 9457 gives every problem: sent, with the error body's own members beside them, when
+         *     the request's `Accept` prefers `application/problem+json` (for example `Accept:
+         *     application/problem+json`). `type` is the reason's section of the docs (`about:blank` when there
+         *     is none), `title` the status's reason phrase, `detail` the message and `instance` the request's
+         *     path. Branch on `reason` (or `code` in the virtual-card area), as with the default body.
          */
-        Problem: {
+        ProblemDetails: {
             /**
              * @description A URI naming the problem type (the reason's section of the docs), or `about:blank`.
              * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
@@ -1997,9 +1995,9 @@ export interface components {
             detail?: string;
             /** @description The request's path. */
             instance?: string;
-        } & {
-            [key: string]: unknown;
         };
+        /** @description The `ApiError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        Problem: components["schemas"]["ApiError"] & components["schemas"]["ProblemDetails"];
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -3165,6 +3163,8 @@ export interface components {
             /** @description One item per problem found, naming the field it concerns. */
             details: components["schemas"]["FieldErrorDetail"][];
         };
+        /** @description The `FieldError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        FieldProblem: components["schemas"]["FieldError"] & components["schemas"]["ProblemDetails"];
         /**
          * @description The fields to change; only the fields sent change. At least one field is required. `email`
          *     cannot change: sending it (or any other field not listed here) gives 400.
@@ -3538,6 +3538,8 @@ export interface components {
              */
             errors?: components["schemas"]["FieldErrorDetail"][];
         };
+        /** @description The `VcnError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        VcnProblem: components["schemas"]["VcnError"] & components["schemas"]["ProblemDetails"];
         /**
          * @description The booking's price, required for `HOTEL` and `AERIAL`, forbidden for `CUSTOM`. Each member
          *     has at most 2 decimal places (more gives 400, never rounded). `rate + taxes + fees` must be
@@ -5127,7 +5129,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description `userId` is not a UUID version 4; `details` names it. */
@@ -5154,7 +5156,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description The user does not exist, or belongs to another company (the two are indistinguishable). */
@@ -5176,7 +5178,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /**
@@ -5206,7 +5208,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description A rule of the resource forbids the change; `details` names the field concerned. */
@@ -5233,7 +5235,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /**
@@ -5252,7 +5254,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -5272,7 +5274,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -5291,7 +5293,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -5313,7 +5315,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -5334,7 +5336,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5360,7 +5362,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5384,7 +5386,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5404,7 +5406,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
@@ -5426,7 +5428,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -5447,7 +5449,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5471,7 +5473,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5495,7 +5497,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
     };
@@ -9329,7 +9331,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9428,7 +9430,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9587,7 +9589,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9616,7 +9618,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -3,8 +3,10 @@
 // production settings, records its exact answer to each benchmarked request, and starts a bare
 // Express and a node:http server replaying those bytes, a bare Express that runs the framework we
 // keep (JSON body parser and express-openapi-validator on our contract) before replaying them (the
-// floor of any handler code: the stock middleware, configured as ours), and a Prism mock of our public
-// bundle. autocannon then drives each server in interleaved rounds; the table shows medians, the
+// floor of any handler code: the stock middleware, configured as ours), a Prism mock of our public
+// bundle, and the same work written the obvious way on the same stack (`same work`: Express,
+// express.json, the stock validator, a token lookup, the operation's own query and JSON, res.json;
+// scripts/bench-http/same-work.ts), whose answers are checked equal to the service's first. autocannon then drives each server in interleaved rounds; the table shows medians, the
 // ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
 // answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
 // over the floor, over Prism…).
@@ -21,6 +23,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { BENCH_SECRETS, endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
@@ -55,6 +58,8 @@ interface Target {
 const FLOOR = 'Express + validator';
 /** Stoplight Prism mocking our public bundle: what a static mock of the contract serves. */
 const PRISM = 'Prism mock';
+/** The same work written the obvious way on the same stack (bench-http/same-work.ts), answers checked equal. */
+const SAME_WORK = 'same work';
 
 function start(
   name: string,
@@ -154,6 +159,29 @@ async function drive(
   };
 }
 
+/** The same-work peer must answer what the service answered (JSON deep-equal), or the bench stops. */
+async function sameAnswers(peer: Target, data: BenchData, all: Endpoint[], recordings: Recording[]) {
+  for (const [i, e] of all.entries()) {
+    const res = await fetch(`http://127.0.0.1:${peer.port}${e.url}`, {
+      method: e.method,
+      headers: {
+        Authorization: `Bearer ${tokenFor(data, e)}`,
+        ...(e.body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: e.body?.(),
+    });
+    const theirs = await res.text();
+    const ours = Buffer.from(recordings[i]!.body, 'base64').toString();
+    const json = (text: string) => (text ? (JSON.parse(text) as unknown) : undefined);
+    // A create makes a new resource each time: its status is compared, not its id.
+    const same = e.method === 'POST' || isDeepStrictEqual(json(theirs), json(ours));
+    if (res.status !== recordings[i]!.status || !same)
+      throw new Error(
+        `${SAME_WORK} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
+      );
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
@@ -215,6 +243,13 @@ async function main() {
         'silent',
       ]),
     );
+    const sameWork = start(
+      SAME_WORK,
+      48_108,
+      [...NODE, 'scripts/bench-http/same-work.ts', file, '48108', recordFile],
+      production,
+    );
+    targets.push(sameWork);
     if (flag('validation')) {
       targets.push(
         start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }),
@@ -232,6 +267,7 @@ async function main() {
       );
     }
     for (const t of targets.slice(1)) await ready(t);
+    await sameAnswers(sameWork, data, all, recordings);
 
     process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
     for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
@@ -322,6 +358,7 @@ async function main() {
         'floor × Express req/s',
         'shed',
         ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it']),
+        'p99 × same work',
       ];
       const lines = rows.map((r) => {
         const s = r.results.service!;
@@ -340,6 +377,7 @@ async function main() {
           r.ratiosToExpress[FLOOR]!.rps.toFixed(2),
           String(s.shed),
           ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)]),
+          (s.p99 / Math.max(r.results[SAME_WORK]!.p99, 1)).toFixed(2),
         ];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);

@@ -30,13 +30,21 @@ if (problem) {
   process.exit(0);
 }
 
-// Files that never reach the store (the contract's own checks, the packed client, the docs page)
-// run once, in the SQLite pass.
+// Files that never reach the store the run chose (the contract's own checks, the packed client, the
+// docs page, the validator against its stock self, the code's own rules, the settings, the webhook
+// signature helper; the shutdown test runs a SQLite sandbox of its own) run once, in the SQLite pass.
 const storeFree = [
   'test/contract.diff.test.ts',
   'test/contract.bundles.test.ts',
+  'test/contract.coverage.test.ts',
   'test/client.package.test.ts',
+  'test/client.webhooks.test.ts',
   'test/docs.*.test.ts',
+  'test/http.validator-equivalence.test.ts',
+  'test/code.rules.test.ts',
+  'test/areas.table-owners.test.ts',
+  'test/config.settings.test.ts',
+  'test/server.shutdown.test.ts',
 ];
 // The load tests time the server's answers, so they run after the rest, one file at a time: what
 // they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).

@@ -1942,15 +1942,13 @@ export interface components {
             details: string[];
         };
         /**
-         * @description The same error as RFC 9457 problem details, sent when the request's `Accept` prefers
-         *     `application/problem+json` (for example `Accept: application/problem+json`). `type` is the
-         *     reason's section of the docs (`about:blank` when there is none), `title` the status's reason
-         *     phrase, `detail` the message and `instance` the request's path; every member of the operation's
-         *     own error body (`error`, `message`, `code`, `requestId`, `reason`, `param`, `docUrl`, `details` or
-         *     `errors`) follows as an extension member. Branch on `reason` (or `code` in the virtual-card area),
-         *     as with the default body.
+         * @description The members RFC 9457 gives every problem: sent, with the error body's own members beside them, when
+         *     the request's `Accept` prefers `application/problem+json` (for example `Accept:
+         *     application/problem+json`). `type` is the reason's section of the docs (`about:blank` when there
+         *     is none), `title` the status's reason phrase, `detail` the message and `instance` the request's
+         *     path. Branch on `reason` (or `code` in the virtual-card area), as with the default body.
          */
-        Problem: {
+        ProblemDetails: {
             /**
              * @description A URI naming the problem type (the reason's section of the docs), or `about:blank`.
              * @example http://localhost:8080/docs#/section/error-reasons/unknown_field
@@ -1967,9 +1965,9 @@ export interface components {
             detail?: string;
             /** @description The request's path. */
             instance?: string;
-        } & {
-            [key: string]: unknown;
         };
+        /** @description The `ApiError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        Problem: components["schemas"]["ApiError"] & components["schemas"]["ProblemDetails"];
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -3135,6 +3133,8 @@ export interface components {
             /** @description One item per problem found, naming the field it concerns. */
             details: components["schemas"]["FieldErrorDetail"][];
         };
+        /** @description The `FieldError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        FieldProblem: components["schemas"]["FieldError"] & components["schemas"]["ProblemDetails"];
         /**
          * @description The fields to change; only the fields sent change. At least one field is required. `email`
          *     cannot change: sending it (or any other field not listed here) gives 400.
@@ -3508,6 +3508,8 @@ export interface components {
              */
             errors?: components["schemas"]["FieldErrorDetail"][];
         };
+        /** @description The `VcnError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
+        VcnProblem: components["schemas"]["VcnError"] & components["schemas"]["ProblemDetails"];
         /**
          * @description The booking's price, required for `HOTEL` and `AERIAL`, forbidden for `CUSTOM`. Each member
          *     has at most 2 decimal places (more gives 400, never rounded). `rate + taxes + fees` must be
@@ -5088,7 +5090,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description `userId` is not a UUID version 4; `details` names it. */
@@ -5115,7 +5117,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description The user does not exist, or belongs to another company (the two are indistinguishable). */
@@ -5137,7 +5139,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /**
@@ -5167,7 +5169,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /** @description A rule of the resource forbids the change; `details` names the field concerned. */
@@ -5194,7 +5196,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["FieldProblem"];
             };
         };
         /**
@@ -5213,7 +5215,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
@@ -5233,7 +5235,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
@@ -5252,7 +5254,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
@@ -5274,7 +5276,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description An unexpected error. Nothing is half-written; retry later and quote `requestId` if it persists. */
@@ -5295,7 +5297,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5321,7 +5323,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5345,7 +5347,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5365,7 +5367,7 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description `payload-too-large`: the request body is larger than the operation accepts (1 MiB of JSON). */
@@ -5387,7 +5389,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /** @description The request body is not `application/json`. */
@@ -5408,7 +5410,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5432,7 +5434,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
         /**
@@ -5456,7 +5458,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["VcnError"];
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["VcnProblem"];
             };
         };
     };
@@ -9290,7 +9292,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             412: components["responses"]["PreconditionFailed"];
@@ -9389,7 +9391,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9548,7 +9550,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -9577,7 +9579,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FieldError"];
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["FieldProblem"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
