@@ -6,8 +6,8 @@
 // floor of any handler code: the stock middleware, configured as ours), a Prism mock of our public
 // bundle, and the same work written the obvious way on the same stack (`same work`: Express,
 // express.json, the stock validator, a token lookup, the operation's own query and JSON, res.json;
-// scripts/bench-http/same-work.ts), whose answers are checked equal to the service's first. autocannon then drives each server in interleaved rounds; the table shows medians, the
-// ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
+// scripts/bench-http/same-work.ts), whose answers are checked equal to the service's first.
+// autocannon then drives each server in interleaved rounds; the table shows medians, the ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
 // answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
 // over the floor, over Prism…).
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
@@ -15,7 +15,8 @@
 //        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
 //   --validation  also runs the server with response validation on (its cost, as a ratio)
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
-//   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit
+//   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit (the
+//                 same-work peer's to DIR/same-work)
 //   --baseline DIR also runs the server of another checkout (e.g. `git worktree add DIR main`), as a ratio to ours
 //   --tail        runs the service with --trace-gc and prints, per endpoint and connection count, what it did
 //                 while driven: CPU busy share, GC pauses, TIME-WAIT sockets, latency beside Little's law (tail.ts)
@@ -246,7 +247,14 @@ async function main() {
     const sameWork = start(
       SAME_WORK,
       48_108,
-      [...NODE, 'scripts/bench-http/same-work.ts', file, '48108', recordFile],
+      [
+        ...NODE,
+        ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, 'same-work')] : []),
+        'scripts/bench-http/same-work.ts',
+        file,
+        '48108',
+        recordFile,
+      ],
       production,
     );
     targets.push(sameWork);
