@@ -1,7 +1,7 @@
 // The store's Kysely type and its migrations. Opening a store: store.ts.
 import { warnLine } from '../lib/warn.js';
 import { type Kysely, Migrator, type Migration } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from '../schema.js';
 import { migrations } from './migrations/index.js';
 import { migrationStatus, withUnknown } from './migration-status.js';
 

@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { statementDataVersion } from '../db/statement-versions.js';
+import type { Database } from '../schema.js';
+import { statementDataVersion } from '../areas/statements/versions.js';
 import type { AuthContext } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';

@@ -5,7 +5,7 @@
 // the real day again (one it expired before its end is live again, and will expire again with a
 // new `vcn.expired`); events and time stamps recorded while it was ahead stay.
 import type { Db } from '../db/database.js';
-import { clockOffset, setClockOffset } from '../db/company-clock.js';
+import { clockOffset, setClockOffset } from '../areas/auth/company-clock.js';
 import { writeTransaction } from '../db/transaction.js';
 import { badRequest } from '../kit/errors.js';
 import { forgetExpiries, recordExpiries } from '../areas/vcn/store/expiry.js';

@@ -5,7 +5,7 @@
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { ApiError, badRequest } from '../../kit/errors.js';
 import { sign, verify } from '../../lib/signed-token.js';
-import { statementVersion } from '../../db/statement-versions.js';
+import { statementVersion } from './versions.js';
 import { loadBankingChanges, loadCreditCardChanges, type FeedPosition } from './store/changes.js';
 import { presentBanking, presentCreditCard } from './present.js';
 

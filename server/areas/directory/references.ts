@@ -3,9 +3,9 @@
 // category and cost center) but do not own them (the users and directory areas do): they read them
 // here, so the reads across areas stay few and visible (test/areas.table-owners.test.ts).
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from './database.js';
-import type { Database } from './schema.js';
-import { chunks } from '../lib/chunks.js';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../schema.js';
+import { chunks } from '../../lib/chunks.js';
 
 /** The company's users (deleted ones included: their transactions still name them) with this address. */
 export async function userIdsByEmail(db: Db, companyId: string, email: string): Promise<string[]> {

@@ -2,7 +2,7 @@
 // each row carries its user's and requester's addresses and its category's and cost center's names,
 // typed, and null where the row references none.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { withDisplayNames, withRequesterEmail } from '../server/db/references.js';
+import { withDisplayNames, withRequesterEmail } from '../server/areas/directory/references.js';
 import { createCategory, createCostCenter } from './support/factories/directory.js';
 import { createAccount, createBankingTransactions } from './support/factories/statements.js';
 import { createRoles, createUser } from './support/factories/users.js';

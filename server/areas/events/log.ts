@@ -2,17 +2,17 @@
 // changes state, inside its transaction, so the event — and one pending webhook delivery per
 // endpoint that wants it (the outbox) — commits or rolls back with the change. Also the event's
 // public shape, and the 30-day purge.
-import { monotonicUlids } from '../lib/ulid.js';
+import { monotonicUlids } from '../../lib/ulid.js';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
-import type { EventType } from './event-types.js';
-import type { components } from '../../generated/openapi.js';
+import type { Database } from '../../schema.js';
+import type { EventRow, WebhookDeliveryRow } from './tables.js';
+import type { EventType } from './types.js';
+import type { components } from '../../../generated/openapi.js';
 
 type Schemas = components['schemas'];
-import { writeTransaction } from './transaction.js';
-import { clockOffset } from './company-clock.js';
-import { chunks } from '../lib/chunks.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { clockOffset } from '../auth/company-clock.js';
+import { chunks } from '../../lib/chunks.js';
 
 /** Rows per INSERT of events or deliveries, under SQLite's bound-parameter limit. */
 const EVENT_BATCH = 500;
