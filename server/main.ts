@@ -14,7 +14,7 @@ import { loadConfig, type Config } from './config.js';
 import { checkSettings } from './settings.js';
 import type { Db } from './db/database.js';
 import { openStore, type Store } from './db/store.js';
-import { resolveSecrets } from './db/server-secrets.js';
+import { resolveSecrets } from './areas/auth/server-secrets.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
 import type { Logger } from 'pino';

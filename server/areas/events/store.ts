@@ -1,6 +1,6 @@
 // Reading the event log (written by server/db/event-log.ts in the transactions of the changes).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../schema.js';
+import type { Database } from '../../db/database.js';
 import type { EventRow } from './tables.js';
 
 type Db = Kysely<Database>;

@@ -18,7 +18,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { writeTransaction } from '../../db/transaction.js';
 import { CONFLICT, retrying } from '../../db/retry.js';
-import type { Database } from '../../schema.js';
+import type { Database } from '../../db/database.js';
 import { storeKind } from '../../db/dialect.js';
 
 type Db = Kysely<Database>;

@@ -2,9 +2,9 @@
 // of its event; a worker claims it with a conditional UPDATE (one worker or replica at a time),
 // sends it, and records the outcome: succeeded, retry later with backoff, or failed for good.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../schema.js';
-import type { WebhookDeliveryRow } from '../events/tables.js';
-import { UNCLAIMED } from '../events/log.js';
+import type { Database } from '../../db/database.js';
+import type { WebhookDeliveryRow } from './tables.js';
+import { UNCLAIMED } from './outbox.js';
 
 type Db = Kysely<Database>;
 

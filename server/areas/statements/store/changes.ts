@@ -3,7 +3,7 @@
 // why a reader never misses a change: server/db/statement-versions.ts. Also the `*.created` events
 // of the rows a write created, read back as the lists show them.
 import type { Db } from '../../../db/database.js';
-import { recordEvents } from '../../events/log.js';
+import { recordEvents } from '../../events/public.js';
 import { bankingItems, type BankingItem } from './banking-page.js';
 import { creditCardItems, type CreditCardItem } from './credit-card-page.js';
 import { withAttachments } from './attachments-of.js';

@@ -1,9 +1,9 @@
 // The `vcn.*` events: the card as `getVcn` shows it (never card data), written in the change's transaction.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../schema.js';
-import { companyTimeZone } from '../../auth/company-zone.js';
-import { changedAttributes, recordEvent } from '../../events/log.js';
-import type { EventType } from '../../events/types.js';
+import type { Database } from '../../../db/database.js';
+import { companyTimeZone } from '../../auth/public.js';
+import { changedAttributes, recordEvent } from '../../events/public.js';
+import type { EventType } from '../../events/public.js';
 import { localDate } from '../../../lib/time.js';
 import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';
