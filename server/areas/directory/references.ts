@@ -50,7 +50,7 @@ interface DisplayNames {
 
 /**
  * `query` with the names of its statement row's references: the row is the table aliased `t`
- * (`selectFrom('banking_transactions as t')`); its user's address and its category's and cost
+ * (a statement table selected `as t`); its user's address and its category's and cost
  * center's names are left-joined (aliases `u`, `c`, `cc`) and selected as `user_email`,
  * `custom_category_name` and `cost_center_name`. One statement per page: the names come with the
  * rows, not a query per row. Apply it last: the joined aliases are not part of the returned query's type.

@@ -104,6 +104,10 @@ export const presentEvent = (row: EventRow): EventBody => ({
   data: JSON.parse(row.data) as EventBody['data'],
 });
 
+/** The event `id`, or undefined when it was purged. */
+export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
+  db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+
 /** Deletes events older than 30 days (their deliveries go with them). */
 export async function purgeEvents(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();

@@ -58,7 +58,7 @@ export async function enqueueDeliveries(
 /** Deletes the deliveries of the events `eventIds` selects (before those events are purged). */
 export async function deleteDeliveriesOf(
   db: Db,
-  eventIds: SelectQueryBuilder<Database, 'events', { id: string }>,
+  eventIds: SelectQueryBuilder<Database, keyof Database, { id: string }>,
 ): Promise<void> {
   await db.deleteFrom('webhook_deliveries').where('event_id', 'in', eventIds).execute();
 }

@@ -128,3 +128,19 @@ export async function findDelivery(db: Db, companyId: string, endpointId: string
     .where('webhook_deliveries.id', '=', id)
     .executeTakeFirst();
 }
+
+/** How many deliveries there are of each status (the metrics' gauge). */
+export const deliveriesByStatus = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+
+/** When the oldest delivery still pending was created (`oldest` null when none is). */
+export const oldestPendingDelivery = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
