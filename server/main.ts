@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { checkSettings } from './settings.js';
-import type { Db } from './db/database.js';
 import { openStore, type Store } from './db/store.js';
 import { resolveSecrets } from './areas/auth/server-secrets.js';
 import { systemClock } from './lib/clock.js';

@@ -65,8 +65,7 @@ function usesIn(file: string, source: string, owner: Map<string, string>): strin
   const uses = new Set<string>();
   for (const [, table] of source.matchAll(/'([a-z_]+)(?: as \w+|\.\w+)?'/g)) {
     const area = owner.get(table!);
-    if (area !== undefined && area !== place && !declarations().get(area)?.endsWith(file.replace(/^server\//, '')))
-      uses.add(`${file} ${table}`);
+    if (area !== undefined && area !== place && declarations().get(area) !== file) uses.add(`${file} ${table}`);
   }
   return [...uses];
 }
