@@ -1,4 +1,4 @@
-// POST /sandbox/v1/clock/advance: moves a company's clock forward (server/db/company-clock.ts),
+// POST /sandbox/v1/clock/advance: moves a company's clock forward (server/areas/auth/company-clock.ts),
 // then runs at once what time drives for the company: cards past their end date expire with
 // `vcn.expired`, stamped with the company's new time. Bills and invites read the new day on the
 // next request. POST /sandbox/v1/clock/reset puts it back on wall time: cards read their status on

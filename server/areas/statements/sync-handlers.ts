@@ -1,5 +1,5 @@
 // The statements' change feeds (`…/banking/sync`, `…/credit-card/sync`): a signed cursor holding a
-// position in the company's change order (store/changes.ts, db/statement-versions.ts), bound to the
+// position in the company's change order (store/changes.ts, versions.ts), bound to the
 // company and the filters. A cursor ahead of the company's version (its data was restored to an
 // earlier state) can no longer be served: 410, start over.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';

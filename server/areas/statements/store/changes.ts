@@ -1,6 +1,6 @@
 // The statements' change feeds (`…/sync`): the company's rows in (change_seq, id) order after a
 // position, each in its latest state, and whether it was created after that position. The order and
-// why a reader never misses a change: server/db/statement-versions.ts. Also the `*.created` events
+// why a reader never misses a change: server/areas/statements/versions.ts. Also the `*.created` events
 // of the rows a write created, read back as the lists show them.
 import type { Db } from '../../../db/database.js';
 import { recordEvents } from '../../events/public.js';
