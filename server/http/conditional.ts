@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { statementDataVersion } from '../areas/statements/versions.js';
+import { statementDataVersion } from '../areas/statements/public.js';
 import type { AuthContext } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';

@@ -4,3 +4,4 @@
 export { clearCostCenter, reassignCategory } from './reclassify.js';
 export { touchStatementRows } from './versions.js';
 export { ingestRunsByStatus } from './store/ingest-runs.js';
+export { statementDataVersion } from './versions.js';
