@@ -13,9 +13,18 @@ module.exports = {
     {
       name: 'no-cross-area',
       severity: 'error',
-      comment: 'An area never imports another area: share through server/kit, server/lib or server/db; seeding across areas belongs to server/cli.',
+      comment:
+        "An area reaches another only through that area's public module (server/areas/<area>/public.ts): what it may read or change of the other's tables. Seeding across areas belongs to server/sandbox and server/cli.",
       from: { path: '^server/areas/([^/]+)/' },
-      to: { path: '^server/areas/', pathNot: '^server/areas/$1/' },
+      to: { path: '^server/areas/', pathNot: ['^server/areas/$1/', '^server/areas/[^/]+/public\\.ts$'] },
+    },
+    {
+      name: 'db-is-plumbing',
+      severity: 'error',
+      comment:
+        'server/db is plumbing (driver, dialect, migrations, retry, prepared statements, transactions, snapshot and backup): it names no table and imports no area; server/schema.ts joins the owners\' tables.',
+      from: { path: '^server/db/' },
+      to: { path: '^server/(areas|cli|http|idempotency|kit|sandbox)/|^server/(app|main|operations|schema)\\.ts$' },
     },
     {
       name: 'areas-below-the-pipeline',

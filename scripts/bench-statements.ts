@@ -22,7 +22,7 @@ import { seedStatements } from '../server/sandbox/seed/statements.js';
 import { handlers } from '../server/areas/statements/handlers.js';
 import { bankingPageQuery } from '../server/areas/statements/banking-query.js';
 import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statements/store/banking-page.js';
-import { userIdsByEmail } from '../server/db/references.js';
+import { userIdsByEmail } from '../server/areas/users/public.js';
 import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
 import type { HandlerContext, Input } from '../server/kit/handler.js';

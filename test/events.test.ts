@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createAccount, createBankingTransaction } from './support/factories/statements.js';
-import { recordEvent } from '../server/db/event-log.js';
+import { recordEvent } from '../server/areas/events/log.js';
 
 let server: TestServer;
 beforeAll(async () => {

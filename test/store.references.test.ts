@@ -1,8 +1,9 @@
-// The names a statement query joins from the users and directory areas (server/db/references.ts):
+// The names a statement query joins from the users and directory areas (server/areas/directory/public.ts, server/areas/users/public.ts):
 // each row carries its user's and requester's addresses and its category's and cost center's names,
 // typed, and null where the row references none.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { withDisplayNames, withRequesterEmail } from '../server/db/references.js';
+import { withDisplayNames } from '../server/areas/directory/public.js';
+import { withRequesterEmail } from '../server/areas/users/public.js';
 import { createCategory, createCostCenter } from './support/factories/directory.js';
 import { createAccount, createBankingTransactions } from './support/factories/statements.js';
 import { createRoles, createUser } from './support/factories/users.js';

@@ -13,7 +13,7 @@ import { validatorOptions } from '../../server/http/validator.js';
 import { contract } from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
 import { openStore } from '../../server/db/store.js';
-import { resolveSecrets } from '../../server/db/server-secrets.js';
+import { resolveSecrets } from '../../server/areas/auth/server-secrets.js';
 import { lookupToken } from '../../server/areas/auth/store.js';
 import { operations } from '../../server/operations.js';
 import { systemClock, offsetClock } from '../../server/lib/clock.js';

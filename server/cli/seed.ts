@@ -1,7 +1,7 @@
 // Realistic, deterministic demo data for one company: every area's seeder, in dependency order.
 import { createHash } from 'node:crypto';
 import cliProgress from 'cli-progress';
-import { companyTimeZone } from '../db/company-zone.js';
+import { companyTimeZone } from '../areas/auth/company-zone.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { createRng } from '../lib/random.js';

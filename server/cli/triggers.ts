@@ -5,7 +5,7 @@
 // listed with the reason.
 import { randomUUID } from 'node:crypto';
 import type { FinanceClient } from '@company-finance/client';
-import { EVENT_TYPES } from '../db/event-types.js';
+import { EVENT_TYPES } from '../areas/events/types.js';
 import { newUlid } from '../lib/ulid.js';
 import { call, type Event, issueCard, name, recordedEvent, stamp } from './trigger-calls.js';
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Kysely, sql, type Transaction } from 'kysely';
 import { migrate, type Db } from './database.js';
-import type { Database } from './schema.js';
+import type { Database } from './database.js';
 import type { StoreKind } from './dialect.js';
 import { isStoreBusy } from './errors.js';
 import { sqliteDialect } from './sqlite.js';

@@ -3,7 +3,7 @@
 // gives them.
 import type { Services, AuthContext } from '../kit/handler.js';
 import { forbidden, unauthorized } from '../kit/errors.js';
-import { lookupToken, type TokenRefusal } from '../areas/auth/store.js';
+import { lookupToken, type TokenRefusal } from '../areas/auth/public.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';
 import { offsetClock } from '../lib/clock.js';

@@ -1,7 +1,7 @@
 // Conditional GETs (RFC 9110 §13.1.2, DESIGN §11): every GET answer carries an `ETag` and
 // `Cache-Control: private, no-cache`, and `If-None-Match` with a current tag gets 304 without a body.
 //  - The statements' lists, change feeds and exports follow the company's statement version
-//    (server/db/statement-versions.ts, advanced in the transaction of every write they show): their
+//    (server/areas/statements/versions.ts, advanced in the transaction of every write they show): their
 //    weak tag is that version with everything else that shapes the answer (the company, the
 //    operation, the query, the company's time zone; no request header changes their 200), read
 //    before the handler, so a 304 runs neither the page's query nor its serialization. When the
@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { statementDataVersion } from '../db/statement-versions.js';
+import type { Database } from '../db/database.js';
+import { statementDataVersion } from '../areas/statements/public.js';
 import type { AuthContext } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';

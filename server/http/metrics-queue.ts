@@ -4,7 +4,8 @@
 // figures out of that scrape.
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
-import { ingestRunsByStatus } from '../areas/statements/store/ingest-runs.js';
+import { ingestRunsByStatus } from '../areas/statements/public.js';
+import { deliveriesByStatus, oldestPendingDelivery } from '../areas/webhooks/public.js';
 
 export function queueFigures(db: Db, registry: Registry): void {
   const registers = [registry];
@@ -16,12 +17,7 @@ export function queueFigures(db: Db, registry: Registry): void {
     registers,
     async collect() {
       this.reset();
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute()
-        .catch(() => []);
+      const rows = await deliveriesByStatus(db).catch(() => []);
       for (const row of rows) this.set({ status: row.status }, Number(row.n));
     },
   });
@@ -32,12 +28,7 @@ export function queueFigures(db: Db, registry: Registry): void {
     registers,
     async collect() {
       this.reset();
-      const row = await db
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.min('created_at').as('oldest'))
-        .where('status', '=', 'pending')
-        .executeTakeFirst()
-        .catch(() => undefined);
+      const row = await oldestPendingDelivery(db).catch(() => undefined);
       if (!row) return;
       this.set(row.oldest ? Math.max(0, (Date.now() - Date.parse(String(row.oldest))) / 1000) : 0);
     },

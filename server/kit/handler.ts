@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { operations } from '../../generated/openapi.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { CardIssuer } from './card-issuer.js';

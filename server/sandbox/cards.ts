@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordVcnEvent, shownCard } from '../areas/vcn/store/events.js';
 import { monotonicUlids } from '../lib/ulid.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../db/database.js';
 import { localDate } from '../lib/time.js';
 import { effectiveStatus } from '../areas/vcn/status.js';
 import { presentAuthorization } from '../areas/vcn/present.js';

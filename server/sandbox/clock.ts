@@ -1,11 +1,11 @@
-// POST /sandbox/v1/clock/advance: moves a company's clock forward (server/db/company-clock.ts),
+// POST /sandbox/v1/clock/advance: moves a company's clock forward (server/areas/auth/company-clock.ts),
 // then runs at once what time drives for the company: cards past their end date expire with
 // `vcn.expired`, stamped with the company's new time. Bills and invites read the new day on the
 // next request. POST /sandbox/v1/clock/reset puts it back on wall time: cards read their status on
 // the real day again (one it expired before its end is live again, and will expire again with a
 // new `vcn.expired`); events and time stamps recorded while it was ahead stay.
 import type { Db } from '../db/database.js';
-import { clockOffset, setClockOffset } from '../db/company-clock.js';
+import { clockOffset, setClockOffset } from '../areas/auth/company-clock.js';
 import { writeTransaction } from '../db/transaction.js';
 import { badRequest } from '../kit/errors.js';
 import { forgetExpiries, recordExpiries } from '../areas/vcn/store/expiry.js';

@@ -4,7 +4,7 @@
 // and all of them are stored in one transaction with one `statement.ingested` event.
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
-import { recordEvent } from '../db/event-log.js';
+import { recordEvent } from '../areas/events/log.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { badRequest } from '../kit/errors.js';
 import {
@@ -22,7 +22,7 @@ import { findBankingItem } from '../areas/statements/store/banking-page.js';
 import { findCreditCardItem } from '../areas/statements/store/credit-card-page.js';
 import { presentBanking, presentCreditCard } from '../areas/statements/present.js';
 import { recordCreatedEvents } from '../areas/statements/store/changes.js';
-import { statementVersion, statementWriteTransaction } from '../db/statement-versions.js';
+import { statementVersion, statementWriteTransaction } from '../areas/statements/versions.js';
 
 type Schemas = components['schemas'];
 /** Problems listed in one answer, as the validator lists them. */

@@ -2,7 +2,7 @@
 import { defineHandlers } from '../../kit/handler.js';
 import { notFound } from '../../kit/errors.js';
 import { paging } from '../../kit/paging.js';
-import { EVENT_RETENTION_MS, presentEvent } from '../../db/event-log.js';
+import { EVENT_RETENTION_MS, presentEvent } from './log.js';
 import { findEvent, listEvents } from './store.js';
 
 export const handlers = defineHandlers({

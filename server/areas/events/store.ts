@@ -1,7 +1,7 @@
-// Reading the event log (written by server/db/event-log.ts in the transactions of the changes).
+// Reading the event log (written by log.ts in the transactions of the changes).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { EventRow } from '../../db/event-tables.js';
+import type { Database } from '../../db/database.js';
+import type { EventRow } from './tables.js';
 
 type Db = Kysely<Database>;
 

@@ -6,7 +6,7 @@ import { bankingPageQuery, dateRange } from './banking-query.js';
 import { findBankingItem, loadBankingPage } from './store/banking-page.js';
 import { findCreditCardItem, loadCreditCardPage } from './store/credit-card-page.js';
 import { annotateTransaction, annotateTransactions } from './store/annotate.js';
-import { userIdsByEmail } from '../../db/references.js';
+import { userIdsByEmail } from '../users/public.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
 import { syncHandlers } from './sync-handlers.js';

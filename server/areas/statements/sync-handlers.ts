@@ -1,11 +1,11 @@
 // The statements' change feeds (`…/banking/sync`, `…/credit-card/sync`): a signed cursor holding a
-// position in the company's change order (store/changes.ts, db/statement-versions.ts), bound to the
+// position in the company's change order (store/changes.ts, versions.ts), bound to the
 // company and the filters. A cursor ahead of the company's version (its data was restored to an
 // earlier state) can no longer be served: 410, start over.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { ApiError, badRequest } from '../../kit/errors.js';
 import { sign, verify } from '../../lib/signed-token.js';
-import { statementVersion } from '../../db/statement-versions.js';
+import { statementVersion } from './versions.js';
 import { loadBankingChanges, loadCreditCardChanges, type FeedPosition } from './store/changes.js';
 import { presentBanking, presentCreditCard } from './present.js';
 

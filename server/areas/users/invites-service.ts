@@ -12,7 +12,7 @@ import { expireInvites, findPendingInvite, insertInvite, markInviteAccepted } fr
 import { findUserByEmail, insertUsers, findUser, type UserView } from './store/users.js';
 import { writeTransaction } from '../../db/transaction.js';
 import type { InviteRow } from './tables.js';
-import { recordEvent } from '../../db/event-log.js';
+import { recordEvent } from '../events/public.js';
 
 /** The contract's limit on a user's name. */
 const MAX_NAME_LENGTH = 120;

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../kit/errors.js';
 import { findRole } from './store/roles.js';
-import { changedAttributes, recordEvent } from '../../db/event-log.js';
+import { changedAttributes, recordEvent } from '../events/public.js';
 import { presentUser } from './present.js';
 import {
   countActiveAdministrators,

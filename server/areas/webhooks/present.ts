@@ -1,6 +1,6 @@
 // Webhook endpoints and deliveries as the API shows them. The secret is shown only on creation
 // and rotation (`withSecret`).
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/event-tables.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 
 export const presentEndpoint = (row: WebhookEndpointRow) => ({
   id: row.id,

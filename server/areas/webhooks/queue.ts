@@ -2,9 +2,9 @@
 // of its event; a worker claims it with a conditional UPDATE (one worker or replica at a time),
 // sends it, and records the outcome: succeeded, retry later with backoff, or failed for good.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { WebhookDeliveryRow } from '../../db/event-tables.js';
-import { UNCLAIMED } from '../../db/event-log.js';
+import type { Database } from '../../db/database.js';
+import type { WebhookDeliveryRow } from './tables.js';
+import { UNCLAIMED } from './outbox.js';
 
 type Db = Kysely<Database>;
 
@@ -128,3 +128,19 @@ export async function findDelivery(db: Db, companyId: string, endpointId: string
     .where('webhook_deliveries.id', '=', id)
     .executeTakeFirst();
 }
+
+/** How many deliveries there are of each status (the metrics' gauge). */
+export const deliveriesByStatus = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+
+/** When the oldest delivery still pending was created (`oldest` null when none is). */
+export const oldestPendingDelivery = (db: Db) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst();

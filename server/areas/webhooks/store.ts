@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { monotonicUlids } from '../../lib/ulid.js';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { WebhookEndpointRow, WebhookEndpointStatus } from '../../db/event-tables.js';
+import type { Database } from '../../db/database.js';
+import type { WebhookEndpointRow, WebhookEndpointStatus } from './tables.js';
 import { failPending } from './queue.js';
-import { recordEvent } from '../../db/event-log.js';
+import { recordEvent } from '../events/public.js';
 import { presentEndpoint } from './present.js';
 import { writeTransaction } from '../../db/transaction.js';
 

@@ -5,9 +5,8 @@ import { failureLog } from '../../lib/failure-log.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import type { WebhookDeliveryRow } from '../../db/event-tables.js';
-import { presentEvent } from '../../db/event-log.js';
-import { purgeEvents } from '../../db/event-log.js';
+import type { WebhookDeliveryRow } from './tables.js';
+import { findEvent, presentEvent, purgeEvents } from '../events/public.js';
 import { claimDue, recordAttempt } from './queue.js';
 import { nextAttemptAt } from './backoff.js';
 import { findEndpointById, markEndpointFailing, markEndpointHealthy, signingSecrets } from './store.js';
@@ -56,7 +55,7 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
 
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
     const endpoint = await findEndpointById(db, delivery.endpoint_id);
-    const event = await db.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirst();
+    const event = await findEvent(db, delivery.event_id);
     if (!endpoint || !event) return;
     if (endpoint.status !== 'enabled') {
       await recordAttempt(db, delivery, {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { SERVER_SECRETS, checkSettings, effectiveSettings } from '../../settings.js';
 import { output, usingDb, withDb } from '../options.js';
 import { loadConfig } from '../../config.js';
-import { resolveSecrets } from '../../db/server-secrets.js';
+import { resolveSecrets } from '../../areas/auth/server-secrets.js';
 import { reencryptPans } from '../../areas/vcn/store/reencrypt.js';
 
 export function register(program: Command): void {

@@ -1,7 +1,7 @@
 // `finance invite`: the sandbox stand-in for the invitee's side of an invite.
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { companyClock } from '../../db/company-clock.js';
+import { companyClock } from '../../areas/auth/company-clock.js';
 import { acceptInvite } from '../../areas/users/invites-service.js';
 import { listInvites } from '../../areas/users/store/invites.js';
 import type { InviteStatus } from '../../areas/users/tables.js';

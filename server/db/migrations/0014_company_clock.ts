@@ -1,5 +1,5 @@
 // The company's clock (sandbox test clocks): how far ahead of wall time the company's business
-// rules run, in milliseconds. 0 until the sandbox moves it; it only grows (server/db/company-clock.ts).
+// rules run, in milliseconds. 0 until the sandbox moves it; it only grows (server/areas/auth/company-clock.ts).
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
 

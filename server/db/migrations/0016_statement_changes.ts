@@ -1,4 +1,4 @@
-// The statements' change feeds (`…/sync`, server/db/statement-versions.ts): on each transaction the
+// The statements' change feeds (`…/sync`, server/areas/statements/versions.ts): on each transaction the
 // change number of its creation and of its latest change, which the feed reads in (change_seq, id)
 // order; on PostgreSQL the sequence the numbers come from, and the number an ingest run reserved
 // before its closing transaction (the feeds read nothing from it on until the run is done).

@@ -3,7 +3,7 @@
 // from ctx.rng; everything is written in one transaction, in batches.
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { companyTimeZone } from '../../db/company-zone.js';
+import { companyTimeZone } from '../../areas/auth/company-zone.js';
 import type { SeedContext } from './seed-context.js';
 import { TRANSACTION_TYPES, type TransactionType } from './statements/catalog.js';
 import { insertBankingTransactions, insertCreditCardTransactions } from '../../areas/statements/store/insert.js';

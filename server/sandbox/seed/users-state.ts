@@ -1,6 +1,6 @@
 // What the demo-data seeder needs to read before writing people.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../db/database.js';
 
 /** The company's name, and whether it already has roles (then it was seeded before). */
 export async function seedState(

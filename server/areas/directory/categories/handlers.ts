@@ -1,6 +1,6 @@
 // Categories: read the validated request, call the store, shape the reply.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { defineHandlers } from '../../../kit/handler.js';
 import { notFound } from '../../../kit/errors.js';
 import type { CategoryRow } from '../tables.js';

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
-import { clearCostCenter } from '../../../db/reclassify.js';
-import { touchStatementRows } from '../../../db/statement-versions.js';
+import { clearCostCenter } from '../../statements/public.js';
+import { touchStatementRows } from '../../statements/public.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { changedAttributes, recordEvent } from '../../events/public.js';
 import { presentCostCenter } from './present.js';
 import { prepared } from '../../../db/prepared.js';
 

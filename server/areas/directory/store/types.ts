@@ -1,6 +1,6 @@
 // The platform's catalogue of directory types (DEFAULT, CUSTOM), as the API shows it.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { DirectoryType, DirectoryTypeRow } from '../tables.js';
 
 export const TYPE_ID: Record<DirectoryType, number> = { DEFAULT: 1, CUSTOM: 2 };

@@ -5,7 +5,7 @@ import type { DirectoryType, NewSupplier } from '../tables.js';
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../names.js';
 import { TYPE_ID } from '../store/types.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { changedAttributes, recordEvent } from '../../../db/event-log.js';
+import { changedAttributes, recordEvent } from '../../events/public.js';
 import { presentSupplier } from './present.js';
 
 interface Supplier {

@@ -16,7 +16,7 @@ import {
   type AttachmentType,
 } from './content-types.js';
 import { putFile, readFileBlob, sha256 } from './file-blobs.js';
-import { companyTimeZone } from '../../../db/company-zone.js';
+import { companyTimeZone } from '../../auth/public.js';
 import {
   completeUpload,
   declareAttachment,

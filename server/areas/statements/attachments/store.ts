@@ -4,11 +4,11 @@ import type { Db } from '../../../db/database.js';
 import { conflict, notFound } from '../../../kit/errors.js';
 import type { AttachmentRow } from '../tables.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { recordEvent } from '../../../db/event-log.js';
-import { companyTimeZone } from '../../../db/company-zone.js';
+import { recordEvent } from '../../events/public.js';
+import { companyTimeZone } from '../../auth/public.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
-import { markChanged, statementWriteTransaction } from '../../../db/statement-versions.js';
+import { markChanged, statementWriteTransaction } from '../versions.js';
 
 /** An uploaded attachment as the API shows it (the upload's answer). */
 function presentUploaded(row: AttachmentRow, timeZone: string) {

@@ -9,7 +9,7 @@ import { formatInstant } from '../../../lib/time.js';
 import { listAccounts } from '../accounts/store.js';
 import type { BankingPageQuery } from '../store/banking-types.js';
 import type { CreditCardPageQuery } from '../store/credit-card-page.js';
-import { userIdsByEmail } from '../../../db/references.js';
+import { userIdsByEmail } from '../../users/public.js';
 import type { CsvDialect } from './csv.js';
 import { BANKING_COLUMNS, CREDIT_CARD_COLUMNS } from './columns.js';
 import { bankingChunks, creditCardChunks } from './rows.js';

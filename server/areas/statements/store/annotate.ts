@@ -5,11 +5,11 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
-import { changedAttributes, recordEvent } from '../../../db/event-log.js';
-import { categoryIdsIn, costCenterIdsIn } from '../../../db/references.js';
+import { changedAttributes, recordEvent } from '../../events/public.js';
+import { categoryIdsIn, costCenterIdsIn } from '../../directory/public.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
-import { markChanged, statementWriteTransaction } from '../../../db/statement-versions.js';
+import { markChanged, statementWriteTransaction } from '../versions.js';
 
 interface TransactionPatch {
   notes?: string;

@@ -3,7 +3,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { jsonArray, jsonArrayFrom } from '../../../db/dialect.js';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 
 export interface AttachmentSummary {
   id: string;

@@ -6,7 +6,7 @@
 // would have to collect and sort every matching row. Which arms a query gets: banking-arms.ts.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { literalLimit, unindexedInteger, unindexedTime } from '../../../db/dialect.js';
 import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';

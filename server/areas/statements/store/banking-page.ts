@@ -9,7 +9,8 @@ import { prepared, preparedShapes, type Placeholders } from '../../../db/prepare
 import type { BankingPageQuery } from './banking-types.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
-import { withDisplayNames, withRequesterEmail } from '../../../db/references.js';
+import { withDisplayNames } from '../../directory/public.js';
+import { withRequesterEmail } from '../../users/public.js';
 
 /** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
 const ITEM_COLUMNS = [

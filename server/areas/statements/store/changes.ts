@@ -1,14 +1,14 @@
 // The statements' change feeds (`…/sync`): the company's rows in (change_seq, id) order after a
 // position, each in its latest state, and whether it was created after that position. The order and
-// why a reader never misses a change: server/db/statement-versions.ts. Also the `*.created` events
+// why a reader never misses a change: server/areas/statements/versions.ts. Also the `*.created` events
 // of the rows a write created, read back as the lists show them.
 import type { Db } from '../../../db/database.js';
-import { recordEvents } from '../../../db/event-log.js';
+import { recordEvents } from '../../events/public.js';
 import { bankingItems, type BankingItem } from './banking-page.js';
 import { creditCardItems, type CreditCardItem } from './credit-card-page.js';
 import { withAttachments } from './attachments-of.js';
 import { presentBanking, presentCreditCard } from '../present.js';
-import { horizon } from '../../../db/statement-versions.js';
+import { horizon } from '../versions.js';
 
 /** The first change number the page may not read: an unfinished ingest run's (same statement, same snapshot). */
 const horizonOf = (db: Db, companyId: string) => horizon(db, companyId).$asScalar();

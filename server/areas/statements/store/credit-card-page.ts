@@ -4,7 +4,7 @@
 import type { Db } from '../../../db/database.js';
 import { literalLimit } from '../../../db/dialect.js';
 import type { CreditCardTransactionRow } from '../tables.js';
-import { withDisplayNames } from '../../../db/references.js';
+import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 
 export interface CreditCardItem extends CreditCardTransactionRow {

@@ -1,7 +1,8 @@
 // Which of the ids an ingest file names exist in the company (accounts, users, categories, cost
 // centers), and which credit-card ids are already taken.
 import type { Db } from '../../../db/database.js';
-import { categoryIdsIn, costCenterIdsIn, userEmails } from '../../../db/references.js';
+import { categoryIdsIn, costCenterIdsIn } from '../../directory/public.js';
+import { userEmails } from '../../users/public.js';
 import { chunks } from '../../../lib/chunks.js';
 
 export interface References {

@@ -9,7 +9,7 @@
 import { ulid } from 'ulid';
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { ingestRunNumber, nextStatementVersion } from '../../../db/statement-versions.js';
+import { ingestRunNumber, nextStatementVersion } from '../versions.js';
 import { CONFLICT, letOtherWritersIn, retrying } from '../../../db/retry.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCards } from './ingest-staging.js';

@@ -3,7 +3,7 @@
 // balances and bill totals they move — by the run's closing transaction, so they appear all at once.
 // The move is INSERT … SELECT inside the store: no row crosses the wire again.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type {
   NewBankingTransaction,
   NewCreditCardTransaction,

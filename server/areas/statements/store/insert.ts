@@ -1,11 +1,11 @@
 // Writing statement rows (seed, ingest, tests): batched multi-row inserts that keep account
 // balances and bill totals current. Call inside a transaction so rows and totals land together.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { closingDateOf } from '../bills/cycle.js';
 import { chunks } from '../../../lib/chunks.js';
-import { nextStatementVersion } from '../../../db/statement-versions.js';
+import { nextStatementVersion } from '../versions.js';
 
 type Trx = Kysely<Database>;
 

@@ -1,6 +1,6 @@
 // What a receipt shows about a banking transaction: the row, its account and its company.
 import type { Db } from '../../../db/database.js';
-import { companyNameAndZone } from '../../../db/company-zone.js';
+import { companyNameAndZone } from '../../auth/public.js';
 
 /** The company's banking transaction with its account and the company's name and time zone, or undefined. */
 export async function findReceiptData(db: Db, companyId: string, id: number) {

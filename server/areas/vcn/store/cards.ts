@@ -1,7 +1,7 @@
 // Reading cards, and what a card has spent. A reservation (PENDING) is not a card yet: reads
 // never see it.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { VcnError } from '../../../kit/errors.js';
 import type { VcnRow, VcnTable } from '../tables.js';
 

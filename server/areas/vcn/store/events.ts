@@ -1,9 +1,9 @@
 // The `vcn.*` events: the card as `getVcn` shows it (never card data), written in the change's transaction.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { companyTimeZone } from '../../../db/company-zone.js';
-import { changedAttributes, recordEvent } from '../../../db/event-log.js';
-import type { EventType } from '../../../db/event-types.js';
+import type { Database } from '../../../db/database.js';
+import { companyTimeZone } from '../../auth/public.js';
+import { changedAttributes, recordEvent } from '../../events/public.js';
+import type { EventType } from '../../events/public.js';
 import { localDate } from '../../../lib/time.js';
 import { presentDetails } from '../present.js';
 import type { VcnRow } from '../tables.js';

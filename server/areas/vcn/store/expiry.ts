@@ -3,12 +3,12 @@
 // last day has passed in its company's time zone, on the company's clock. Moving a sandbox
 // company's clock runs it at once for that company.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { localDate } from '../../../lib/time.js';
 import { issuedCard } from './cards.js';
 import { recordVcnEvent } from './events.js';
 import { writeTransaction } from '../../../db/transaction.js';
-import { companyClocks, largestClockOffset } from '../../../db/company-clock.js';
+import { companyClocks, largestClockOffset } from '../../auth/public.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

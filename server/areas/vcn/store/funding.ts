@@ -1,7 +1,7 @@
 // Funding cards: the company's cards that fund virtual cards, one active per type and currency.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { FundingCardRow, VcnType } from '../tables.js';
 import { writeTransaction } from '../../../db/transaction.js';
 

@@ -2,7 +2,7 @@
 // a slow issuer never holds the database. The reservation holds the idempotency key meanwhile,
 // so two requests can never both get a card for one key; a failure leaves nothing behind.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { encryptPan } from '../crypto.js';
 import type { CardIssuer } from '../../../kit/card-issuer.js';
 import type { VcnRow } from '../tables.js';

@@ -1,6 +1,6 @@
 // Listing the company's cards (newest first) with their spending, for the read operations.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { VcnRow, VcnType } from '../tables.js';
 import type { VcnStatus } from '../status.js';
 import { issuedCard } from './cards.js';

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { recordVcnEvent } from './events.js';
 import { ulid } from 'ulid';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { VcnError } from '../../../kit/errors.js';
 import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow, VcnTable } from '../tables.js';

@@ -1,6 +1,6 @@
 // Reading a card for a reveal, recorded in the audit table in the same transaction.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn } from './cards.js';
 import { writeTransaction } from '../../../db/transaction.js';

@@ -1,6 +1,6 @@
 // The card's purchase attempts, newest first, with keyset paging on (occurred_at, id).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { VcnTransactionRow, VcnTransactionStatus } from '../tables.js';
 
 interface TransactionQuery {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordVcnEvent, shownCard } from './events.js';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import { VcnError, invalidVcnRequest } from '../../../kit/errors.js';
 import { fromMinor, toMinor } from '../../../lib/money.js';
 import type { CardIssuer } from '../../../kit/card-issuer.js';

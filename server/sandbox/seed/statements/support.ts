@@ -1,7 +1,7 @@
 // Reads and writes the statements seeder needs beyond inserting transactions.
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import type { Database } from '../../../db/schema.js';
+import type { Database } from '../../../db/database.js';
 import type { AccountTable } from '../../../areas/statements/tables.js';
 import { chunks } from '../../../lib/chunks.js';
 

@@ -5,9 +5,9 @@ import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '
 import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
 import { TYPE_ID } from '../../store/types.js';
 import { writeTransaction } from '../../../../db/transaction.js';
-import { changedAttributes, recordEvent } from '../../../../db/event-log.js';
+import { changedAttributes, recordEvent } from '../../../events/public.js';
 import { shownCategories } from './shown.js';
-import { touchStatementRows } from '../../../../db/statement-versions.js';
+import { touchStatementRows } from '../../../statements/public.js';
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
 export async function listCategories(

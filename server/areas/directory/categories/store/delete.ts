@@ -2,11 +2,11 @@
 import type { Db } from '../../../../db/database.js';
 import { badRequest, unprocessable, ApiError } from '../../../../kit/errors.js';
 import { TYPE_ID } from '../../store/types.js';
-import { reassignCategory } from '../../../../db/reclassify.js';
+import { reassignCategory } from '../../../statements/public.js';
 import { protectedCategories } from './categories.js';
 import { writeTransaction } from '../../../../db/transaction.js';
 import { shownCategories } from './shown.js';
-import { recordEvent } from '../../../../db/event-log.js';
+import { recordEvent } from '../../../events/public.js';
 
 /**
  * Deletes the company's categories `ids`. Their establishments move to `moveTo`; their transactions

@@ -2,8 +2,8 @@
 // classified with it (the statements'): the one place the directory writes statement rows, named here
 // so the write across areas is visible (test/areas.table-owners.test.ts).
 import type { Transaction } from 'kysely';
-import type { Database } from './schema.js';
-import { touchStatementRows } from './statement-versions.js';
+import type { Database } from '../../db/database.js';
+import { touchStatementRows } from './versions.js';
 
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
 

@@ -1,37 +1,10 @@
-// What one area may read of another's rows: whether a company's users, categories and cost centers
-// exist, and their display names. The statements reference them (a transaction's user, requester,
-// category and cost center) but do not own them (the users and directory areas do): they read them
-// here, so the reads across areas stay few and visible (test/areas.table-owners.test.ts).
+// What the statements may read of the directory: whether a company's categories and cost centers
+// exist, and the display names of a statement row's references. withDisplayNames also joins the
+// user's address (the users area's table) so a page stays one statement: the one read across owners
+// in a join, listed in test/areas.table-owners.test.ts.
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from './database.js';
-import type { Database } from './schema.js';
-import { chunks } from '../lib/chunks.js';
-
-/** The company's users (deleted ones included: their transactions still name them) with this address. */
-export async function userIdsByEmail(db: Db, companyId: string, email: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('email_normalized', '=', email.trim().toLowerCase())
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** The company's users among `ids` (deleted ones included), each with its normalized address. */
-export async function userEmails(db: Db, companyId: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  for (const chunk of chunks(ids)) {
-    const rows = await db
-      .selectFrom('users')
-      .select(['id', 'email_normalized'])
-      .where('company_id', '=', companyId)
-      .where('id', 'in', chunk)
-      .execute();
-    for (const row of rows) found.set(row.id, row.email_normalized);
-  }
-  return found;
-}
+import type { Database, Db } from '../../db/database.js';
+import { chunks } from '../../lib/chunks.js';
 
 /** The ids among `ids` of the company's rows of `table`. */
 async function companyIdsIn<Id extends number | string>(
@@ -77,7 +50,7 @@ interface DisplayNames {
 
 /**
  * `query` with the names of its statement row's references: the row is the table aliased `t`
- * (`selectFrom('banking_transactions as t')`); its user's address and its category's and cost
+ * (a statement table selected `as t`); its user's address and its category's and cost
  * center's names are left-joined (aliases `u`, `c`, `cc`) and selected as `user_email`,
  * `custom_category_name` and `cost_center_name`. One statement per page: the names come with the
  * rows, not a query per row. Apply it last: the joined aliases are not part of the returned query's type.
@@ -96,24 +69,4 @@ export function withDisplayNames<DB extends Record<'t', Referencing>, TB extends
       'c.name as custom_category_name',
       'cc.name as cost_center_name',
     ]) as unknown as SelectQueryBuilder<DB, TB, O & DisplayNames>;
-}
-
-/** `query` over a banking row `t` with its requester's address as `requester_email` (alias `r`; see `withDisplayNames`). */
-export function withRequesterEmail<
-  DB extends Record<'t', { requester_user_id: string | null }>,
-  TB extends keyof DB,
-  O,
->(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O & { requester_email: string | null }> {
-  const statementQuery = query as unknown as SelectQueryBuilder<
-    Database & { t: { requester_user_id: string | null } },
-    't',
-    O
-  >;
-  return statementQuery
-    .leftJoin('users as r', 'r.id', 't.requester_user_id')
-    .select('r.email as requester_email') as unknown as SelectQueryBuilder<
-    DB,
-    TB,
-    O & { requester_email: string | null }
-  >;
 }

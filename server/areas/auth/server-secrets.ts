@@ -3,8 +3,8 @@
 // worker and replica on the database. Production must pass them in (server/settings.ts refuses
 // to start without them), so nothing is generated there.
 import { randomBytes } from 'node:crypto';
-import type { Db } from './database.js';
-import type { Config } from '../config.js';
+import type { Db } from '../../db/database.js';
+import type { Config } from '../../config.js';
 
 type Generated = Exclude<
   keyof Config['secrets'],

@@ -3,9 +3,9 @@
 // (tokens, signed URLs, idempotency retention, rate limits, webhook retries) stay on wall time.
 // Authenticated requests carry it as `auth.companyClock`; this module serves the callers without
 // a token (the command line, housekeeping) and the sandbox that moves it.
-import { offsetClock, type Clock } from '../lib/clock.js';
-import { chunks } from '../lib/chunks.js';
-import type { Db } from './database.js';
+import { offsetClock, type Clock } from '../../lib/clock.js';
+import { chunks } from '../../lib/chunks.js';
+import type { Db } from '../../db/database.js';
 
 /** How far ahead of wall time the company's clock runs (0 when never moved or no such company). */
 export async function clockOffset(db: Db, companyId: string): Promise<number> {

@@ -2,17 +2,18 @@
 // changes state, inside its transaction, so the event — and one pending webhook delivery per
 // endpoint that wants it (the outbox) — commits or rolls back with the change. Also the event's
 // public shape, and the 30-day purge.
-import { monotonicUlids } from '../lib/ulid.js';
+import { monotonicUlids } from '../../lib/ulid.js';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import type { EventRow, WebhookDeliveryRow } from './event-tables.js';
-import type { EventType } from './event-types.js';
-import type { components } from '../../generated/openapi.js';
+import type { Database } from '../../db/database.js';
+import type { EventRow } from './tables.js';
+import type { EventType } from './types.js';
+import type { components } from '../../../generated/openapi.js';
 
 type Schemas = components['schemas'];
-import { writeTransaction } from './transaction.js';
-import { clockOffset } from './company-clock.js';
-import { chunks } from '../lib/chunks.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { clockOffset } from '../auth/public.js';
+import { deleteDeliveriesOf, enqueueDeliveries } from '../webhooks/public.js';
+import { chunks } from '../../lib/chunks.js';
 
 /** Rows per INSERT of events or deliveries, under SQLite's bound-parameter limit. */
 const EVENT_BATCH = 500;
@@ -22,9 +23,6 @@ type Db = Kysely<Database>;
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 const nextEventId = monotonicUlids();
-const nextDeliveryId = monotonicUlids();
-/** The epoch: a delivery no worker has claimed. */
-export const UNCLAIMED = new Date(0).toISOString();
 
 interface NewEvent {
   companyId: string;
@@ -86,40 +84,6 @@ export function changedAttributes<T extends object>(before: T, after: T): Partia
   return changed;
 }
 
-/** Does an endpoint with these enabled events want an event of `type`? */
-const wants = (enabledEvents: string[], type: string) => enabledEvents.includes('*') || enabledEvents.includes(type);
-
-/** One pending delivery per enabled endpoint of the company that wants the event, due at `wall`. */
-async function enqueueDeliveries(db: Db, companyId: string, events: EventRow[], wall: Date): Promise<void> {
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'enabled_events'])
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'enabled')
-    .execute();
-  const enabled = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
-  const rows: WebhookDeliveryRow[] = events.flatMap((event) =>
-    enabled
-      .filter((e) => wants(e.events, event.type))
-      .map((e) => ({
-        id: `msg_${nextDeliveryId(wall.getTime())}`,
-        company_id: event.company_id,
-        endpoint_id: e.id,
-        event_id: event.id,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: wall.toISOString(),
-        claimed_until: UNCLAIMED,
-        last_attempt_at: null,
-        last_status_code: null,
-        last_error: null,
-        last_duration_ms: null,
-        created_at: event.created_at,
-      })),
-  );
-  for (const batch of chunks(rows, EVENT_BATCH)) await db.insertInto('webhook_deliveries').values(batch).execute();
-}
-
 interface EventBody {
   id: string;
   type: string;
@@ -140,12 +104,16 @@ export const presentEvent = (row: EventRow): EventBody => ({
   data: JSON.parse(row.data) as EventBody['data'],
 });
 
+/** The event `id`, or undefined when it was purged. */
+export const findEvent = (db: Db, id: string): Promise<EventRow | undefined> =>
+  db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+
 /** Deletes events older than 30 days (their deliveries go with them). */
 export async function purgeEvents(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
   return writeTransaction(db, async (trx) => {
     const old = trx.selectFrom('events').select('id').where('created_at', '<', cutoff);
-    await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', old).execute();
+    await deleteDeliveriesOf(trx, old);
     const result = await trx.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
   });

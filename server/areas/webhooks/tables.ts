@@ -1,15 +1,4 @@
-// Row types of the events and webhooks tables (migration 0008_events; the idempotency table is server/idempotency/tables.ts).
-
-export interface EventRow {
-  /** `evt_` + ULID: ordered by creation. */
-  id: string;
-  company_id: string;
-  type: string;
-  created_at: string;
-  request_id: string | null;
-  /** JSON `{object, previousAttributes?}`. */
-  data: string;
-}
+// Row types of the webhook endpoints and deliveries (migration 0008_events): the webhooks area owns them.
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
@@ -50,8 +39,7 @@ export interface WebhookDeliveryRow {
   created_at: string;
 }
 
-export interface EventsTables {
-  events: EventRow;
+export interface WebhooksTables {
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
 }

@@ -2,7 +2,7 @@
 // (server/lib/time.ts). Authenticated requests carry it in `auth.timeZone`; these lookups of the
 // companies table (the auth area's) serve the callers without a token (signed URLs: a receipt also
 // shows the company's name) and the command line.
-import type { Db } from './database.js';
+import type { Db } from '../../db/database.js';
 
 /** The time zone of the company, or undefined when there is no such company. */
 export async function companyTimeZone(db: Db, companyId: string): Promise<string | undefined> {

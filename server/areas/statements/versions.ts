@@ -16,10 +16,10 @@
 // `ETag`). Lives here, below the areas, because the directory's deletes and renames change what the
 // statements show too (reclassify.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { writeTransaction } from './transaction.js';
-import { CONFLICT, retrying } from './retry.js';
-import type { Database } from './schema.js';
-import { storeKind } from './dialect.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { CONFLICT, retrying } from '../../db/retry.js';
+import type { Database } from '../../db/database.js';
+import { storeKind } from '../../db/dialect.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
