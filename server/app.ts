@@ -89,7 +89,7 @@ export function createApp({
   // The docs page as served to one base URL, and its CSP (the inline scripts' hashes change with it).
   // In the sandbox its samples use the demo company's ids (server/sandbox/docs-demo.ts).
   const docsPages = new Map<string, { mtimeMs: number; body: Precompressed; csp: string }>();
-  const demo = config.production ? undefined : demoSamples(db, publicBundle);
+  const demo = config.production ? undefined : demoSamples(db, publicBundle, clock);
   const servedDocs = async (baseUrl: string) => {
     const { mtimeMs } = statSync(docsPage);
     const samples = demo ? await demo() : { key: '', apply: (html: string) => html };

@@ -2,20 +2,28 @@
 // replaced, when the page is served, by ids of the demo company that `finance serve` creates on an
 // empty database (the first company of the store). Production pages keep the contract's examples.
 import type { Db } from '../db/database.js';
-import { sampleEdits } from '../docs-samples.js';
+import { SHIFT_DAYS, sampleEdits } from '../docs-samples.js';
+import { clockOffset, companyTimeZone } from '../areas/auth/public.js';
+import { daysBetween, localDate } from '../lib/time.js';
+import type { Clock } from '../lib/clock.js';
 import { asInPageScript, consoleOperations } from '../docs.js';
 import { consoleJson } from '../docs-console.js';
 
 /**
  * The ids of one company's data, by the path prefix that ends with the parameter
- * (`/cost-centers/v1/cost-centers/{id}`), or by `body.<field>` for a body field that names a resource.
+ * (`/cost-centers/v1/cost-centers/{id}`), by `path?name` for a query parameter, or by `body.<field>`
+ * for a body field that names a resource; and by SHIFT_DAYS, how many days the contract's example
+ * dates move to fall where they do relative to the company's today.
  */
 type DemoIds = Record<string, string | number>;
 
 const first = async <T>(query: { executeTakeFirst(): Promise<T | undefined> }) => query.executeTakeFirst();
 
+/** The day the contract's examples are written from: a VCN's check-in 14 days ahead, a clock advanced to the year's end. */
+const EXAMPLES_DAY = '2026-11-26';
+
 /** The demo company's ids for the operations' path parameters; empty when the store has no company. */
-export async function demoIds(db: Db): Promise<DemoIds> {
+export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> {
   const company = await first(db.selectFrom('companies').select('id').orderBy('created_at').orderBy('id').limit(1));
   if (!company) return {};
   const c = company.id;
@@ -35,7 +43,8 @@ export async function demoIds(db: Db): Promise<DemoIds> {
     first(
       db.selectFrom(table).select('id').where('company_id', '=', c).orderBy('type_id', 'desc').orderBy('id').limit(1),
     );
-  const [banking, card, costCenter, supplier, category, user, bill, vcn, event, role] = await Promise.all([
+  const [banking, card, costCenter, supplier, category, user, bill, vcn, event, role, endpoint, invite, attachment] =
+    await Promise.all([
     latestProcessed('banking_transactions'),
     latestProcessed('credit_card_transactions'),
     first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
@@ -64,6 +73,57 @@ export async function demoIds(db: Db): Promise<DemoIds> {
         .orderBy('id')
         .limit(1),
     ),
+    first(
+      db
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 'enabled')
+        .orderBy('id')
+        .limit(1),
+    ),
+    first(
+      db
+        .selectFrom('invites')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 'PENDING')
+        .where('expires_at', '>', now.toISOString())
+        .orderBy('created_at')
+        .limit(1),
+    ),
+    first(
+      db
+        .selectFrom('attachments')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 'UPLOADED')
+        .orderBy('created_at')
+        .limit(1),
+    ),
+  ]);
+  // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, not the one the samples annotate with).
+  const [delivery, deletable, offset, timeZone] = await Promise.all([
+    endpoint &&
+      first(
+        db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('endpoint_id', '=', endpoint.id)
+          .orderBy('id', 'desc')
+          .limit(1),
+      ),
+    db
+      .selectFrom('categories')
+      .select('id')
+      .where('company_id', '=', c)
+      .where('type_id', '=', 2)
+      .where('id', '!=', category?.id ?? -1)
+      .orderBy('id', 'desc')
+      .limit(2)
+      .execute(),
+    clockOffset(db, c),
+    companyTimeZone(db, c),
   ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {
@@ -78,6 +138,14 @@ export async function demoIds(db: Db): Promise<DemoIds> {
   set('/credit-cards/v1/bills/{dueDate}', bill?.due_date);
   set('/credit-cards/v1/vcns/{vcnId}', vcn?.id);
   set('/events/v1/events/{eventId}', event?.id);
+  set('/sandbox/v1/vcns/{vcnId}', vcn?.id);
+  set('/webhooks/v1/endpoints/{endpointId}', endpoint?.id);
+  set('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}', delivery?.id);
+  set('/sandbox/v1/invites/{inviteId}', invite?.id);
+  set('/attachments/v1/content/{attachmentId}', attachment?.id);
+  if (deletable.length === 2) set('/categories/v1/categories?ids', deletable.map((row) => row.id).join(','));
+  const today = localDate(new Date(now.getTime() + offset), timeZone ?? 'America/Sao_Paulo');
+  set(SHIFT_DAYS, daysBetween(EXAMPLES_DAY, today));
   // Body fields that name a resource: the PATCH samples annotate with the demo's cost center and
   // category, the attachment sample attaches to its transaction, the user samples give a role it has.
   set('body.costCenterId', costCenter?.id);
@@ -95,11 +163,11 @@ const FRESH_MS = 30_000;
  * The docs page's samples and Try-it console with the demo company's ids: a function from the built page to the page
  * as served. The page holds each sample's source as a JSON string; each is replaced whole.
  */
-export function demoSamples(db: Db, bundle: Record<string, unknown>) {
+export function demoSamples(db: Db, bundle: Record<string, unknown>, clock: Clock) {
   let cached: { at: number; edits: Array<[string, string]> } | undefined;
   return async (): Promise<{ key: string; apply: (html: string) => string }> => {
     if (!cached || Date.now() - cached.at > FRESH_MS) {
-      const ids = await demoIds(db);
+      const ids = await demoIds(db, clock.now());
       const edits = sampleEdits(bundle, ids).map(([from, to]): [string, string] => [
         JSON.stringify(from).slice(1, -1),
         JSON.stringify(to).slice(1, -1),

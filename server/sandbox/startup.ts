@@ -9,18 +9,24 @@ import { seedCompany } from '../cli/seed.js';
 import { buildDocs, docsPath } from '../docs.js';
 import { loadBundle } from '../contract/index.js';
 import { buildProductionDocs, productionDocsPath } from '../contract/sandbox.js';
+import { addDemoFixtures } from './demo-fixtures.js';
 
-/** The demo company with its first client and 2,000 seeded transactions (`finance seed --demo` makes it on purpose). */
-export async function createDemoCompany(db: Db, sandboxHelpers: boolean) {
+/**
+ * The demo company with its first client, 2,000 seeded transactions and the fixtures the docs' samples
+ * use (a webhook endpoint, a card, an invite, an attachment: server/sandbox/demo-fixtures.ts).
+ * `finance seed --demo` makes it on purpose.
+ */
+export async function createDemoCompany(db: Db, config: Config) {
   const companyId = await createCompany(db, systemClock, { name: 'Demo Comércio e Serviços Ltda' });
-  const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(sandboxHelpers) });
+  const client = await createClient(db, systemClock, { companyId, scopes: defaultScopes(config.sandboxHelpers) });
   await seedCompany(db, { companyId, transactions: 2_000, seed: 1, clock: systemClock });
+  await addDemoFixtures(db, config, client);
   return client;
 }
 
 /** The demo company's first client (its secret shown once) when the database was empty, else undefined. */
-export async function prepareSandbox(db: Db, config: Pick<Config, 'sandboxHelpers'>) {
-  const demo = (await listCompanies(db)).length > 0 ? undefined : await createDemoCompany(db, config.sandboxHelpers);
+export async function prepareSandbox(db: Db, config: Config) {
+  const demo = (await listCompanies(db)).length > 0 ? undefined : await createDemoCompany(db, config);
   if (!existsSync(docsPath)) await buildDocs();
   const page = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
   if (!config.sandboxHelpers && !existsSync(page)) await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);

@@ -3,7 +3,8 @@ import { systemClock } from '../../lib/clock.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
 import { seedCompany } from '../seed.js';
 import { createDemoCompany } from '../../sandbox/startup.js';
-import { sandboxHelpersEnabled } from '../../config.js';
+import { loadConfig } from '../../config.js';
+import { resolveSecrets } from '../../areas/auth/public.js';
 
 export function register(program: Command): void {
   withDb(program.command('seed'))
@@ -26,9 +27,16 @@ export function register(program: Command): void {
         json?: boolean;
       }) => {
         if (opts.demo) {
-          const demo = await usingDb(opts.db, (db) => createDemoCompany(db, sandboxHelpersEnabled(process.env)), {
-            create: true,
-          });
+          const demo = await usingDb(
+            opts.db,
+            async (db) => {
+              // The server's settings and stored secrets: the demo's fixtures are made through the API.
+              const base = loadConfig(process.env);
+              const config = { ...base, secrets: await resolveSecrets(db, process.env, base.secrets) };
+              return createDemoCompany(db, config);
+            },
+            { create: true },
+          );
           return output(Boolean(opts.json), { ...demo });
         }
         const companyId = opts.company;

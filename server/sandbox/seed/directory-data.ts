@@ -57,7 +57,7 @@ export const DEFAULT_SUPPLIERS = [
 ];
 
 export const CUSTOM_SUPPLIERS = [
-  'Papelaria Central Ltda',
+  'Papelaria Santa Cecília Ltda',
   'Gráfica Rápida Express',
   'Contabilidade Moreira & Associados',
   'TechSupport Soluções em TI ME',
@@ -71,7 +71,7 @@ export const COST_CENTERS = [
   'Administrativo',
   'Comercial',
   'Financeiro',
-  'Marketing',
+  'Comunicação',
   'Operações',
   'Recursos Humanos',
   'Tecnologia',
