@@ -220,6 +220,14 @@ describe('finance events trigger', () => {
     });
   }
 
+  it('when the company has no credit-card transaction, then credit_card_transaction.reconciled makes one arrive first and reconciles it', async () => {
+    const empty = await server.newCompany({ name: 'Empty Statements Ltda' });
+    const card = (await triggerEvent(clientOf(empty), 'credit_card_transaction.reconciled')).data.object as EventObject;
+    expect(card.conciliation).toMatchObject({ conciled: true });
+    const cards = await empty.api.GET('/statements/v1/credit-card', { params: { query: { limit: 10 } } });
+    expect(cards.data?.transactions.map((t) => t.id)).toEqual([card.id]);
+  });
+
   it('when vcn.expired is triggered, then the company clock moved about two days, not more', async () => {
     const before = Date.parse((await acme.api.GET('/sandbox/v1/clock')).data!.now);
     await triggerEvent(clientOf(acme), 'vcn.expired');

@@ -25,11 +25,18 @@ async function bankingTransaction(api: FinanceClient, wasConciled?: boolean) {
   return found.id;
 }
 
+/**
+ * A processed credit-card transaction (not reconciled, when asked); when the company has none, one
+ * arrives through the sandbox helper (its defaults: processed, not reconciled), as a trigger makes
+ * what it needs.
+ */
 async function cardTransaction(api: FinanceClient, unreconciled: boolean) {
   for await (const t of api.paginate.creditCardTransactions({ limit: 100 })) {
     if (t.status === 2 && (!unreconciled || !t.conciliation.conciled)) return t.id;
   }
-  throw new Error('the company has no processed credit-card transaction to change (seed it: finance seed)');
+  const { data } = await call(api.POST('/sandbox/v1/credit-card-transactions', { body: { amount: 42.5 } }));
+  if (!('id' in data)) throw new Error('one credit-card transaction was sent and a batch came back');
+  return data.id;
 }
 
 /** A pending invite to a new address, with a role other than the owner's (an administrator's only if no other). */
