@@ -278,7 +278,9 @@ function issuedClient(baseUrl: string, issuer: Call, from: UrlFrom, call: Call):
   headers: { 'Content-Type': '${call.body?.type}' },
   body: fileBytes,
 }`;
-  const answer = call.fileResponse ? 'const file = await res.blob();' : `if (!res.ok) throw new Error(await res.text());`;
+  const answer = call.fileResponse
+    ? 'const file = await res.blob();'
+    : `if (!res.ok) throw new Error(await res.text());`;
   return `${issued}
 // The URL is the credential: any HTTP client can use it.
 const res = await fetch(${from.field}${init});

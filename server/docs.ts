@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { consoleHtml, type ConsoleOperation, type ConsoleParameter } from './docs-console.js';
 import { withBodyIds, withCodeSamples } from './docs-samples.js';
+import { searchEntries, searchHtml, type SearchEntry } from './docs-search.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
@@ -119,8 +120,8 @@ const SAMPLE_LAYOUT = `<style>
 }
 </style>`;
 
-/** The page Redoc built, made fully local, with the console and the samples' layout added. */
-function finishPage(html: string, operations: ConsoleOperation[]): string {
+/** The page Redoc built, made fully local, with the search box, the console and the samples' layout added. */
+function finishPage(html: string, operations: ConsoleOperation[], search: SearchEntry[]): string {
   let out = html;
   for (const pattern of REMOTE_RESOURCES) out = out.replace(pattern, EMPTY_IMAGE);
   // The "API docs by Redocly" badge links off the machine; the page has its own footer link.
@@ -128,7 +129,7 @@ function finishPage(html: string, operations: ConsoleOperation[]): string {
     .replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"')
     .replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
   const end = out.lastIndexOf('</body>');
-  return `${out.slice(0, end)}${SAMPLE_LAYOUT}${consoleHtml(operations)}${out.slice(end)}`;
+  return `${out.slice(0, end)}${SAMPLE_LAYOUT}${searchHtml(search)}${consoleHtml(operations)}${out.slice(end)}`;
 }
 
 // The page fetches nothing off the machine, but Redoc's code and the contract's text still name
@@ -158,7 +159,8 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   const bundle = JSON.parse(readFileSync(input, 'utf8')) as Json & { info: { title: string } };
   const work = mkdtempSync(join(tmpdir(), 'docs-'));
   const source = join(work, 'openapi.json');
-  writeFileSync(source, JSON.stringify(docsBundle(bundle)));
+  const rendered = docsBundle(bundle);
+  writeFileSync(source, JSON.stringify(rendered));
   const redocly = resolve(projectRoot, 'node_modules', '.bin', 'redocly');
   try {
     await promisify(execFile)(
@@ -176,7 +178,7 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const page = finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle));
+  const page = finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle), searchEntries(rendered));
   assertSelfContained(page, output);
   writeFileSync(output, withoutExternalAddresses(page));
   return output;

@@ -133,6 +133,36 @@ describe('samples and error reasons in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('when a query is typed in the search box, then it lists the operations, a guide section and an event, and Enter opens the chosen one', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'load' });
+    const box = page.locator('#docs-search input');
+    // Over the viewer's own search trigger, at its place.
+    const [boxAt, triggerAt] = [
+      await box.boundingBox(),
+      await page.getByTestId('search-trigger').first().boundingBox(),
+    ];
+    expect(Math.abs(boxAt!.x - triggerAt!.x)).toBeLessThan(2);
+    expect(Math.abs(boxAt!.y - triggerAt!.y)).toBeLessThan(2);
+    await page.keyboard.press('/');
+    await page.keyboard.type('cost center');
+    const titles = () => page.locator('#docs-search li[role=option] a').allTextContents();
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('GETList cost centers')]));
+    expect((await titles())[0]).toContain('Cost centers');
+    await box.fill('rate limit');
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('Rate limits')]));
+    await box.fill('attachment created');
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('attachment.created')]));
+    await box.fill('rename cost center');
+    await expect.poll(async () => (await titles())[0]).toContain('Rename a cost center');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/cost-centers/updatecostcenter');
+    await page.getByRole('heading', { name: 'Rename a cost center' }).first().waitFor({ timeout: 30_000 });
+    await box.fill('zzzz-nothing');
+    await expect.poll(() => page.locator('#docs-search .hint').textContent()).toContain('Nothing found');
+    await page.close();
+  }, 120_000);
+
   it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
     const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
       headers: { Authorization: `Bearer ${acme.token}` },

@@ -95,15 +95,23 @@ describe('docs samples against a fresh sandbox', () => {
       CLIENT_ID: credentials.clientId,
       CLIENT_SECRET: credentials.clientSecret,
     };
-    const sorted = samples.map((source, i) => ({ source, i })).sort((a, b) => stage(a.source) - stage(b.source) || a.i - b.i);
+    const sorted = samples
+      .map((source, i) => ({ source, i }))
+      .sort((a, b) => stage(a.source) - stage(b.source) || a.i - b.i);
     const failures: string[] = [];
     for (const { source } of sorted) {
-      const result = await run('bash', ['-c', `set -eo pipefail\n${source}`], { cwd: work, env, maxBuffer: 64 << 20 }).catch(
-        (err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: err.code }),
-      );
-      const statuses = result.stderr.split('\n').filter((line) => /^\d{3}$/.test(line)).map(Number);
+      const result = await run('bash', ['-c', `set -eo pipefail\n${source}`], {
+        cwd: work,
+        env,
+        maxBuffer: 64 << 20,
+      }).catch((err: { stdout: string; stderr: string; code: number }) => ({ ...err, failed: err.code }));
+      const statuses = result.stderr
+        .split('\n')
+        .filter((line) => /^\d{3}$/.test(line))
+        .map(Number);
       const ok = !('failed' in result) && statuses.length > 0 && statuses.every((s) => s >= 200 && s < 400);
-      if (!ok) failures.push(`${source}\n  → ${statuses.join(', ') || 'no answer'} ${String(result.stdout).slice(0, 300)}`);
+      if (!ok)
+        failures.push(`${source}\n  → ${statuses.join(', ') || 'no answer'} ${String(result.stdout).slice(0, 300)}`);
     }
     expect(failures, failures.join('\n\n')).toEqual([]);
     // The samples that answer a file save it under the name the server gives (a receipt, an attachment).

@@ -45,63 +45,63 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
     );
   const [banking, card, costCenter, supplier, category, user, bill, vcn, event, role, endpoint, invite, attachment] =
     await Promise.all([
-    latestProcessed('banking_transactions'),
-    latestProcessed('credit_card_transactions'),
-    first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
-    customFirst('suppliers'),
-    customFirst('categories'),
-    first(
-      db
-        .selectFrom('users')
-        .innerJoin('roles', 'roles.id', 'users.role_id')
-        .select('users.id')
-        .where('users.company_id', '=', c)
-        .where('users.active', '=', 1)
-        .where('roles.profile', '=', 'EMPLOYEE')
-        .orderBy('users.id')
-        .limit(1),
-    ),
-    first(db.selectFrom('bills').select('due_date').where('company_id', '=', c).orderBy('due_date', 'desc').limit(1)),
-    first(db.selectFrom('vcns').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
-    first(db.selectFrom('events').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
-    first(
-      db
-        .selectFrom('roles')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('profile', '=', 'EMPLOYEE')
-        .orderBy('id')
-        .limit(1),
-    ),
-    first(
-      db
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 'enabled')
-        .orderBy('id')
-        .limit(1),
-    ),
-    first(
-      db
-        .selectFrom('invites')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 'PENDING')
-        .where('expires_at', '>', now.toISOString())
-        .orderBy('created_at')
-        .limit(1),
-    ),
-    first(
-      db
-        .selectFrom('attachments')
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 'UPLOADED')
-        .orderBy('created_at')
-        .limit(1),
-    ),
-  ]);
+      latestProcessed('banking_transactions'),
+      latestProcessed('credit_card_transactions'),
+      first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
+      customFirst('suppliers'),
+      customFirst('categories'),
+      first(
+        db
+          .selectFrom('users')
+          .innerJoin('roles', 'roles.id', 'users.role_id')
+          .select('users.id')
+          .where('users.company_id', '=', c)
+          .where('users.active', '=', 1)
+          .where('roles.profile', '=', 'EMPLOYEE')
+          .orderBy('users.id')
+          .limit(1),
+      ),
+      first(db.selectFrom('bills').select('due_date').where('company_id', '=', c).orderBy('due_date', 'desc').limit(1)),
+      first(db.selectFrom('vcns').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
+      first(db.selectFrom('events').select('id').where('company_id', '=', c).orderBy('id', 'desc').limit(1)),
+      first(
+        db
+          .selectFrom('roles')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('profile', '=', 'EMPLOYEE')
+          .orderBy('id')
+          .limit(1),
+      ),
+      first(
+        db
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('status', '=', 'enabled')
+          .orderBy('id')
+          .limit(1),
+      ),
+      first(
+        db
+          .selectFrom('invites')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('status', '=', 'PENDING')
+          .where('expires_at', '>', now.toISOString())
+          .orderBy('created_at')
+          .limit(1),
+      ),
+      first(
+        db
+          .selectFrom('attachments')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('status', '=', 'UPLOADED')
+          .orderBy('created_at')
+          .limit(1),
+      ),
+    ]);
   // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, not the one the samples annotate with).
   const [delivery, deletable, offset, timeZone] = await Promise.all([
     endpoint &&
