@@ -10,6 +10,8 @@ import {
   type BankingOverrides,
 } from './support/factories/statements.js';
 import { createRng } from '../server/lib/random.js';
+import { FILTERS } from '../server/areas/statements/store/banking-filters.js';
+import { contract } from '../server/contract/index.js';
 
 type Item = components['schemas']['BankingTransaction'];
 type Query = NonNullable<operations['listBankingTransactions']['parameters']['query']>;
@@ -203,6 +205,61 @@ describe('listBankingTransactions', () => {
       );
     },
   );
+
+  // Every column filter of the store's table (store/banking-filters.ts), under every order and page
+  // by page: the rows are exactly those the column holds the filter's values in. A new entry of the
+  // table is tested here as it is declared.
+  const columnFilters = FILTERS.filter(([, filter]) => filter.param !== undefined);
+  it.each(
+    columnFilters.flatMap(([name]) =>
+      ['transactionDate:desc', 'brlAmount:asc', 'totalTransactionAmount:desc'].map(
+        (sorting) => [name, sorting] as const,
+      ),
+    ),
+  )(
+    'when the table filter %s is given one value, and (a list) two, under %s, then every page holds exactly the rows whose column has them',
+    async (name, sorting) => {
+      const [, filter] = FILTERS.find(([entry]) => entry === name)!;
+      const column = filter.column;
+      const stored = await server.db
+        .selectFrom('banking_transactions')
+        .select(['id', `${column} as value`])
+        .where('company_id', '=', acme.companyId)
+        .where(column, 'is not', null)
+        .orderBy('id')
+        .execute();
+      const distinct = [...new Set(stored.map((row) => row.value as string | number))];
+      const asSent = (value: string | number) => (filter.kind === 'flag' ? value === 1 : value);
+      const samples = filter.kind === 'list' ? [distinct.slice(0, 1), distinct.slice(0, 2)] : distinct.map((v) => [v]);
+      for (const values of samples) {
+        const expected = stored.filter((row) => values.includes(row.value as never)).map((row) => row.id);
+        expect(expected.length).toBeGreaterThan(0);
+        const sent = filter.kind === 'list' ? values.map(asSent) : asSent(values[0]!);
+        const rows = await walk({ [filter.param!]: sent, sorting, limit: 7 } as Query);
+        expect(
+          ids(rows).sort((a, b) => a - b),
+          `${name}=${JSON.stringify(sent)}`,
+        ).toEqual(expected);
+      }
+    },
+  );
+
+  it('when the contract lists a query parameter of the banking list, then it is a table filter or one the handler reads itself', () => {
+    const parameters = (contract().operation('listBankingTransactions')!.paramNames.query ?? []).sort();
+    const fromTable = FILTERS.flatMap(([, filter]) => (filter.param ? [filter.param] : []));
+    const handled = [
+      'startDate',
+      'endDate',
+      'amountEq',
+      'amountGt',
+      'amountLt',
+      'responsibleEmail',
+      'sorting',
+      'limit',
+      'nextPageStartKey',
+    ];
+    expect(parameters).toEqual([...fromTable, ...handled].sort());
+  });
 
   it('when a filter matches nothing or an unknown email, then an empty page without nextPageStartKey', async () => {
     expect((await page({ responsibleEmail: 'nobody@acme.com.br' })).data).toEqual({ transactions: [] });

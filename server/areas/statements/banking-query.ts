@@ -5,6 +5,7 @@ import { badRequest } from '../../kit/errors.js';
 import { paging } from '../../kit/paging.js';
 import { toMinor } from '../../lib/money.js';
 import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-types.js';
+import { FILTERS, type ColumnFilters } from './store/banking-filters.js';
 import { addDays, startOfDay } from '../../lib/time.js';
 
 type Query = Input<'listBankingTransactions'>['query'];
@@ -48,8 +49,24 @@ function amountFilter(q: Query): BankingFilters['amount'] {
   return undefined;
 }
 
-const sortedUnique = <T extends string | number>(values: T[] | undefined) =>
-  values === undefined ? undefined : [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const sortedUnique = <T extends string | number>(values: T[]) =>
+  [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The column filters the query gives (store/banking-filters.ts), lists without repeats and in order. */
+function columnFilters(q: Query): ColumnFilters {
+  const out: Record<string, unknown> = {};
+  for (const [name, filter] of FILTERS) {
+    if (filter.param === undefined) continue;
+    const value = (q as Record<string, unknown>)[filter.param];
+    if (value === undefined) continue;
+    if (filter.kind !== 'list') out[name] = value;
+    else {
+      const values = value as Array<string | number>;
+      out[name] = sortedUnique(filter.caseInsensitive ? values.map((v) => String(v).toLowerCase()) : values);
+    }
+  }
+  return out as ColumnFilters;
+}
 
 /**
  * The page query (without user ids: the handler resolves `responsibleEmail`) and its paging, bound
@@ -59,13 +76,8 @@ export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'c
   const { companyId, timeZone } = ctx.auth;
   const sort = parseSorting(q.sorting);
   const filters: BankingFilters = {
-    accountId: q.accountId,
+    ...columnFilters(q),
     ...dateRange(q.startDate, q.endDate, timeZone),
-    hasAttachments: q.hasAttachments,
-    wasConciled: q.wasConciled,
-    categoryIds: sortedUnique(q.categoryIds),
-    costCenterIds: sortedUnique(q.costCenterIds?.map((id) => id.toLowerCase())),
-    status: sortedUnique(q.status),
     amount: amountFilter(q),
   };
   const email = q.responsibleEmail?.trim().toLowerCase();

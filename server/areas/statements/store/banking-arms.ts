@@ -11,16 +11,12 @@
 //   rows of the range or walks the company's amount index checking the range on each entry. Under
 //   the total order, that walk is split by how the total compares with the BRL amount (totalVsBrl),
 //   so that it never has to pass the rows outside the BRL range before reaching those inside.
+// The filters' parts in these plans are declared in banking-filters.ts: which lead an amount index
+// (`leadsAmountIndex`), which make the flag index (`flagIndexValues`), which are lists.
+import { FILTERS, stored, valuesOf, type FilterColumn } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
 
-export type ArmColumn =
-  | 'user_id'
-  | 'cost_center_id'
-  | 'custom_category_id'
-  | 'status'
-  | 'account_id'
-  | 'conciled'
-  | 'has_attachments';
+export type ArmColumn = FilterColumn;
 
 export interface ArmShape {
   /** Columns fixed to one value in this arm (they replace the corresponding filter). */
@@ -61,41 +57,30 @@ function dateOrderArms(q: BankingPageQuery): ArmShape[] {
   const f = q.filters;
   // A range on the amount matches many rows: under date order, keep the date index driving.
   const unindexed = { date: false, amount: f.amount !== undefined && f.amount.op !== '=' };
-  const lists: Driver[] = [
-    { column: 'user_id', values: f.userIds ?? [] },
-    { column: 'cost_center_id', values: f.costCenterIds ?? [] },
-    { column: 'custom_category_id', values: f.categoryIds ?? [] },
-    { column: 'status', values: f.status ?? [] },
-  ];
-  const split = lists.find((l) => l.values.length > 1);
+  const split = FILTERS.find(([name, filter]) => filter.kind === 'list' && (valuesOf(f[name])?.length ?? 0) > 1);
   if (!split) return [{ fixed: {}, unindexed }];
-  return split.values.map((value) => ({ fixed: { [split.column]: value }, unindexed }));
+  const [name, { column }] = split;
+  return valuesOf(f[name])!.map((value) => ({ fixed: { [column]: value }, unindexed }));
 }
 
-/** The classification filter whose `(column, amount, id)` index drives an amount order, if any. */
+/** The filter whose `(column, amount, id)` index drives an amount order, if any (the first given). */
 function amountDriver(q: BankingPageQuery): Driver | undefined {
-  const f = q.filters;
-  const candidates: Array<Driver | undefined> = [
-    f.userIds && { column: 'user_id', values: f.userIds },
-    f.costCenterIds && { column: 'cost_center_id', values: f.costCenterIds },
-    f.categoryIds && { column: 'custom_category_id', values: f.categoryIds },
-    f.accountId !== undefined ? { column: 'account_id', values: [f.accountId] } : undefined,
-  ];
-  return candidates.find((c) => c !== undefined && c.values.length > 0);
+  for (const [name, filter] of FILTERS) {
+    const values = valuesOf(q.filters[name]);
+    if (filter.leadsAmountIndex && values !== undefined && values.length > 0) return { column: filter.column, values };
+  }
+  return undefined;
 }
 
-const choices = <T>(given: T | undefined, all: T[]) => (given === undefined ? all : [given]);
-
-/** The arms' combinations of the flag columns when one of them is filtered, else undefined. */
+/** The arms' combinations of the flag index's columns when one of them is filtered, else undefined. */
 function flagCombinations(q: BankingPageQuery): ArmShape['fixed'][] | undefined {
-  const f = q.filters;
-  if (f.status === undefined && f.hasAttachments === undefined && f.wasConciled === undefined) return undefined;
-  const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
-  const out: ArmShape['fixed'][] = [];
-  for (const has_attachments of choices(flag(f.hasAttachments), [0, 1])) {
-    for (const conciled of choices(flag(f.wasConciled), [0, 1])) {
-      for (const status of f.status ?? [1, 2, 3]) out.push({ has_attachments, conciled, status });
-    }
+  const flagIndex = FILTERS.filter(([, filter]) => filter.flagIndexValues !== undefined);
+  if (flagIndex.every(([name]) => q.filters[name] === undefined)) return undefined;
+  let out: ArmShape['fixed'][] = [{}];
+  for (const [name, filter] of flagIndex) {
+    const given = q.filters[name];
+    const choices = given === undefined ? filter.flagIndexValues! : (valuesOf(given) ?? []).map(stored);
+    out = out.flatMap((fixed) => choices.map((value) => ({ ...fixed, [filter.column]: value })));
   }
   return out;
 }

@@ -10,6 +10,7 @@ import type { Database } from '../../../db/database.js';
 import { literalLimit, unindexedInteger, unindexedTime } from '../../../db/dialect.js';
 import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
+import { FILTERS, stored } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
 
 export const SORT_COLUMNS = {
@@ -21,23 +22,20 @@ export const SORT_COLUMNS = {
 type Eb = ExpressionBuilder<Database, 'banking_transactions'>;
 type Query = SelectQueryBuilder<Database, 'banking_transactions', object>;
 
-const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-
 /**
  * The rows of the company matching the filters, with the arm's fixed columns as equalities. A column
  * marked unindexed is compared through a no-op expression (server/db/dialect.ts), so the planner cannot
- * bound an index range with it and keeps the arm's ordered index driving.
+ * bound an index range with it and keeps the arm's ordered index driving. The column filters come
+ * from banking-filters.ts: one values and flags first, then the ranges, then the lists.
  */
 export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery, shape: ArmShape): Q {
   const f = q.filters;
   const { fixed, unindexed } = shape;
   let out = query.where('company_id', '=', q.companyId) as Query;
-  const equal = (column: 'account_id' | 'has_attachments' | 'conciled', value: string | number | undefined) => {
-    if (value !== undefined) out = out.where(column, '=', value as number);
-  };
-  equal('account_id', fixed.account_id ?? f.accountId);
-  equal('has_attachments', fixed.has_attachments ?? flag(f.hasAttachments));
-  equal('conciled', fixed.conciled ?? flag(f.wasConciled));
+  for (const [name, { column, kind }] of FILTERS) {
+    const value = fixed[column] ?? f[name];
+    if (kind !== 'list' && value !== undefined) out = out.where(column, '=', stored(value as string | number) as never);
+  }
   const date = unindexed.date ? unindexedTime(db, 'transaction_date') : sql.ref<string>('transaction_date');
   if (f.from !== undefined) out = out.where(date, '>=', f.from);
   if (f.to !== undefined) out = out.where(date, '<', f.to);
@@ -70,14 +68,10 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
       out = out.where('brl_amount_minor', '>=', sql<number>`${minor} - (${largest})`);
     }
   }
-  const lists = [
-    ['user_id', f.userIds],
-    ['cost_center_id', f.costCenterIds],
-    ['custom_category_id', f.categoryIds],
-    ['status', f.status],
-  ] as const;
-  for (const [column, values] of lists) {
+  for (const [name, { column, kind }] of FILTERS) {
+    if (kind !== 'list') continue;
     const value = fixed[column];
+    const values = f[name] as Array<string | number> | undefined;
     if (value !== undefined) out = out.where(column, '=', value as never);
     else if (values?.length === 1) out = out.where(column, '=', values[0] as never);
     // Bound as one list (a placeholder in a prepared page): any number of values, one SQL text.

@@ -7,6 +7,7 @@ import { pageIdsQuery } from './banking-list.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { prepared, preparedShapes, type Placeholders } from '../../../db/prepared.js';
 import type { BankingPageQuery } from './banking-types.js';
+import { FILTERS, type ColumnFilters, type FilterName } from './banking-filters.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { planBankingPage } from './banking-plan.js';
 import { withDisplayNames } from '../../directory/public.js';
@@ -87,41 +88,43 @@ export function bankingPageRowsQuery(db: Db, query: BankingPageQuery, arms = arm
 const idsOf = (query: BankingPageQuery): BankingPageQuery => ({ ...query, take: query.take + 1 });
 
 // The page query is prepared once per shape (server/db/prepared.ts): the sort, the page size, the
-// plan, which filters are given, how many values each list has (one, or several bound as one list),
-// the flag filters and, per arm, which columns it fixes. Every value (the company, account, dates,
-// amount, cursor, list members and each arm's fixed values) is a placeholder bound on each run.
-const LISTS = ['userIds', 'costCenterIds', 'categoryIds', 'status'] as const;
-type ListName = (typeof LISTS)[number];
-type Arity = 'one' | 'many' | undefined;
+// plan, which filters are given (banking-filters.ts: a flag with its value, a list with its arity:
+// one, or several bound as one list), the ranges given and, per arm, which columns it fixes. Every
+// value (the company, the column filters' values, dates, amount, cursor and each arm's fixed values)
+// is a placeholder bound on each run.
+
+/** A column filter in a shape: a one-value filter `given`, a flag's value, a list's arity. */
+type FilterShape = 'given' | boolean | 'one' | 'many' | undefined;
 
 interface PageShape {
   sort: BankingPageQuery['sort'];
   take: number;
   rangePlan: BankingPageQuery['rangePlan'];
   after: boolean;
-  given: { accountId: boolean; from: boolean; to: boolean };
+  filters: Partial<Record<FilterName, FilterShape>>;
+  ranges: { from: boolean; to: boolean };
   amount: '=' | '>' | '<' | undefined;
-  hasAttachments: boolean | undefined;
-  wasConciled: boolean | undefined;
-  lists: Record<ListName, Arity>;
   /** Per arm, its shape with the fixed columns' values left out. */
   arms: Array<Omit<ArmShape, 'fixed'> & { fixed: string[] }>;
 }
 
+function filterShape(kind: 'equal' | 'flag' | 'list', value: unknown): FilterShape {
+  if (value === undefined) return undefined;
+  if (kind === 'flag') return value as boolean;
+  if (kind === 'equal') return 'given';
+  return (value as unknown[]).length === 1 ? 'one' : 'many';
+}
+
 function shapeOf(query: BankingPageQuery, arms: ArmShape[]): PageShape {
   const f = query.filters;
-  const arity = (list: readonly unknown[] | undefined): Arity =>
-    list === undefined ? undefined : list.length === 1 ? 'one' : 'many';
   return {
     sort: query.sort,
     take: query.take,
     rangePlan: query.rangePlan,
     after: query.after !== undefined,
-    given: { accountId: f.accountId !== undefined, from: f.from !== undefined, to: f.to !== undefined },
+    filters: Object.fromEntries(FILTERS.map(([name, { kind }]) => [name, filterShape(kind, f[name])])),
+    ranges: { from: f.from !== undefined, to: f.to !== undefined },
     amount: f.amount?.op,
-    hasAttachments: f.hasAttachments,
-    wasConciled: f.wasConciled,
-    lists: Object.fromEntries(LISTS.map((name) => [name, arity(f[name])])) as Record<ListName, Arity>,
     arms: arms.map((arm) => ({ ...arm, fixed: Object.keys(arm.fixed) })),
   };
 }
@@ -129,16 +132,18 @@ function shapeOf(query: BankingPageQuery, arms: ArmShape[]): PageShape {
 function valuesOf({ companyId, filters: f, after }: BankingPageQuery, arms: ArmShape[]): Record<string, unknown> {
   const values: Record<string, unknown> = {
     companyId,
-    accountId: f.accountId,
     from: f.from,
     to: f.to,
     amount: f.amount?.minor,
     afterKey: after?.[0],
     afterId: after?.[1],
   };
-  for (const name of LISTS) {
-    values[name] = f[name];
-    values[`${name}.0`] = f[name]?.[0];
+  for (const [name, { kind }] of FILTERS) {
+    if (kind === 'equal') values[name] = f[name];
+    if (kind === 'list') {
+      values[name] = f[name];
+      values[`${name}.0`] = (f[name] as unknown[] | undefined)?.[0];
+    }
   }
   arms.forEach((arm, i) => {
     for (const [column, value] of Object.entries(arm.fixed)) values[`arm${i}.${column}`] = value;
@@ -150,9 +155,10 @@ function valuesOf({ companyId, filters: f, after }: BankingPageQuery, arms: ArmS
 function pageOfShape(db: Db, shape: PageShape, placeholders: Placeholders<Record<string, unknown>>) {
   // Each placeholder stands for a value of the type the query builder asks for there.
   const p = (name: string) => placeholders[name] as never;
-  const list = (name: ListName) => {
-    const arity = shape.lists[name];
-    return arity === undefined ? undefined : arity === 'one' ? [p(`${name}.0`)] : p(name);
+  const filter = (name: FilterName) => {
+    const given = shape.filters[name];
+    if (given === undefined || typeof given === 'boolean') return given;
+    return given === 'given' ? p(name) : given === 'one' ? [p(`${name}.0`)] : p(name);
   };
   const query: BankingPageQuery = {
     companyId: p('companyId'),
@@ -161,16 +167,10 @@ function pageOfShape(db: Db, shape: PageShape, placeholders: Placeholders<Record
     rangePlan: shape.rangePlan,
     after: shape.after ? [p('afterKey'), p('afterId')] : undefined,
     filters: {
-      accountId: shape.given.accountId ? p('accountId') : undefined,
-      from: shape.given.from ? p('from') : undefined,
-      to: shape.given.to ? p('to') : undefined,
+      ...(Object.fromEntries(FILTERS.map(([name]) => [name, filter(name)])) as ColumnFilters),
+      from: shape.ranges.from ? p('from') : undefined,
+      to: shape.ranges.to ? p('to') : undefined,
       amount: shape.amount ? { op: shape.amount, minor: p('amount') } : undefined,
-      hasAttachments: shape.hasAttachments,
-      wasConciled: shape.wasConciled,
-      userIds: list('userIds'),
-      costCenterIds: list('costCenterIds'),
-      categoryIds: list('categoryIds'),
-      status: list('status'),
     },
   };
   const arms = shape.arms.map((arm, i) => ({

@@ -1,20 +1,14 @@
 // The banking page query: filters, sorting and keyset position, as the handler hands it to the store.
+import type { ColumnFilters } from './banking-filters.js';
 
 export type BankingSortField = 'transactionDate' | 'brlAmount' | 'totalTransactionAmount';
 export type SortDirection = 'asc' | 'desc';
 
-export interface BankingFilters {
-  accountId?: number;
+/** The column filters of banking-filters.ts (`userIds`: the users whose email is `responsibleEmail`) and the ranges. */
+export interface BankingFilters extends ColumnFilters {
   /** UTC ISO instants: from inclusive, to exclusive. */
   from?: string;
   to?: string;
-  hasAttachments?: boolean;
-  wasConciled?: boolean;
-  categoryIds?: number[];
-  costCenterIds?: string[];
-  /** The users whose email is `responsibleEmail`. */
-  userIds?: string[];
-  status?: number[];
   amount?: { op: '=' | '>' | '<'; minor: number };
 }
 
