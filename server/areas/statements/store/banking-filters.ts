@@ -36,7 +36,7 @@ interface FilterDeclaration {
   flagIndexValues?: readonly number[];
 }
 
-export const BANKING_FILTERS = {
+const BANKING_FILTERS = {
   userIds: { column: 'user_id', kind: 'list', of: 'string', leadsAmountIndex: true },
   costCenterIds: {
     column: 'cost_center_id',
