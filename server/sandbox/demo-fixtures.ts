@@ -12,6 +12,7 @@ import { createLogger } from '../http/logger.js';
 import { createHttpServer, listen } from '../http/server.js';
 import { systemClock } from '../lib/clock.js';
 import { createSimulatedIssuer } from './issuer.js';
+import { unavailableIssuer } from '../kit/card-issuer.js';
 
 /** The smallest file a PDF attachment accepts: its signature and an empty document. */
 const DEMO_PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -78,7 +79,8 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
     if (!res.ok) throw new Error(`demo data: the attachment upload answered ${res.status}: ${await res.text()}`);
   }
 
-  if (!config.vcnEnabled) return;
+  // A card only where the simulated issuer is the server's own (not in production: `seed --demo` there).
+  if (!config.vcnEnabled || config.cardIssuer !== 'simulated') return;
   const card = await call('POST', '/credit-cards/v1/vcns', {
     type: 'CUSTOM',
     limit: { value: 5000, currency: 'BRL' },
@@ -94,7 +96,7 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
 
 /**
  * Adds the fixtures to the company of `client`, through an app serving `db` on a loopback port
- * only while they are made (its card issuer the simulated one: demo data is the sandbox's alone).
+ * only while they are made, with the card issuer the server would have (CARD_ISSUER).
  */
 export async function addDemoFixtures(
   db: Db,
@@ -107,7 +109,7 @@ export async function addDemoFixtures(
     clock: systemClock,
     config,
     logger: createLogger('silent'),
-    issuer: createSimulatedIssuer(),
+    issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
   });
   const server = await listen(createHttpServer(app), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
