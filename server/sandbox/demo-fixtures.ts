@@ -1,8 +1,8 @@
-// The demo company's resources beyond its statements and directory — a webhook endpoint with a
-// delivery, a virtual card with a purchase, a pending invite, an uploaded attachment — made through
-// the API itself, by an app on a loopback port for the moment: they are what an integrator's own
-// calls make, events included, and the docs' samples for those operations run against them
-// (server/sandbox/docs-demo.ts).
+// The demo company's resources beyond its seeded statements and directory — a webhook endpoint with
+// a delivery, two unused categories, a virtual card with a purchase, a pending invite, an uploaded
+// attachment — made through the API itself, by an app on a loopback port for the moment: they are
+// what an integrator's own calls make, events included, and the docs' samples for those operations
+// run against them (server/sandbox/docs-demo.ts).
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import type { Config } from '../config.js';
@@ -57,6 +57,10 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
     enabledEvents: ['*'],
     description: 'Demo ERP (an example address: point it at yours with PATCH)',
   });
+
+  // Two categories of the company's own with nothing linked yet (the batch delete's sample removes them).
+  await call('POST', '/categories/v1/categories', { name: '3.5.01 Assinaturas de revistas' });
+  await call('POST', '/categories/v1/categories', { name: '3.5.02 Material promocional' });
 
   const roles = (await call('GET', '/users/v1/roles')).items as Array<{ id: string; profile: string }>;
   const employee = roles.find((role) => role.profile === 'EMPLOYEE') ?? roles[0]!;

@@ -102,7 +102,7 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
           .limit(1),
       ),
     ]);
-  // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, not the one the samples annotate with).
+  // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, without establishments, not the one the samples annotate with).
   const [delivery, deletable, offset, timeZone] = await Promise.all([
     endpoint &&
       first(
@@ -119,6 +119,14 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
       .where('company_id', '=', c)
       .where('type_id', '=', 2)
       .where('id', '!=', category?.id ?? -1)
+      // Without establishments: deleting those asks for `moveTo`, which the sample does not send.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('establishments').select('id').whereRef('establishments.category_id', '=', 'categories.id'),
+          ),
+        ),
+      )
       .orderBy('id', 'desc')
       .limit(2)
       .execute(),
