@@ -5,7 +5,7 @@
 //  - the virtual-card body {error, message, code: "<kebab-code>", requestId, errors?};
 //  - RFC 6749 §5.2 errors (the token endpoint).
 // A request that matches no operation gets the common body. Handlers and stores throw typed errors
-// (http/errors.ts) and never choose a body.
+// (kit/errors.ts) and never choose a body.
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';

@@ -1,5 +1,5 @@
 // The typed shape of an operation handler, derived from the generated contract types.
-// server/http/operations.ts combines every area's handlers into one map keyed by operationId;
+// server/operations.ts combines every area's handlers into one map keyed by operationId;
 // an operation of the contract without a handler is a compile error there.
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
