@@ -27,6 +27,7 @@ const STYLE = `
 #try-it-open{position:fixed;right:20px;bottom:20px;z-index:1000;padding:10px 16px;border:0;border-radius:6px;background:#32329f;color:#fff;font:600 14px sans-serif;cursor:pointer}
 #try-it{position:fixed;right:20px;bottom:70px;z-index:1000;width:min(560px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;padding:16px;border-radius:8px;background:#fff;box-shadow:0 4px 24px rgba(0,0,0,.25);font:14px sans-serif;color:#222}
 #try-it[hidden],#try-it [hidden]{display:none}
+@media (max-width:600px){#try-it-open{right:auto;left:20px}#try-it{right:auto;left:20px}}
 #try-it label{display:block;margin:8px 0 2px;font-weight:600}
 #try-it input,#try-it select,#try-it textarea{box-sizing:border-box;width:100%;padding:6px;font:13px monospace}
 #try-it textarea{height:120px}
