@@ -5,14 +5,20 @@
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStoreUnavailable } from '../server/db/errors.js';
 import { freshDatabase, onPostgres, withAdmin } from './support/database.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
-vi.hoisted(() => {
+// Read when the server's pool is made; put back for the files this worker runs next.
+const connectTimeout = process.env.PG_CONNECT_TIMEOUT_MS;
+beforeAll(() => {
   process.env.PG_CONNECT_TIMEOUT_MS = '1000';
+});
+afterAll(() => {
+  if (connectTimeout === undefined) delete process.env.PG_CONNECT_TIMEOUT_MS;
+  else process.env.PG_CONNECT_TIMEOUT_MS = connectTimeout;
 });
 
 describe('the classification of not getting a connection', () => {

@@ -45,10 +45,11 @@ const types = {
   },
 };
 
+// Read when a pool is made, not when this module loads (a process may open stores under other settings).
 /** Connections per process; replicas × workers × this must stay under the server's max_connections. */
-const POOL_SIZE = Number(process.env.PG_POOL_SIZE ?? 10);
+const poolSize = () => Number(process.env.PG_POOL_SIZE ?? 10);
 /** How long a query waits for a connection (a new one, or one of a full pool) before it fails as unavailable. */
-const CONNECT_TIMEOUT_MS = Number(process.env.PG_CONNECT_TIMEOUT_MS ?? 5000);
+const connectTimeoutMs = () => Number(process.env.PG_CONNECT_TIMEOUT_MS ?? 5000);
 
 const pools = new Set<pg.Pool>();
 
@@ -70,8 +71,8 @@ export function poolUsage(): { total: number; idle: number; waiting: number } {
 export function postgresDialect(url: string): { dialect: PostgresDialect; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
-    max: POOL_SIZE,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    max: poolSize(),
+    connectionTimeoutMillis: connectTimeoutMs(),
     types: types as pg.CustomTypesConfig,
     options: '-c TimeZone=UTC',
     application_name: 'company-finance-service',
