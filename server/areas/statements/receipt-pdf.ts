@@ -1,5 +1,5 @@
-// The PDF receipt of a processed banking transaction (pdfkit, standard fonts, A4).
-import PDFDocument from 'pdfkit';
+// The PDF receipt of a processed banking transaction (pdfkit, standard fonts, A4). pdfkit and its fonts
+// load on the first receipt, not with every process (a tenth of a `finance` command's start).
 import { createHmac } from 'node:crypto';
 import { fromMinor } from '../../lib/money.js';
 import type { ReceiptData } from './store/receipt.js';
@@ -27,7 +27,8 @@ function humanDate(instant: string | Date, timeZone: string): string {
   return `${d}/${m}/${y} ${rest.slice(0, 8)} (UTC${rest.slice(8)})`;
 }
 
-export function renderReceipt(t: ReceiptData, code: string, issuedAt: Date): Promise<Buffer> {
+export async function renderReceipt(t: ReceiptData, code: string, issuedAt: Date): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

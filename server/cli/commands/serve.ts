@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { DEFAULT_HOST, serve } from '../../main.js';
 import { host, port, positiveInt, withDb } from '../options.js';
 import { checkSettings } from '../../settings.js';
 
@@ -19,6 +18,8 @@ export function register(program: Command): void {
       // Names a bad PORT, WORKERS, … or production's missing secrets before anything starts.
       checkSettings(process.env);
       const workers = Math.max(1, opts.workers ?? Number(process.env.WORKERS || 1));
+      // The server's modules load for this command only, not for every `finance` command.
+      const { DEFAULT_HOST, serve } = await import('../../main.js');
       const address = opts.host ?? (process.env.HOST ? host(process.env.HOST) : DEFAULT_HOST);
       await serve({ port: opts.port ?? Number(process.env.PORT || 8080), host: address, dbPath: opts.db, workers });
     });
