@@ -4,8 +4,8 @@
 # `NODE_ENV=production npx finance serve` with the server secrets on an empty SQLite database; it
 # fetches /health, /openapi.json and /docs, checks the database holds no company and that every
 # stdout line is JSON, stops the server; then the same after `npm ci --omit=dev` over the built
-# files. It prints the production tree's size. The first install links the checkout's own tree when its
-# lockfile is the same (set PRODUCTION_INSTALL_FRESH=1 for a fresh `npm ci`). Separate from
+# files. It prints the production tree's size. The installs link the checkout's own tree (and native
+# addon) when its lockfile is the same (set PRODUCTION_INSTALL_FRESH=1 for fresh installs that compile it). Separate from
 # `npm run check` (a clean `npm ci` and build take several minutes); CI runs it as its own step.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,9 +21,11 @@ git clone --quiet --no-checkout "$root" "$work/app"
 git -C "$work/app" checkout --quiet --detach "$(git -C "$root" rev-parse HEAD)"
 cd "$work/app"
 export OPTIC_TELEMETRY_LEVEL=off
+linked=0
 if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] && cmp -s "$root/package-lock.json" package-lock.json; then
   # The same lockfile is installed in the checkout (CI's `npm ci` a moment ago): hard-link its tree
   # rather than download and build it again (prune only unlinks). PRODUCTION_INSTALL_FRESH=1 runs `npm ci`.
+  linked=1
   cp -al "$root/node_modules" node_modules
   rm -rf node_modules/.vite node_modules/.cache
   npm run build:client --silent
@@ -73,8 +75,15 @@ check_server() {
 
 check_server pruned
 
-# A target that only installs the runtime dependencies over the built files.
+# A target that only installs the runtime dependencies over the built files. Where the checkout's tree
+# was linked above, better-sqlite3's addon is linked from it too rather than compiled a second time
+# (~1 min: its prebuilt binaries are not reachable here); PRODUCTION_INSTALL_FRESH=1 compiles it.
 rm -rf node_modules client/node_modules
-npm ci --omit=dev --no-audit --no-fund --loglevel=error
+if [ "$linked" = 1 ]; then
+  npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
+  cp -al "$root/node_modules/better-sqlite3/build" node_modules/better-sqlite3/build
+else
+  npm ci --omit=dev --no-audit --no-fund --loglevel=error
+fi
 echo "after npm ci --omit=dev: $(du -sm node_modules | cut -f1) MB in node_modules"
 check_server omit-dev
