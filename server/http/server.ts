@@ -1,6 +1,13 @@
 // The node:http server around the application: explicit timeouts, our JSON error body on the
 // errors Node answers before Express sees the request, and a prompt graceful shutdown.
-import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  IncomingMessage,
+  ServerResponse,
+  STATUS_CODES,
+  type RequestListener,
+  type Server,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { reasonOfStatus } from '../kit/errors.js';
 import { newRequestId } from './request-id.js';
