@@ -6,7 +6,9 @@
 // floor of any handler code: the stock middleware, configured as ours), a Prism mock of our public
 // bundle, and the same work written the obvious way on the same stack (`same work`: Express,
 // express.json, the stock validator, a token lookup, the operation's own query and JSON, res.json;
-// scripts/bench-http/same-work.ts), whose answers are checked equal to the service's first.
+// scripts/bench-http/same-work.ts) and on Fastify (`Fastify same work`: route schemas from the contract
+// validated by its ajv, answers serialized by fast-json-stringify; scripts/bench-http/fastify-peer.ts),
+// whose answers are checked equal to the service's first.
 // autocannon then drives each server in interleaved rounds; the table shows medians, the ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
 // answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
 // over the floor, over Prism…).
@@ -16,7 +18,7 @@
 //   --validation  also runs the server with response validation on (its cost, as a ratio)
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
 //   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit (the
-//                 same-work peer's to DIR/same-work)
+//                 same-work peers' to DIR/same-work and DIR/fastify)
 //   --baseline DIR also runs the server of another checkout (e.g. `git worktree add DIR main`), as a ratio to ours
 //   --tail        runs the service with --trace-gc and prints, per endpoint and connection count, what it did
 //                 while driven: CPU busy share, GC pauses, TIME-WAIT sockets, latency beside Little's law (tail.ts)
@@ -61,6 +63,8 @@ const FLOOR = 'Express + validator';
 const PRISM = 'Prism mock';
 /** The same work written the obvious way on the same stack (bench-http/same-work.ts), answers checked equal. */
 const SAME_WORK = 'same work';
+/** The same work on Fastify (bench-http/fastify-peer.ts), answers checked equal. */
+const FASTIFY = 'Fastify same work';
 
 function start(
   name: string,
@@ -178,7 +182,7 @@ async function sameAnswers(peer: Target, data: BenchData, all: Endpoint[], recor
     const same = e.method === 'POST' || isDeepStrictEqual(json(theirs), json(ours));
     if (res.status !== recordings[i]!.status || !same)
       throw new Error(
-        `${SAME_WORK} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
+        `${peer.name} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
       );
   }
 }
@@ -258,6 +262,20 @@ async function main() {
       production,
     );
     targets.push(sameWork);
+    const fastify = start(
+      FASTIFY,
+      48_109,
+      [
+        ...NODE,
+        ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, 'fastify')] : []),
+        'scripts/bench-http/fastify-peer.ts',
+        file,
+        '48109',
+        recordFile,
+      ],
+      production,
+    );
+    targets.push(fastify);
     if (flag('validation')) {
       targets.push(
         start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }),
@@ -276,6 +294,7 @@ async function main() {
     }
     for (const t of targets.slice(1)) await ready(t);
     await sameAnswers(sameWork, data, all, recordings);
+    await sameAnswers(fastify, data, all, recordings);
 
     process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
     for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
@@ -367,6 +386,7 @@ async function main() {
         'shed',
         ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it']),
         'p99 × same work',
+        'p99 × Fastify',
       ];
       const lines = rows.map((r) => {
         const s = r.results.service!;
@@ -386,6 +406,7 @@ async function main() {
           String(s.shed),
           ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)]),
           (s.p99 / Math.max(r.results[SAME_WORK]!.p99, 1)).toFixed(2),
+          (s.p99 / Math.max(r.results[FASTIFY]!.p99, 1)).toFixed(2),
         ];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);
