@@ -76,7 +76,6 @@ function rawErrorResponse(status: number, message = MESSAGES[status] ?? STATUS_C
 const inFlight = (server: Server): Set<ServerResponse> =>
   ((server as Server & { inFlight?: Set<ServerResponse> }).inFlight ??= new Set());
 
-/** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
 /** An Express app: a request listener with the prototypes it gives its requests and responses. */
 type App = RequestListener & { request?: object; response?: object };
 
@@ -106,6 +105,7 @@ function messagesOf(app: App) {
   };
 }
 
+/** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
 export function createHttpServer(app: App): Server {
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, ...messagesOf(app) },
