@@ -5,8 +5,8 @@
 # fetches /health, /openapi.json and /docs, checks the database holds no company and that every
 # stdout line is JSON, stops the server; then the same after `npm ci --omit=dev` over the built
 # files. It prints the production tree's size. The installs link the checkout's own tree (and native
-# addon) when its lockfile is the same (set PRODUCTION_INSTALL_FRESH=1 for fresh installs that compile it). Separate from
-# `npm run check` (a clean `npm ci` and build take several minutes); CI runs it as its own step.
+# addon) when its lockfile is the same (PRODUCTION_INSTALL_FRESH=1: fresh installs that compile it).
+# Separate from `npm run check` (fresh installs and a build take minutes); CI runs it as its own step.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/production-install-XXXXXX")"
