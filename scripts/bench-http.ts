@@ -248,34 +248,24 @@ async function main() {
         'silent',
       ]),
     );
-    const sameWork = start(
-      SAME_WORK,
-      48_108,
-      [
-        ...NODE,
-        ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, 'same-work')] : []),
-        'scripts/bench-http/same-work.ts',
-        file,
-        '48108',
-        recordFile,
-      ],
-      production,
-    );
-    targets.push(sameWork);
-    const fastify = start(
-      FASTIFY,
-      48_109,
-      [
-        ...NODE,
-        ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, 'fastify')] : []),
-        'scripts/bench-http/fastify-peer.ts',
-        file,
-        '48109',
-        recordFile,
-      ],
-      production,
-    );
-    targets.push(fastify);
+    /** A same-work peer on the seeded file, given the recordings (its profile in DIR/<profile>). */
+    const peer = (name: string, port: number, script: string, profile: string) =>
+      start(
+        name,
+        port,
+        [
+          ...NODE,
+          ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, profile)] : []),
+          `scripts/bench-http/${script}`,
+          file,
+          String(port),
+          recordFile,
+        ],
+        production,
+      );
+    const sameWork = peer(SAME_WORK, 48_108, 'same-work.ts', 'same-work');
+    const fastify = peer(FASTIFY, 48_109, 'fastify-peer.ts', 'fastify');
+    targets.push(sameWork, fastify);
     if (flag('validation')) {
       targets.push(
         start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }),
