@@ -1,7 +1,9 @@
 // express-openapi-validator's own parts, assembled as its `middleware()` assembles them (spec loader,
 // schema preprocessor, request and response validators, with its option defaults), minus the
 // per-request route lookup: each operation's route record (express route, schema, response schema)
-// is read once from the validator's loaded route table and handed over with the match.
+// is read once from the validator's loaded route table and handed over with the match. Requests are
+// checked by the request validator's steps prepared once per operation and media type
+// (validator-request.ts); answers by its response validator as is.
 import type { NextFunction, Request, Response } from 'express';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
 import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader.js';
@@ -9,7 +11,9 @@ import { OpenApiContext } from 'express-openapi-validator/dist/framework/openapi
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
 import { RequestValidator, ResponseValidator } from 'express-openapi-validator/dist/middlewares/index.js';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
+import { ContentType } from 'express-openapi-validator/dist/middlewares/util.js';
 import type { OperationMatch } from './context.js';
+import { requestCheck } from './validator-request.js';
 
 interface RouteRecord {
   expressRoute: string;
@@ -45,10 +49,10 @@ export async function loadEngine(options: OpenApiValidatorOpts): Promise<Validat
     ? new ResponseValidator(apiDocRes, oav.ajvOpts.response, opts.validateResponses, context.serial)
     : undefined;
   const responses = responseValidator?.validate();
-  // Read, never changed: the validators' own caches, counted by the bounded-cache test.
-  const caches = [requests, responseValidator].map(
-    (validator) => validator as unknown as { middlewareCache?: object; validatorsCache?: object } | undefined,
-  );
+  // The request checks, one per operation and media type (keyed as the stock middleware keys its
+  // cache); the response validator's own cache, read, never changed. The bounded-cache test counts both.
+  const checks = new Map<string, (req: Request) => void>();
+  const responseCache = responseValidator as unknown as { validatorsCache?: object } | undefined;
 
   type Paths = Record<string, Record<string, unknown>>;
   const routes = new Map<string, RouteRecord>();
@@ -64,8 +68,7 @@ export async function loadEngine(options: OpenApiValidatorOpts): Promise<Validat
   }
 
   return {
-    cachedValidators: () =>
-      caches.reduce((n, c) => n + Object.keys(c?.middlewareCache ?? c?.validatorsCache ?? {}).length, 0),
+    cachedValidators: () => checks.size + Object.keys(responseCache?.validatorsCache ?? {}).length,
     validate(match, req, res, next) {
       const route = routes.get(`${match.operation.method} ${match.operation.path}`);
       if (!route) throw new Error(`the validator has no route for ${match.operation.operationId}`);
@@ -78,10 +81,14 @@ export async function loadEngine(options: OpenApiValidatorOpts): Promise<Validat
         _responseSchema: route.responseSchema,
       };
       Object.assign(req, { openapi, params: match.params });
-      const checked = responses ? () => responses(req, res, next) : next;
-      // Synchronous in 5.6.2 (its errors are thrown); typed as possibly a promise.
-      const done = requests.validate(req as never, res, checked as NextFunction);
-      if (done instanceof Promise) done.catch(next);
+      const contentType = ContentType.from(req as never);
+      const key = `${req.method}-${route.expressRoute}-${contentType.normalize() ?? 'not_provided'}`;
+      let check = checks.get(key);
+      if (!check)
+        checks.set(key, (check = requestCheck(requests, route.expressRoute, route.schema as never, contentType, key)));
+      check(req);
+      if (responses) responses(req, res, next);
+      else next();
     },
   };
 }

@@ -20,6 +20,7 @@ import { writeTransaction } from '../../db/transaction.js';
 import { CONFLICT, retrying } from '../../db/retry.js';
 import type { Database } from '../../db/database.js';
 import { storeKind } from '../../db/dialect.js';
+import { prepared } from '../../db/prepared.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
@@ -63,15 +64,19 @@ export async function nextStatementVersion(trx: Db, companyId: string): Promise<
  * the number an unfinished ingest run holds (its rows appear when it ends, below the largest maybe).
  */
 export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
-  // One statement: it is read before every statement list, feed and export (their 304s).
-  type N = string | number | null;
-  const { rows } = await sql<{ v: N; c: N; h: N }>`select
-      (select max(change_seq) from banking_transactions where company_id = ${companyId}) as v,
-      (select max(change_seq) from credit_card_transactions where company_id = ${companyId}) as c,
-      (${horizon(db, companyId)}) as h`.execute(db);
-  const row = rows[0];
+  const row = (await dataVersion(db, { companyId, liveSince: liveRunsSince() })).rows[0];
   return `${Math.max(Number(row?.v ?? 0), Number(row?.c ?? 0))}:${row?.h ?? ''}`;
 }
+
+// One statement, prepared: it is read before every statement list, feed and export (their 304s).
+type N = string | number | null;
+const dataVersion = prepared((db, p: { companyId: string; liveSince: string }) => ({
+  compile: () =>
+    sql<{ v: N; c: N; h: N }>`select
+      (select max(change_seq) from banking_transactions where company_id = ${p.companyId}) as v,
+      (select max(change_seq) from credit_card_transactions where company_id = ${p.companyId}) as c,
+      (${horizon(db, p.companyId, p.liveSince)}) as h`.compile(db),
+}));
 
 /** The company's largest change number (0 before any row). */
 export async function statementVersion(db: Db, companyId: string): Promise<number> {
@@ -131,13 +136,16 @@ export async function ingestRunNumber(db: Db, companyId: string, runId: string):
 const DEAD_RUN_MS = 10 * 60_000;
 
 /** The first change number the feeds may not read yet: that of the company's oldest live unfinished ingest run, if any. */
-export const horizon = (db: Db, companyId: string) =>
+export const horizon = (db: Db, companyId: string, liveSince: string = liveRunsSince()) =>
   db
     .selectFrom('ingest_runs')
     .select((eb) => eb.fn.min('change_seq').as('h'))
     .where('company_id', '=', companyId)
     .where('status', '=', 'LOADING')
-    .where('heartbeat_at', '>', new Date(Date.now() - DEAD_RUN_MS).toISOString());
+    .where('heartbeat_at', '>', liveSince);
+
+/** The oldest heartbeat of a run still alive. */
+const liveRunsSince = () => new Date(Date.now() - DEAD_RUN_MS).toISOString();
 
 /**
  * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show
