@@ -141,7 +141,10 @@ export const horizon = (db: Db, companyId: string, liveSince: string = liveRunsS
     .selectFrom('ingest_runs')
     .select((eb) => eb.fn.min('change_seq').as('h'))
     .where('company_id', '=', companyId)
-    .where('status', '=', 'LOADING')
+    // A literal, as the partial index `ingest_runs_loading` is written: compared with a bound value,
+    // SQLite's planner reads the value to choose that index and so compiles the statement again at
+    // every run (~60 µs, before each statement list).
+    .where('status', '=', sql.lit('LOADING'))
     .where('heartbeat_at', '>', liveSince);
 
 /** The oldest heartbeat of a run still alive. */

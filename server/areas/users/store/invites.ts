@@ -1,4 +1,5 @@
 // Queries on invites. A PENDING invite whose expires_at has passed counts as expired.
+import { sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import type { InviteRow } from '../tables.js';
 
@@ -9,7 +10,7 @@ export async function expireInvites(db: Db, companyId: string, emailNormalized: 
     .set({ status: 'EXPIRED' })
     .where('company_id', '=', companyId)
     .where('email_normalized', '=', emailNormalized)
-    .where('status', '=', 'PENDING')
+    .where('status', '=', sql.lit('PENDING')) // literal as in the partial index: a bound value makes SQLite recompile at each run
     .where('expires_at', '<=', now)
     .execute();
 }
@@ -25,7 +26,7 @@ export async function findPendingInvite(
     .selectAll()
     .where('company_id', '=', companyId)
     .where('email_normalized', '=', emailNormalized)
-    .where('status', '=', 'PENDING')
+    .where('status', '=', sql.lit('PENDING'))
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
 }

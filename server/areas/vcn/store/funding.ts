@@ -1,6 +1,6 @@
 // Funding cards: the company's cards that fund virtual cards, one active per type and currency.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { FundingCardRow, VcnType } from '../tables.js';
 import { writeTransaction } from '../../../db/transaction.js';
@@ -17,7 +17,7 @@ export async function findActiveFundingCard(
     .where('company_id', '=', companyId)
     .where('card_type', '=', cardType)
     .where('currency', '=', currency)
-    .where('active', '=', 1)
+    .where('active', '=', sql.lit(1)) // literal as in the partial index: a bound value makes SQLite recompile at each run
     .executeTakeFirst();
 }
 

@@ -1,6 +1,6 @@
 // The idempotency key's reservation: a PENDING row that holds the key (the partial unique index
 // counts it) while the issuer is called, then becomes the card or is removed.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { recordVcnEvent } from './events.js';
 import { ulid } from 'ulid';
 import type { Database } from '../../../db/database.js';
@@ -39,7 +39,7 @@ async function findHolder(
     .where('company_id', '=', companyId)
     .where('type', '=', type)
     .where('idempotency_key', '=', key)
-    .where('holds_key', '=', 1)
+    .where('holds_key', '=', sql.lit(1)) // literal as in the partial index: a bound value makes SQLite recompile at each run
     .executeTakeFirst();
 }
 
