@@ -163,7 +163,10 @@ function answer(operation: ContractOperation, services: Services, reads: Map<str
 }
 
 const handlerContext = (services: Services, req: Request, res: Response, context: RequestContext): HandlerContext => ({
-  ...services,
+  db: services.db,
+  clock: services.clock,
+  config: services.config,
+  issuer: services.issuer,
   auth: context.auth!,
   requestId: context.requestId,
   req,
@@ -247,6 +250,10 @@ export function pipeline(options: PipelineOptions) {
     const found = index.match(req.method, req.path);
     if (found.kind === 'none') return next();
     if (found.kind !== 'operation') return next(noOperation(found));
+    // Express 5 parses the query string again at each read of req.query: read once, kept as the
+    // request's own (the validator coerces it in place).
+    if (req.url.includes('?'))
+      Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
     const context = contextOf(res);
     context.match = { operation: found.operation, params: found.params };
     context.fail = next;
