@@ -120,6 +120,8 @@ const STYLE = `
 // The box's script (plain JavaScript: it runs as is in the page, before the viewer's own code).
 const SCRIPT = String.raw`
 (() => {
+  const IDLE_MS = 300;
+  const QUIET_MS = 1000;
   const entries = JSON.parse(document.getElementById('docs-search-index').textContent || '[]');
   const box = document.getElementById('docs-search');
   const input = box.querySelector('input');
@@ -196,7 +198,36 @@ const SCRIPT = String.raw`
     list.hidden = true;
     input.blur();
   };
-  input.addEventListener('input', search);
+  // The viewer (Redoc) takes the page over in one long task (~0.8 s on a small machine) and the box
+  // cannot answer meanwhile: it starts once the page has been idle a moment and nobody has typed in
+  // the box for a second, or at once when a result is opened or the page was opened at a place in it
+  // (the page is readable before: the viewer's markup is prerendered). The viewer's script hands
+  // its start here (docs.ts).
+  let startViewer = null;
+  let typedAt = -Infinity;
+  const viewerNow = () => {
+    const start = startViewer;
+    startViewer = null;
+    if (!start) return;
+    document.documentElement.dataset.viewer = 'started';
+    start();
+  };
+  const viewerWhenIdle = (wait) =>
+    setTimeout(() => {
+      const quiet = performance.now() - typedAt;
+      if (quiet < QUIET_MS) viewerWhenIdle(QUIET_MS - quiet);
+      else viewerNow();
+    }, wait);
+  window.docsViewer = (start) => {
+    startViewer = start;
+    // A link to a place in the page (an error's docUrl) is for the viewer to scroll to: no wait.
+    if (location.hash) viewerNow();
+    else viewerWhenIdle(IDLE_MS);
+  };
+  input.addEventListener('input', () => {
+    typedAt = performance.now();
+    search();
+  });
   input.addEventListener('focus', () => input.value && search());
   input.addEventListener('keydown', (event) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
@@ -204,11 +235,16 @@ const SCRIPT = String.raw`
       selected = Math.max(0, Math.min(shown.length - 1, selected + (event.key === 'ArrowDown' ? 1 : -1)));
       render();
     } else if (event.key === 'Enter' && shown[selected]) {
+      viewerNow();
       location.hash = shown[selected][3].slice(1);
       close();
     } else if (event.key === 'Escape') close();
   });
-  list.addEventListener('click', (event) => event.target.closest('a') && close());
+  list.addEventListener('click', (event) => {
+    if (!event.target.closest('a')) return;
+    viewerNow();
+    close();
+  });
   document.addEventListener('click', (event) => !box.contains(event.target) && (list.hidden = true));
   document.addEventListener('keydown', (event) => {
     const typing = /^(INPUT|TEXTAREA|SELECT)$/.test((event.target && event.target.tagName) || '');
@@ -220,7 +256,7 @@ const SCRIPT = String.raw`
 })();
 `;
 
-/** The box, its index and its script, for the end of the page's body. */
+/** The box, its index and its script, placed before the viewer's script (docs.ts). */
 export function searchHtml(entries: SearchEntry[]): string {
   const json = JSON.stringify(entries).replace(/</g, '\\u003c');
   return `<style>${STYLE}</style>

@@ -5,9 +5,9 @@
 // git-ignored generated/docs/ by `npm run build` (`npm run build:docs`), or by the sandbox's start
 // when missing (never by a production server: @redocly/cli is a development tool), and served by the app at /docs.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { consoleHtml, type ConsoleOperation, type ConsoleParameter } from './docs-console.js';
@@ -128,9 +128,36 @@ function finishPage(html: string, operations: ConsoleOperation[], search: Search
   out = out
     .replace(/href="https:\/\/redocly\.com\/redoc\/"/g, 'href="/changelog"')
     .replace(/href:`https:\/\/redocly\.com\/redoc\/`/g, 'href:`/changelog`');
-  const end = out.lastIndexOf('</body>');
-  return `${out.slice(0, end)}${SAMPLE_LAYOUT}${searchHtml(search)}${consoleHtml(operations)}${out.slice(end)}`;
+  // The viewer starts when the search box lets it (docs-search.ts), and the box, the console and
+  // their scripts come before its script: they work while it parses and starts.
+  const start = out.indexOf(VIEWER_START);
+  const viewerScript = scriptHolding(out, start);
+  if (viewerScript < 0) throw new Error('the docs page does not start its viewer as expected (Redoc changed?)');
+  const deferred = `(window.docsViewer || ((start) => start()))(() => ${VIEWER_START.slice(0, -1)});`;
+  return [
+    out.slice(0, viewerScript),
+    SAMPLE_LAYOUT,
+    searchHtml(search),
+    consoleHtml(operations),
+    out.slice(viewerScript, start),
+    deferred,
+    out.slice(start + VIEWER_START.length),
+  ].join('');
 }
+
+/** Where the script element holding `at` opens (scripts walked tag by tag: their code holds `<script` too). */
+function scriptHolding(html: string, at: number): number {
+  for (let open = html.indexOf('<script'); open >= 0 && open < at; ) {
+    const close = html.indexOf('</script>', open);
+    if (close < 0) return -1;
+    if (at < close) return open;
+    open = html.indexOf('<script', close);
+  }
+  return -1;
+}
+
+/** How Redoc's page starts its viewer over the prerendered markup. */
+const VIEWER_START = "hydrate(__redoc_definition, __redoc_options, document.getElementById('redoc'));";
 
 // The page fetches nothing off the machine, but Redoc's code and the contract's text still name
 // other hosts (SVG namespaces, links in error messages, example webhook URLs). They are written
@@ -159,28 +186,33 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   const bundle = JSON.parse(readFileSync(input, 'utf8')) as Json & { info: { title: string } };
   const work = mkdtempSync(join(tmpdir(), 'docs-'));
   const source = join(work, 'openapi.json');
+  // Rendered and finished in the work folder, then renamed into place: processes that build the
+  // page at the same time (servers started together on a fresh checkout) each replace it whole,
+  // never finish a page another has finished already, and no reader sees half of one.
+  const renderedPage = join(work, 'index.html');
   const rendered = docsBundle(bundle);
   writeFileSync(source, JSON.stringify(rendered));
   const redocly = resolve(projectRoot, 'node_modules', '.bin', 'redocly');
   try {
     await promisify(execFile)(
       redocly,
-      ['build-docs', source, '--inlineBundle', '--title', bundle.info.title, '-o', output],
+      ['build-docs', source, '--inlineBundle', '--title', bundle.info.title, '-o', renderedPage],
       {
         cwd: projectRoot,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
         maxBuffer: 16 * 1024 * 1024,
       },
-    );
-  } catch (err) {
-    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-    throw new Error(`redocly build-docs failed:\n${stdout}${stderr}`);
+    ).catch((err: { stdout?: string; stderr?: string }) => {
+      throw new Error(`redocly build-docs failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    });
+    const page = finishPage(readFileSync(renderedPage, 'utf8'), consoleOperations(bundle), searchEntries(rendered));
+    assertSelfContained(page, output);
+    const finished = join(dirname(output), `.${basename(output)}.${basename(work)}.tmp`);
+    writeFileSync(finished, withoutExternalAddresses(page));
+    renameSync(finished, output);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const page = finishPage(readFileSync(output, 'utf8'), consoleOperations(bundle), searchEntries(rendered));
-  assertSelfContained(page, output);
-  writeFileSync(output, withoutExternalAddresses(page));
   return output;
 }
 

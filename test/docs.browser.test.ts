@@ -163,6 +163,24 @@ describe('samples and error reasons in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('when a query is typed as the page opens, then the box answers before the viewer starts, which starts a second after the typing', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
+    const box = page.locator('#docs-search input');
+    await box.waitFor();
+    await box.fill('cost center');
+    await page.locator('#docs-search li[role=option]').first().waitFor();
+    const viewer = () => page.evaluate(() => document.documentElement.dataset.viewer ?? 'waiting');
+    expect(await viewer()).toBe('waiting');
+    await expect.poll(viewer, { timeout: 10_000 }).toBe('started');
+    // The viewer's own full-text search comes up once it has started.
+    await expect
+      .poll(() => page.getByTestId('search-trigger').first().textContent(), { timeout: 30_000 })
+      .not.toContain('Loading');
+    expect(await box.inputValue()).toBe('cost center');
+    await page.close();
+  }, 120_000);
+
   it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
     const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
       headers: { Authorization: `Bearer ${acme.token}` },

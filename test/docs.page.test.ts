@@ -1,6 +1,6 @@
 // The docs page as built: a curl and a TypeScript-client sample on every operation (generated from
 // the contract's examples), the console and the changelog link, and nothing loaded from elsewhere.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,4 +73,17 @@ describe('the docs page', () => {
     expect(html.match(/https?:\/\/(?!localhost[:/])[^\s"'`)<]*/g) ?? []).toEqual([]);
     expect(html).toContain('http://localhost:8080');
   });
+});
+
+describe('building', () => {
+  it('when two processes build the page into one file at once, then it holds one search box and one console, whole', async () => {
+    const output = join(dir, 'together.html');
+    await Promise.all([buildDocs(publicBundlePath, output), buildDocs(publicBundlePath, output)]);
+    const page = readFileSync(output, 'utf8');
+    const count = (text: string) => page.split(text).length - 1;
+    expect(count('id="docs-search-index"')).toBe(1);
+    expect(count('id="try-it-operations"')).toBe(1);
+    expect(page.trimEnd().endsWith('</html>')).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  }, 240_000);
 });
