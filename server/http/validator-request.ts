@@ -186,15 +186,16 @@ export function requestCheck(
   const steps = ((reqSchema.parameters ?? []) as Json[]).map((p) => parameterStep(mutator, ajv, apiDoc, p));
   const discriminator = (schemaBody.properties.body as Json | undefined)?._discriminator;
   const multipart = contentType.mediaType === 'multipart/form-data';
-  const noEmptyNames = expressRoute.endsWith('*');
+  const wildcard = expressRoute.endsWith('*');
 
   return (req) => {
     const openapi = (req as Request & { openapi: Json }).openapi;
     const pathParams = openapi.pathParams as Record<string, string>;
     if (Object.keys(pathParams).length > 0) {
-      if (noEmptyNames && Object.keys(pathParams).every((p) => !pathParams[p]))
+      // A wildcard route (`/files/:p*`) needs its parameter: without it the path is another route.
+      if (wildcard && Object.keys(pathParams).every((p) => !pathParams[p]))
         throw new NotFound({ path: req.path, message: 'not found' });
-      req.params = pathParams ?? req.params;
+      req.params = pathParams;
     }
     // As the stock middleware: Express 5's req.query is a getter, made a value while it is mutated.
     const queryDescriptor = Object.getOwnPropertyDescriptor(req, 'query');
