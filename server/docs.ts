@@ -145,16 +145,17 @@ function finishPage(html: string, operations: ConsoleOperation[], search: Search
   ].join('');
 }
 
-/** Where the script element holding `at` opens (scripts walked tag by tag: their code holds `<script` too). */
+/** Where the script element holding `at` opens, or -1 (elements matched whole: their code holds `<script` too). */
 function scriptHolding(html: string, at: number): number {
-  for (let open = html.indexOf('<script'); open >= 0 && open < at; ) {
-    const close = html.indexOf('</script>', open);
-    if (close < 0) return -1;
-    if (at < close) return open;
-    open = html.indexOf('<script', close);
+  for (const element of html.matchAll(new RegExp(SCRIPT_ELEMENT, 'gi'))) {
+    if (element.index > at) break;
+    if (at < element.index + element[0].length) return element.index;
   }
   return -1;
 }
+
+/** A script element, up to its first closing tag (the page's scripts write theirs escaped, `<\/script>`). */
+const SCRIPT_ELEMENT = String.raw`<script\b[^>]*>[\s\S]*?<\/script>`;
 
 /** How Redoc's page starts its viewer over the prerendered markup. */
 const VIEWER_START = "hydrate(__redoc_definition, __redoc_options, document.getElementById('redoc'));";
@@ -171,7 +172,7 @@ export const asInPageScript = (text: string) => text.replace(EXTERNAL, '$1:\\/\\
 
 function withoutExternalAddresses(html: string): string {
   return html
-    .split(/(<script\b[^>]*>[\s\S]*?<\/script>|<style\b[^>]*>[\s\S]*?<\/style>)/i)
+    .split(new RegExp(`(${SCRIPT_ELEMENT}|<style\\b[^>]*>[\\s\\S]*?<\\/style>)`, 'i'))
     .map((part) => {
       if (/^<style/i.test(part)) return part.replace(EXTERNAL, '$1%3A%2F%2F'); // only SVG data URIs: percent-decoded when read
       if (/^<script/i.test(part)) return asInPageScript(part);

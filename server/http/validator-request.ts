@@ -1,12 +1,12 @@
 // express-openapi-validator's request validation (its RequestValidator's middleware, 5.6.2) with the
 // per-request preparation done once per operation and media type. The stock middleware, on every
 // request, derives each of the operation's parameters again (dereferencing it, normalizing its
-// style, looking its schema up in ajv), lists the known query names again and builds a new parameter
-// mutator: ~30 µs on the banking page's 20 parameters, more than its ajv validators take. Here that
-// is derived when the check is built; each request runs the mutator's own steps for the parameters
-// it holds, the same unknown- and empty-parameter rules, the same compiled ajv validators (keyed as
-// the stock middleware keys them) and throws the same errors. test/http.validator-equivalence.test.ts
-// holds it to the stock middleware's verdicts, coercions and error lists for every operation.
+// style, looking its schema up in ajv) and builds a new parameter mutator: ~30 µs on the banking
+// page's 20 parameters, more than its ajv validators take. Here that is derived when the check is
+// built; each request runs the mutator's own steps for the parameters, the validator's own unknown-
+// and empty-parameter check, the same compiled ajv validators (keyed as the stock middleware keys
+// them) and throws the same errors. test/http.validator-equivalence.test.ts holds it to the stock
+// middleware's verdicts, coercions and error lists for every operation.
 import { parse as parseUrl } from 'node:url';
 import type { Request } from 'express';
 import type { RequestValidator } from 'express-openapi-validator/dist/middlewares/index.js';
@@ -33,6 +33,7 @@ interface Stock {
   requestOpts: { allowUnknownQueryParameters?: boolean };
   discriminatorValidator(req: Request, discriminator: unknown): Validate | null;
   multipartNested(req: Request, schemaBody: unknown): void;
+  processQueryParam(query: unknown, schema: unknown, whiteList: string[]): void;
 }
 interface Mutator {
   parseQueryStringUndecoded(qs: string | null): Map<string, string[]>;
@@ -119,24 +120,6 @@ function securityQueryParams(apiDoc: Json, operation: Json): string[] {
     .map((scheme) => scheme.name);
 }
 
-/** The stock `processQueryParam`: unknown and empty query parameters are refused, its names listed once. */
-function queryNamesCheck(schema: Json, whiteList: string[]): ((query: Json) => void) | undefined {
-  const keys: string[] = [];
-  for (const [key, prop] of Object.entries((schema.properties ?? {}) as Json)) {
-    if (prop.type === 'object' && prop.additionalProperties) return undefined;
-    keys.push(key);
-  }
-  const known = new Set([...keys, ...whiteList]);
-  const allowedEmpty = schema.allowEmptyValue as Set<string> | undefined;
-  return (query) => {
-    for (const q of Object.keys(query)) {
-      if (!known.has(q)) throw new BadRequest({ path: `/query/${q}`, message: `Unknown query parameter '${q}'` });
-      if (!allowedEmpty?.has(q) && query[q] === '')
-        throw new BadRequest({ path: `/query/${q}`, message: `Empty value found for query parameter '${q}'` });
-    }
-  };
-}
-
 /**
  * The check of one operation (its `req.openapi`, as the stock middleware reads it) for requests of one
  * media type: throws the validator's error, or returns once the request is valid (its query coerced).
@@ -174,9 +157,7 @@ export function requestCheck(
     reqSchema['x-allow-unknown-query-parameters'] ??
     stock.requestOpts.allowUnknownQueryParameters
   );
-  const checkQueryNames = allowUnknownQueryParameters
-    ? undefined
-    : queryNamesCheck(allSchemaProperties.query as Json, securityQueryParams(apiDoc, reqSchema));
+  const securityQuery = securityQueryParams(apiDoc, reqSchema);
   const mutator = new RequestParameterMutator(
     ajv,
     apiDoc as never,
@@ -211,7 +192,7 @@ export function requestCheck(
     }
     const queryString = url.substr(url.indexOf('?') + 1);
     for (const step of steps) step(req, rawQuery, queryString);
-    checkQueryNames?.(req.query as Json);
+    if (!allowUnknownQueryParameters) stock.processQueryParam(req.query, allSchemaProperties.query, securityQuery);
     if (multipart) {
       req.body ??= {};
       stock.multipartNested(req, schemaBody);
