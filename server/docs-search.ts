@@ -224,6 +224,19 @@ const SCRIPT = String.raw`
     if (location.hash) viewerNow();
     else viewerWhenIdle(IDLE_MS);
   };
+  // Before it starts, the viewer's prerendered links are plain paths (/section/rate-limits) that only it
+  // can open: a click on one starts it and opens its place as the viewer's own link would.
+  document.getElementById('redoc')?.addEventListener(
+    'click',
+    (event) => {
+      const link = startViewer && event.target.closest('a[href^="/"]');
+      if (!link || link.getAttribute('href') === '/changelog') return;
+      event.preventDefault();
+      viewerNow();
+      location.hash = link.getAttribute('href');
+    },
+    true,
+  );
   input.addEventListener('input', () => {
     typedAt = performance.now();
     search();

@@ -181,6 +181,24 @@ describe('samples and error reasons in a browser', () => {
     await page.close();
   }, 120_000);
 
+  it('when the menu is clicked before the viewer has started, then the viewer starts and shows that section', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
+    const box = page.locator('#docs-search input');
+    await box.waitFor();
+    // Typing holds the viewer back a second: the click lands on the prerendered menu.
+    await box.fill('rate');
+    await box.press('Escape');
+    expect(await page.evaluate(() => document.documentElement.dataset.viewer ?? 'waiting')).toBe('waiting');
+    await page.locator('#redoc').getByText('Rate limits', { exact: true }).first().click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/section/rate-limits');
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    await expect
+      .poll(async () => (await page.locator('[id="section/rate-limits"]').boundingBox())?.y ?? -1)
+      .toBeGreaterThanOrEqual(0);
+    await page.close();
+  }, 120_000);
+
   it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
     const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
       headers: { Authorization: `Bearer ${acme.token}` },
