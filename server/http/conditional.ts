@@ -10,7 +10,7 @@
 //    covers the exact query, so only a request byte for byte like one answered 200 can match.
 //  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
 //    item's `If-Match` compares): the handler runs, the body is not sent.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -29,11 +29,10 @@ const VERSIONED = new Set([
   'downloadCreditCardExport',
 ]);
 
-const digest = (parts: Array<string | Buffer>) => {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('base64url').slice(0, 27);
-};
+/** The tag's digest: SHA-256 of the data (the parts, each followed by a NUL), its first 27 base64url characters. */
+const digest = (data: string | Buffer) => hash('sha256', data, 'base64url').slice(0, 27);
+const parts = (...values: string[]) => `${values.join('\0')}\0`;
+const NUL = new Uint8Array([0]);
 
 const isRead = (req: Request) => req.method === 'GET' || req.method === 'HEAD';
 
@@ -51,7 +50,7 @@ export async function versionedTag(
   if (!auth || !VERSIONED.has(operationId)) return undefined;
   const version = await statementDataVersion(db, auth.companyId);
   const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
-  return `W/"${digest([operationId, auth.companyId, version, auth.timeZone, query])}"`;
+  return `W/"${digest(parts(operationId, auth.companyId, version, auth.timeZone, query))}"`;
 }
 
 /**
@@ -70,7 +69,7 @@ export function notModifiedEarly(operation: ContractOperation, db: Kysely<Databa
 }
 
 /** The strong tag of an answer of bytes (a JSON answer's is `textETag` of its text, etag.ts). */
-export const rawTag = (raw: Buffer | Uint8Array): string => `"${digest([Buffer.from(raw)])}"`;
+export const rawTag = (raw: Buffer | Uint8Array): string => `"${digest(Buffer.concat([raw, NUL]))}"`;
 
 /**
  * Answers 304 without a body when `If-None-Match` holds the tag (true then). The validator headers go

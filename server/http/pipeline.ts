@@ -56,20 +56,31 @@ interface PipelineOptions {
 }
 
 /**
- * An Express middleware (req, res, next) run as a step. A middleware that calls `next` again later
- * (the validator's response check, from its wrapper of res.json) reaches the error handler.
+ * An Express middleware (req, res, next) run as a step: one that calls `next` before it returns (the
+ * validator) is a synchronous step, one that calls it later (the body parsers) a promise. A middleware
+ * that calls `next` again later (the validator's response check, from its wrapper of res.json) reaches
+ * the error handler.
  */
 const asStep =
   (middleware: (req: Request, res: Response, next: (err?: unknown) => void) => unknown): Step =>
-  (req, res, context) =>
-    new Promise<void>((resolve, reject) => {
-      let settled = false;
-      middleware(req, res, (err?: unknown) => {
-        if (settled) return err ? context.fail?.(err) : undefined;
-        settled = true;
-        return err ? reject(err) : resolve();
-      });
+  (req, res, context) => {
+    let settled = false;
+    let failure: unknown;
+    let later: { resolve: () => void; reject: (err: unknown) => void } | undefined;
+    middleware(req, res, (err?: unknown) => {
+      if (settled) return err ? context.fail?.(err) : undefined;
+      settled = true;
+      if (later) return err ? later.reject(err) : later.resolve();
+      failure = err;
     });
+    if (settled) {
+      if (failure) throw failure;
+      return;
+    }
+    return new Promise<void>((resolve, reject) => {
+      later = { resolve, reject };
+    });
+  };
 
 /**
  * The body parsers, by media type; a JSON body's members counted before it is parsed. An operation that
@@ -107,16 +118,20 @@ function bodyReader(operation: ContractOperation): Step {
     ...UPLOAD_TYPES.map((type): [string, Step] => [type, upload]),
   ]);
   const any = [json, form, upload];
-  return async (req, res, context) => {
-    // No body at all (not even an empty one): skipped, as each parser would skip it (type-is's hasBody).
-    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
-      (req as { body?: unknown }).body = undefined;
-      return;
-    }
+  const read: Step = async (req, res, context) => {
     const parser = context.mediaType === undefined ? undefined : byType.get(context.mediaType);
     if (parser) await parser(req, res, context);
     else for (const parse of any) await parse(req, res, context);
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) assertWellFormed(req.body);
+  };
+  return (req, res, context) => {
+    // No body at all (not even an empty one): skipped, as each parser would skip it (type-is's hasBody),
+    // and at once (the chain awaits only a step that returns a promise).
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
+      (req as { body?: unknown }).body = undefined;
+      return;
+    }
+    return read(req, res, context);
   };
 }
 

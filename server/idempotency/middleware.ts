@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
-import type { Step } from '../http/context.js';
+import type { RequestContext, Step } from '../http/context.js';
 import { conflict, unprocessable } from '../kit/errors.js';
 import { claimKey, completeKey, releaseKey, type KeyScope } from './store.js';
 import { requestLogFields } from '../http/trace-context.js';
@@ -53,9 +53,14 @@ export function idempotency(
   logger: Logger,
 ): Step | undefined {
   if (!(operation.paramNames.header ?? []).includes('Idempotency-Key')) return undefined;
-  return async (req, res, context) => {
+  // A request without a key goes on at once (the chain awaits only a step that returns a promise).
+  return (req, res, context) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) return;
+    return keyed(req, res, context, key);
+  };
+
+  async function keyed(req: Request, res: Response, context: RequestContext, key: string): Promise<void> {
     const auth = context.auth;
     // Operations without a token (a signed upload URL) are keyed by the URL itself, inside the fingerprint.
     const scope: KeyScope = { companyId: auth?.companyId ?? '-', clientId: auth?.clientId ?? '-', key };
@@ -126,5 +131,5 @@ export function idempotency(
         );
       }
     });
-  };
+  }
 }
