@@ -27,8 +27,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import autocannon from 'autocannon';
-import { BENCH_SECRETS, endpoints, prepareDatabase, type BenchData, type Endpoint } from './bench-http/setup.js';
+import {
+  BENCH_SECRETS,
+  driveEndpoint,
+  endpoints,
+  prepareDatabase,
+  type BenchData,
+  type Endpoint,
+} from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
 import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
 import { cpuMs, GcLog, tailTable, timeWait, type TailSample } from './bench-http/tail.js';
@@ -138,20 +144,7 @@ async function drive(
   connections: number,
   seconds: number,
 ): Promise<Sample> {
-  const headers = { authorization: `Bearer ${token}`, ...(e.body ? { 'content-type': 'application/json' } : {}) };
-  const result = await autocannon({
-    url: `http://127.0.0.1:${target.port}`,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: e.method,
-        path: e.url,
-        headers,
-        ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}),
-      },
-    ],
-  } as autocannon.Options);
+  const result = await driveEndpoint(target.port, token, e, connections, seconds);
   const ok = result.requests.total - result.non2xx;
   return {
     rps: ok / (result.duration || seconds),

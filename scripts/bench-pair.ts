@@ -11,8 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { BENCH_SECRETS, endpoints, prepareDatabase } from './bench-http/setup.js';
+import { BENCH_SECRETS, driveEndpoint, endpoints, prepareDatabase } from './bench-http/setup.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -81,24 +80,8 @@ try {
   const all = await endpoints(`http://127.0.0.1:${servers[0]!.port}`, data);
   const rows: string[] = [];
   for (const e of all.filter((x) => ONLY.some((o) => x.name.includes(o)))) {
-    const headers = {
-      authorization: `Bearer ${e.writes ? data.writesToken : data.token}`,
-      ...(e.body ? { 'content-type': 'application/json' } : {}),
-    };
-    const drive = (port: number, seconds: number) =>
-      autocannon({
-        url: `http://127.0.0.1:${port}`,
-        connections: CONNECTIONS,
-        duration: seconds,
-        requests: [
-          {
-            method: e.method,
-            path: e.url,
-            headers,
-            ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}),
-          },
-        ],
-      } as autocannon.Options);
+    const token = e.writes ? data.writesToken : data.token;
+    const drive = (port: number, seconds: number) => driveEndpoint(port, token, e, CONNECTIONS, seconds);
     await Promise.all(servers.map((s) => drive(s.port, 2)));
     const ratios: number[] = [];
     const costs: number[][] = [[], []];

@@ -1,6 +1,7 @@
 // The data of `npm run bench`: a database file with one company and its seeded transactions, an
 // access token, and the requests to drive (each with the ids and the cursor it needs).
 import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
 import { SERVER_SECRETS } from '../../server/settings.js';
 import { existsSync } from 'node:fs';
 import { openStore } from '../../server/db/store.js';
@@ -119,3 +120,21 @@ export async function endpoints(baseUrl: string, data: BenchData): Promise<Endpo
 export const BENCH_SECRETS: Record<string, string> = Object.fromEntries(
   SERVER_SECRETS.map((name) => [name, randomBytes(32).toString('hex')]),
 );
+
+/** Drives one endpoint on `port` with autocannon: `connections` at once for `seconds`, its token and body. */
+export function driveEndpoint(port: number, token: string, e: Endpoint, connections: number, seconds: number) {
+  const headers = { authorization: `Bearer ${token}`, ...(e.body ? { 'content-type': 'application/json' } : {}) };
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: e.method,
+        path: e.url,
+        headers,
+        ...(e.body ? { setupRequest: (req: object) => ({ ...req, body: e.body!() }) } : {}),
+      },
+    ],
+  } as autocannon.Options);
+}
