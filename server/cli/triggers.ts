@@ -166,7 +166,9 @@ export const TRIGGERS: Partial<
   'statement.updates_available': async (api) => {
     const { data } = await createCostCenter(api);
     const path = { transactionId: await bankingTransaction(api) };
-    await call(api.PATCH('/statements/v1/banking/{transactionId}', { params: { path }, body: { costCenterId: data.id } }));
+    await call(
+      api.PATCH('/statements/v1/banking/{transactionId}', { params: { path }, body: { costCenterId: data.id } }),
+    );
     const renamed = { params: { path: { id: data.id } }, body: { name: name('Renamed') } };
     return call(api.PATCH('/cost-centers/v1/cost-centers/{id}', renamed));
   },

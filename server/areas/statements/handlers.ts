@@ -26,7 +26,7 @@ const reconcile =
   };
 
 const BATCH_IF_MATCH =
-  'If-Match has no meaning on a batch (it is not one item): send each transaction\'s ETag as its item\'s ifMatch';
+  "If-Match has no meaning on a batch (it is not one item): send each transaction's ETag as its item's ifMatch";
 
 /**
  * The batch PATCH of `statement`: every item under the single PATCH's rules, all or nothing
@@ -39,7 +39,10 @@ const reconcileMany =
     { db, auth, requestId, req }: HandlerContext,
   ) => {
     if (req.headers['if-match'] !== undefined)
-      throw badRequest(BATCH_IF_MATCH, [`If-Match: ${BATCH_IF_MATCH}`], { reason: 'invalid_request', param: 'If-Match' });
+      throw badRequest(BATCH_IF_MATCH, [`If-Match: ${BATCH_IF_MATCH}`], {
+        reason: 'invalid_request',
+        param: 'If-Match',
+      });
     await annotateTransactions(db, statement, auth.companyId, body.transactions, auth.companyClock.now(), {
       timeZone: auth.timeZone,
       requestId,

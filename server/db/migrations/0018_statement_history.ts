@@ -16,10 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('started_at', t.time, (c) => c.notNull())
     .execute();
-  await db
-    .insertInto('statement_history')
-    .values({ id: randomUUID(), started_at: new Date().toISOString() })
-    .execute();
+  await db.insertInto('statement_history').values({ id: randomUUID(), started_at: new Date().toISOString() }).execute();
   await db.schema
     .createTable('statement_removals')
     .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))

@@ -87,7 +87,8 @@ export async function renameCostCenter(
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
-    if (after.name !== before.name) await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, requestId });
+    if (after.name !== before.name)
+      await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, requestId });
     await recordEvent(trx, now, {
       companyId,
       type: 'cost_center.updated',
