@@ -5658,7 +5658,7 @@ export interface components {
         SupplierId: number;
         /** @description The category's id. */
         CategoryId: number;
-        /** @description Page size, 1 to 100. */
+        /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
         PageLimit: number;
         /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
         VcnId: string;
@@ -9753,7 +9753,7 @@ export interface operations {
                 status?: components["schemas"]["VcnStatus"];
                 /** @description Only cards of this type. */
                 type?: components["schemas"]["VcnType"];
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10171,7 +10171,7 @@ export interface operations {
                 types?: string[];
                 /** @description Only events created after this instant. */
                 createdAfter?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10295,7 +10295,7 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10679,7 +10679,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
