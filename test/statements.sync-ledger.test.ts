@@ -3,7 +3,8 @@
 // transaction dropped), a write that changes nothing is no change, the batch write-back is
 // conflict-safe, renames are announced, and a cursor of another store history is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import {
   createCreditCardTransactions,
 } from './support/factories/statements.js';
 import { beginNewHistory } from '../server/areas/statements/history.js';
+import { ingestFile, IngestRejected } from '../server/areas/statements/ingest/run.js';
+import { writeFileSync } from 'node:fs';
 
 type Changes = components['schemas']['BankingTransactionChanges'];
 type Banking = components['schemas']['BankingTransaction'];
@@ -222,6 +225,34 @@ describe('removed: a pending transaction the provider drops', () => {
     });
     expect(caught.data).toMatchObject({ added: [], modified: [], removed: [{ id: pending }] });
     expect(await eventsOf(t, 'credit_card_transaction.removed')).toHaveLength(1);
+  });
+});
+
+describe('removed through the ingest', () => {
+  it('when a file drops a pending transaction, then it is removed once (again harmless); a processed or unknown one refuses the whole file', async () => {
+    const { t, ids } = await company(3);
+    const start = await page(t, undefined, 50);
+    const file = (name: string, lines: unknown[]) => {
+      const path = join(dir, name);
+      writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      return path;
+    };
+    const refused = file('refused.jsonl', [
+      { statement: 'banking', remove: ids[0] },
+      { statement: 'banking', remove: ids[1] },
+      { statement: 'banking', remove: 999_999_999 },
+    ]);
+    const error = await ingestFile(server.db, t.companyId, refused, server.clock.now()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IngestRejected);
+    expect((error as IngestRejected).problems.map((p) => p.line)).toEqual([2, 3]);
+    expect((await list(t)).map((r) => r.id)).toContain(ids[0]);
+
+    const drop = file('drop.jsonl', [{ statement: 'banking', remove: ids[0] }]);
+    expect(await ingestFile(server.db, t.companyId, drop, server.clock.now())).toMatchObject({ removed: 1 });
+    expect(await ingestFile(server.db, t.companyId, drop, server.clock.now())).toMatchObject({ removed: 0 });
+    expect((await list(t)).map((r) => r.id)).not.toContain(ids[0]);
+    const caught = await page(t, start.nextCursor, 50);
+    expect(caught.removed).toEqual([{ id: ids[0] }]);
   });
 });
 
