@@ -8,12 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { writeTransaction } from '../../db/transaction.js';
 
-/** This store's history id. */
-export async function storeHistory(db: Db): Promise<string> {
-  const row = await db.selectFrom('statement_history').select('id').executeTakeFirst();
-  return row?.id ?? '';
-}
-
 /** Gives the store a new history: every cursor and statement ETag issued before is refused from now on. */
 export async function beginNewHistory(db: Db, now: Date): Promise<string> {
   const id = randomUUID();

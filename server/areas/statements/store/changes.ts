@@ -36,7 +36,7 @@ export interface FeedPage<T, Id> {
  * later than `since`, the change number the cursor's first page was read at (what was removed before a
  * client's first page was never sent to it).
  */
-export interface FeedRead<Id> {
+interface FeedRead<Id> {
   companyId: string;
   after?: FeedPosition<Id>;
   take: number;
