@@ -225,6 +225,16 @@ const SETTINGS: readonly Setting[] = [
     check: bool,
   },
   {
+    name: 'MCP_ENDPOINT',
+    group: 'server',
+    type: 'boolean',
+    default: 'true',
+    productionDefault: 'false',
+    description:
+      'Serve `/mcp`: the API as MCP tools for assistants (streamable HTTP, same Bearer tokens; docs/mcp.md). Another surface to expose: off in production unless set.',
+    check: bool,
+  },
+  {
     name: 'WEBHOOKS_ALLOW_PRIVATE',
     group: 'server',
     type: 'boolean',
