@@ -42,7 +42,10 @@ const canonical = (value: unknown): string =>
 
 /** The same tool with the same arguments gets the same key: the API replays its first answer (24 h). */
 export const idempotencyKey = (tool: ApiTool, args: Record<string, unknown>) =>
-  `mcp-${createHash('sha256').update(`${tool.name}\n${canonical(args)}`).digest('hex').slice(0, 40)}`;
+  `mcp-${createHash('sha256')
+    .update(`${tool.name}\n${canonical(args)}`)
+    .digest('hex')
+    .slice(0, 40)}`;
 
 export function apiRequest(tool: ApiTool, args: Record<string, unknown>): ApiRequest {
   const pick = (names: string[]) =>

@@ -36,18 +36,25 @@ export const snakeCase = (operationId: string) => operationId.replace(/[A-Z]/g, 
 /** The summary and the description's first paragraph: what helps a model choose the tool. */
 function describe(op: Json): string {
   const summary = String(op.summary ?? '').trim();
-  const first = String(op.description ?? '').split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim() ?? '';
+  const first =
+    String(op.description ?? '')
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s+/g, ' ')
+      .trim() ?? '';
   const text = [summary.replace(/\.?$/, '.'), first].filter(Boolean).join(' ');
   return text.length > 600 ? `${text.slice(0, 597)}…` : text;
 }
 
 const short = (text: unknown) => {
-  const first = String(text ?? '').split(/\n\s*\n/)[0]?.replace(/\s+/g, ' ').trim() ?? '';
+  const first =
+    String(text ?? '')
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s+/g, ' ')
+      .trim() ?? '';
   return first.length > 300 ? `${first.slice(0, 297)}…` : first;
 };
 
-const successOf = (op: Json) =>
-  Object.entries((op.responses ?? {}) as Json).find(([status]) => /^2\d\d$/.test(status));
+const successOf = (op: Json) => Object.entries((op.responses ?? {}) as Json).find(([status]) => /^2\d\d$/.test(status));
 
 /** Why an operation of the public contract is no tool, or undefined when it is one. */
 export function notATool(op: Json): string | undefined {

@@ -45,7 +45,8 @@ function loopback(req: Request): SendRequest {
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     });
     const contentType = res.headers.get('content-type') ?? '';
-    if (request.binary && res.ok) return { status: res.status, contentType, body: { bytes: (await res.arrayBuffer()).byteLength } };
+    if (request.binary && res.ok)
+      return { status: res.status, contentType, body: { bytes: (await res.arrayBuffer()).byteLength } };
     const text = await res.text();
     let body: unknown = text || undefined;
     if (text && contentType.includes('json')) body = JSON.parse(text);

@@ -7,7 +7,8 @@ import { requestTarget, type ApiAnswer, type ApiRequest } from './call.js';
 
 const TEXT_LIMIT = 1500;
 
-const clipped = (text: string) => (text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (see structuredContent)` : text);
+const clipped = (text: string) =>
+  text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (see structuredContent)` : text;
 
 /** A line per problem the error body names: `param limit: invalid-integer — message`. */
 function problems(body: unknown): string[] {

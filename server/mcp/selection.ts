@@ -9,12 +9,14 @@ export interface ToolSelection {
   deny: RegExp[];
 }
 
-const pattern = (glob: string) =>
-  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+const pattern = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
 
 export function parseSelection(text: string | undefined): ToolSelection {
   const selection: ToolSelection = { allow: [], deny: [] };
-  for (const item of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (item.startsWith('-')) selection.deny.push(pattern(item.slice(1)));
     else selection.allow.push(pattern(item.replace(/^\+/, '')));
   }

@@ -23,7 +23,7 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS =
   'Tools of the Company Finance Service API, one per operation (named after its operationId). ' +
-  'List tools return one page: pass the answer\'s nextPageStartKey to get the next. A refused call says why ' +
+  "List tools return one page: pass the answer's nextPageStartKey to get the next. A refused call says why " +
   '(reason, param, message); fix the argument and call again. Repeating a write with the same arguments does ' +
   'not write twice. Read finance://docs/mcp.md for more.';
 

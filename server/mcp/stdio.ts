@@ -36,7 +36,7 @@ export async function grantedScopes(baseUrl: string, clientId: string, clientSec
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
-      Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`, "utf8").toString('base64')}`,
+      Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64')}`,
     },
     body: new URLSearchParams({ grant_type: 'client_credentials' }),
   });
@@ -56,7 +56,12 @@ export interface StdioOptions {
 export async function serveStdio({ api, scopes, selection, version }: StdioOptions): Promise<void> {
   const bundle = loadBundle('public');
   const tools = toolsFor(contractTools(bundle), scopes, selection);
-  const server = createMcpServer({ tools, send: clientSender(api), resources: resources(JSON.stringify(bundle)), version });
+  const server = createMcpServer({
+    tools,
+    send: clientSender(api),
+    resources: resources(JSON.stringify(bundle)),
+    version,
+  });
   await server.connect(new StdioServerTransport());
   process.stderr.write(`finance mcp: ${tools.length} tools on stdio\n`);
 }
