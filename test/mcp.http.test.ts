@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await startTestServer();
   full = await connected(over((await companyWithStatement(server)).token));
   readOnly = await connected(over((await companyWithStatement(server, READ_SCOPES)).token));
-});
+}, 120_000);
 afterAll(async () => {
   await full?.close();
   await readOnly?.close();

@@ -28,7 +28,7 @@ beforeAll(async () => {
   server = await startTestServer();
   full = await connected(spawned(await companyWithStatement(server)));
   readOnly = await connected(spawned(await companyWithStatement(server, READ_SCOPES)));
-});
+}, 120_000);
 afterAll(async () => {
   await full?.close();
   await readOnly?.close();

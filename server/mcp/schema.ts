@@ -1,15 +1,11 @@
 // The contract's schemas as plain JSON Schema for MCP tools: every `$ref` inlined (a tool schema
 // stands alone), OpenAPI-only keywords (`x-…`, `example`, `discriminator`) dropped. A schema that
 // refers to itself is cut at the repeat with an empty schema (anything).
+import { resolveRef } from '../contract/bundle.js';
+
 type Json = Record<string, unknown>;
 
 const DROPPED = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'readOnly', 'writeOnly', 'deprecated']);
-
-const at = (root: Json, ref: string): unknown =>
-  ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce<unknown>((node, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], root);
 
 /** `node` with its `$ref`s resolved against `root` (the bundle) and OpenAPI-only keywords dropped. */
 export function plainSchema(root: Json, node: unknown, seen: readonly string[] = []): unknown {
@@ -19,7 +15,7 @@ export function plainSchema(root: Json, node: unknown, seen: readonly string[] =
   if (typeof object.$ref === 'string') {
     if (seen.includes(object.$ref)) return {};
     const { $ref, ...siblings } = object;
-    const target = plainSchema(root, at(root, $ref), [...seen, $ref]) as Json;
+    const target = plainSchema(root, resolveRef(root, { $ref }), [...seen, $ref]) as Json;
     return Object.keys(siblings).length ? { ...target, ...(plainSchema(root, siblings, seen) as Json) } : target;
   }
   const out: Json = {};
@@ -35,6 +31,5 @@ export function plainSchema(root: Json, node: unknown, seen: readonly string[] =
   return out;
 }
 
-/** A parameter or other component object, resolved when it is a `$ref`. */
-export const resolved = <T>(root: Json, node: unknown): T =>
-  (node && typeof (node as Json).$ref === 'string' ? at(root, (node as Json).$ref as string) : node) as T;
+/** A parameter or other component object, followed through its `$ref` (the contract index's resolver). */
+export const resolved = <T>(root: Json, node: unknown): T => resolveRef(root, node) as T;
