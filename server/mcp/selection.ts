@@ -2,7 +2,6 @@
 // secret are hidden unless the allow list names them; the deny list removes any tool.
 // `--tools` / FINANCE_MCP_TOOLS: comma-separated names, `*` matching any run of characters;
 // `-name` denies. `reveal_vcn,-delete_*` lists the card reveal and no delete tool.
-import type { ApiTool } from './catalog.js';
 
 export interface ToolSelection {
   allow: RegExp[];
@@ -37,7 +36,11 @@ export function namesSecret(schema: unknown, depth = 0): boolean {
 }
 
 /** Why a tool is hidden unless allowed, or undefined when it is listed by default. */
-export function hiddenByDefault(tool: ApiTool): string | undefined {
+export function hiddenByDefault(tool: {
+  path: string;
+  scopes: readonly string[];
+  secretAnswer: boolean;
+}): string | undefined {
   if (tool.path.startsWith('/sandbox/')) return 'a sandbox test helper';
   if (tool.scopes.includes('vcn:reveal')) return 'reveals card details';
   if (tool.secretAnswer) return 'its answer carries a secret';
