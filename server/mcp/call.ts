@@ -27,7 +27,7 @@ export interface ApiAnswer {
 export type SendRequest = (request: ApiRequest) => Promise<ApiAnswer>;
 
 /** Page size when the caller names none, and the most one call returns. */
-export const DEFAULT_PAGE = 25;
+const DEFAULT_PAGE = 25;
 export const MAX_PAGE = 100;
 
 const canonical = (value: unknown): string =>

@@ -31,7 +31,7 @@ function problems(body: unknown): string[] {
   return lines;
 }
 
-export function refusal(answer: ApiAnswer): CallToolResult {
+function refusal(answer: ApiAnswer): CallToolResult {
   const body = answer.body as Record<string, unknown> | undefined;
   const message = body?.message ?? body?.error_description ?? body?.error ?? 'the API refused the call';
   const lines = [`The API answered ${answer.status}: ${String(message)}`, ...problems(body)];

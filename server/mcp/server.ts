@@ -14,7 +14,7 @@ import { apiRequest, type SendRequest } from './call.js';
 import { toolResult } from './result.js';
 import type { McpResource } from './resources.js';
 
-export interface McpServerOptions {
+interface McpServerOptions {
   tools: readonly ApiTool[];
   send: SendRequest;
   resources: readonly McpResource[];

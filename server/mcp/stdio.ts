@@ -15,7 +15,7 @@ type Call = (
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** Each request through the typed client; its own Idempotency-Key is replaced by the call's. */
-export const clientSender =
+const clientSender =
   (api: FinanceClient): SendRequest =>
   async (request) => {
     const call = (api as unknown as Record<string, Call>)[request.method]!.bind(api);
@@ -46,7 +46,7 @@ export async function grantedScopes(baseUrl: string, clientId: string, clientSec
   return new Set((answer.scope ?? '').split(' ').filter(Boolean));
 }
 
-export interface StdioOptions {
+interface StdioOptions {
   api: FinanceClient;
   scopes: ReadonlySet<string>;
   selection: ToolSelection;

@@ -35,7 +35,7 @@ export async function connected(transport: Transport): Promise<Client> {
   return client;
 }
 
-export const text = (result: unknown) =>
+const text = (result: unknown) =>
   ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 /**
