@@ -423,6 +423,13 @@ const SETTINGS: readonly Setting[] = [
     secret: true,
   },
   {
+    name: 'FINANCE_MCP_TOOLS',
+    group: 'cli',
+    type: 'string',
+    description:
+      '`finance mcp`: tools to allow and deny, comma-separated, `*` as wildcard, `-name` denies (docs/mcp.md); `--tools` wins.',
+  },
+  {
     name: 'XDG_CONFIG_HOME',
     group: 'cli',
     type: 'path',

@@ -54,7 +54,7 @@ describe('finance mcp --tools', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 60_000);
 
   it('when the credentials are wrong, then the command exits before serving, naming the token failure', async () => {
     const transport = spawned({ clientId: 'nobody', clientSecret: 'wrong' });
@@ -64,5 +64,5 @@ describe('finance mcp --tools', () => {
     });
     await expect(connected(transport)).rejects.toThrow();
     expect(stderr).toMatch(/token request failed \(401\)/);
-  });
+  }, 60_000);
 });
