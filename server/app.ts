@@ -28,6 +28,9 @@ import { precompress, sendPrecompressed, type Precompressed } from './http/preco
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
+import { mcpEndpoint } from './mcp/http.js';
+import { apiTokens } from './mcp/bearer.js';
+import { packageVersion } from './mcp/server.js';
 
 interface AppOptions {
   db: Db;
@@ -114,6 +117,12 @@ export function createApp({
     sendPrecompressed(req, res, page.body);
   });
 
+  // The API as MCP tools for assistants (docs/mcp.md); each tool call comes back through the pipeline.
+  if (config.mcpEndpoint)
+    app.all(
+      '/mcp',
+      mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() }),
+    );
   app.get('/changelog', (_req, res) => {
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });

@@ -53,6 +53,8 @@ export interface Config {
   cardIssuer: 'simulated' | 'none';
   /** The sandbox's test helpers and test clock (`/sandbox/v1/…`): on unless production, where `SANDBOX_HELPERS=true` turns them on. */
   sandboxHelpers: boolean;
+  /** `/mcp`, the API as MCP tools: on unless production, where `MCP_ENDPOINT=true` turns it on. */
+  mcpEndpoint: boolean;
   /** Webhook URLs may point at private, loopback and link-local addresses (the sandbox; WEBHOOKS_ALLOW_PRIVATE=true). */
   webhooksAllowPrivate: boolean;
   /** Server secrets, each 32 bytes. */
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     cardIssuer: env.CARD_ISSUER ? (env.CARD_ISSUER as Config['cardIssuer']) : production ? 'none' : 'simulated',
     sandboxHelpers: sandboxHelpersEnabled(env),
+    mcpEndpoint: env.MCP_ENDPOINT ? env.MCP_ENDPOINT === 'true' : !production,
     webhooksAllowPrivate:
       env.WEBHOOKS_ALLOW_PRIVATE !== undefined ? env.WEBHOOKS_ALLOW_PRIVATE === 'true' : env.NODE_ENV !== 'production',
     secrets: {

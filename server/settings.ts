@@ -225,6 +225,16 @@ const SETTINGS: readonly Setting[] = [
     check: bool,
   },
   {
+    name: 'MCP_ENDPOINT',
+    group: 'server',
+    type: 'boolean',
+    default: 'true',
+    productionDefault: 'false',
+    description:
+      'Serve `/mcp`: the API as MCP tools for assistants (streamable HTTP, same Bearer tokens; docs/mcp.md). Another surface to expose: off in production unless set.',
+    check: bool,
+  },
+  {
     name: 'WEBHOOKS_ALLOW_PRIVATE',
     group: 'server',
     type: 'boolean',
@@ -411,6 +421,13 @@ const SETTINGS: readonly Setting[] = [
     type: 'string',
     description: 'Its secret.',
     secret: true,
+  },
+  {
+    name: 'FINANCE_MCP_TOOLS',
+    group: 'cli',
+    type: 'string',
+    description:
+      '`finance mcp`: tools to allow and deny, comma-separated, `*` as wildcard, `-name` denies (docs/mcp.md); `--tools` wins.',
   },
   {
     name: 'XDG_CONFIG_HOME',

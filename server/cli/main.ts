@@ -1,5 +1,5 @@
 // `finance`: the sandbox command (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, export,
-// config, secrets).
+// config, secrets, mcp).
 // Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
 import { Command } from 'commander';
 import { register as serve } from './commands/serve.js';
@@ -14,6 +14,7 @@ import { register as events } from './commands/events.js';
 import { register as backup } from './commands/backup.js';
 import { register as exporter } from './commands/export.js';
 import { register as config } from './commands/config.js';
+import { register as mcp } from './commands/mcp.js';
 import { markRequiredOptions } from './options.js';
 
 const program = new Command('finance')
@@ -21,7 +22,7 @@ const program = new Command('finance')
   .showHelpAfterError()
   .exitOverride((err) => process.exit(err.exitCode));
 
-for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter, config])
+for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter, config, mcp])
   add(program);
 markRequiredOptions(program);
 

@@ -1,0 +1,28 @@
+// `finance mcp`: an MCP server on stdio for an assistant, a client of the API (docs/mcp.md).
+import type { Command } from 'commander';
+import { apiSession, withApi, type ApiOptions } from '../api-session.js';
+import { grantedScopes, serveStdio } from '../../mcp/stdio.js';
+import { parseSelection } from '../../mcp/selection.js';
+import { packageVersion } from '../../mcp/server.js';
+
+export function register(program: Command): void {
+  withApi(program.command('mcp'))
+    .description(
+      'Serve the API to an assistant as MCP tools on stdio (one per operation the credentials may call; docs/mcp.md)',
+    )
+    .option(
+      '--tools <list>',
+      'allow and deny tools: comma-separated names, * as wildcard, -name denies (default: $FINANCE_MCP_TOOLS)',
+    )
+    .action(async (opts: ApiOptions & { tools?: string }) => {
+      const { baseUrl, api } = apiSession(opts);
+      const clientId = opts.clientId ?? process.env.FINANCE_CLIENT_ID ?? '';
+      const clientSecret = opts.clientSecret ?? process.env.FINANCE_CLIENT_SECRET ?? '';
+      await serveStdio({
+        api,
+        scopes: await grantedScopes(baseUrl, clientId, clientSecret),
+        selection: parseSelection(opts.tools ?? process.env.FINANCE_MCP_TOOLS),
+        version: packageVersion(),
+      });
+    });
+}
