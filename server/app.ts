@@ -10,6 +10,13 @@ import type { Services } from './kit/handler.js';
 import { createLogger } from './http/logger.js';
 import { appMetrics, type AppMetrics } from './http/metrics.js';
 import { metricsEndpoint } from './http/metrics-endpoint.js';
+import {
+  AUTHORIZATION_SERVER_PATH,
+  PROTECTED_RESOURCE_PATH,
+  authorizationServerMetadata,
+  metadataEndpoint,
+  protectedResourceMetadata,
+} from './http/oauth-metadata.js';
 import { readiness, type ReadinessCheck } from './http/readiness.js';
 import { eventLoopLag, type LagProbe } from './http/overload.js';
 import { pageContentSecurityPolicy } from './http/security-headers.js';
@@ -86,6 +93,9 @@ export function createApp({
     res.json({ status: 'ok' });
   });
   app.get('/ready', readiness(db, readinessChecks));
+  // OAuth discovery (RFC 8414, RFC 9728): what the token endpoint grants and where to find it.
+  app.get(AUTHORIZATION_SERVER_PATH, metadataEndpoint(config, authorizationServerMetadata));
+  app.get(PROTECTED_RESOURCE_PATH, metadataEndpoint(config, protectedResourceMetadata));
   if (!config.metricsPort) app.get('/metrics', metricsEndpoint(metrics, config));
   const publicBundle = servedBundle(loadBundle('public'), config.sandboxHelpers);
   const publicText = JSON.stringify(publicBundle);

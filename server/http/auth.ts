@@ -7,25 +7,29 @@ import { lookupToken, type TokenRefusal } from '../areas/auth/public.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';
 import { offsetClock } from '../lib/clock.js';
+import { servedBaseUrl } from './served-contract.js';
+import { resourceMetadataUrl } from './oauth-metadata.js';
 
 // RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
 const SCHEME = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+(.*?))?\s*$/;
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
-const challenge = (error: string | undefined, description: string) =>
-  `Bearer realm="finance"${error ? `, error="${error}"` : ''}, error_description="${description}"`;
+// RFC 9728 §5.1: every challenge names the resource metadata, where a client finds how to get a token.
+const challenge = (metadata: string, error: string | undefined, description: string) =>
+  `Bearer realm="finance", resource_metadata="${metadata}"${error ? `, error="${error}"` : ''}, error_description="${description}"`;
 
 /** A 401 that says what is wrong with the credentials, in the body and in WWW-Authenticate. */
-const refuse = (message: string, error: string | undefined, description: string) =>
-  unauthorized(message, challenge(error, description));
+const refuse = (metadata: string, message: string, error: string | undefined, description: string) =>
+  unauthorized(message, challenge(metadata, error, description));
 
 type Credentials = { token: string } | { problem: ReturnType<typeof unauthorized> };
 
 /** The bearer token of the Authorization header, or the 401 that explains why there is none. */
-function bearerToken(header: string | undefined): Credentials {
+function bearerToken(header: string | undefined, metadata: string): Credentials {
   if (!header?.trim()) {
     return {
       problem: refuse(
+        metadata,
         'An access token is required: send `Authorization: Bearer <token>` (get a token from POST /oauth/token)',
         undefined,
         'no access token was sent',
@@ -37,6 +41,7 @@ function bearerToken(header: string | undefined): Credentials {
     const named = scheme ? `the ${scheme} scheme` : 'no scheme';
     return {
       problem: refuse(
+        metadata,
         `The Authorization header uses ${named}; API calls take \`Authorization: Bearer <token>\`. Client id and secret (HTTP Basic) are only for POST /oauth/token`,
         'invalid_request',
         'wrong authorization scheme: use Bearer',
@@ -46,6 +51,7 @@ function bearerToken(header: string | undefined): Credentials {
   if (!TOKEN68.test(rest)) {
     return {
       problem: refuse(
+        metadata,
         'The bearer token is malformed: send `Authorization: Bearer <token>` with the access_token from POST /oauth/token as is',
         'invalid_token',
         'malformed bearer token',
@@ -74,19 +80,21 @@ const REFUSALS: Record<TokenRefusal, (expiredAt?: string) => [message: string, d
 export function authentication(operation: ContractOperation, services: Services): Step | undefined {
   const needed = operation.scopes;
   if (needed === undefined) return undefined;
-  const insufficient = `Bearer realm="finance", error="insufficient_scope", scope="${needed.join(' ')}"`;
+  const insufficient = (metadata: string) =>
+    `Bearer realm="finance", resource_metadata="${metadata}", error="insufficient_scope", scope="${needed.join(' ')}"`;
   return async (req, _res, context) => {
-    const credentials = bearerToken(req.headers.authorization);
+    const metadata = resourceMetadataUrl(servedBaseUrl(req, services.config));
+    const credentials = bearerToken(req.headers.authorization, metadata);
     if ('problem' in credentials) throw credentials.problem;
     const found = await lookupToken(services.db, services.clock, credentials.token);
     if (!found.grant) {
       const [message, description] = REFUSALS[found.refused](found.expiredAt);
-      throw refuse(message, 'invalid_token', description);
+      throw refuse(metadata, message, 'invalid_token', description);
     }
     const grant = found.grant;
     if (needed.length > 0 && !needed.some((s) => grant.scopes.has(s))) {
       const error = forbidden(`This operation needs the scope ${needed.join(' or ')}`);
-      error.headers['WWW-Authenticate'] = insufficient;
+      error.headers['WWW-Authenticate'] = insufficient(metadata);
       throw error;
     }
     const { clockOffsetMs, ...rest } = grant;

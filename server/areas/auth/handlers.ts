@@ -3,6 +3,7 @@ import basicAuth from 'basic-auth';
 import { defineHandlers } from '../../kit/handler.js';
 import { OAuthError } from '../../kit/errors.js';
 import { authenticateClient, issueToken } from './store.js';
+import { formDecoded } from './form-decode.js';
 import { assertNotThrottled, recordFailure } from './throttle.js';
 
 export const handlers = defineHandlers({
@@ -18,8 +19,8 @@ export const handlers = defineHandlers({
       throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
     }
     // PostgreSQL text cannot hold NUL: an id with one names no client, and is counted as one with U+FFFD.
-    const clientId = (basic?.name ?? body.client_id)?.replaceAll('\u0000', '\uFFFD');
-    const secret = basic?.pass ?? body.client_secret;
+    const clientId = (basic ? formDecoded(basic.name) : body.client_id)?.replaceAll('\u0000', '\uFFFD');
+    const secret = basic ? formDecoded(basic.pass) : body.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
     const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };

@@ -4,4 +4,4 @@
 export { clockOffset, companyClocks, largestClockOffset } from './company-clock.js';
 export { companyNameAndZone, companyTimeZone } from './company-zone.js';
 export { resolveSecrets } from './server-secrets.js';
-export { ALL_SCOPES, listCompanies, lookupToken, type TokenRefusal } from './store.js';
+export { ALL_SCOPES, defaultScopes, listCompanies, lookupToken, type TokenRefusal } from './store.js';
