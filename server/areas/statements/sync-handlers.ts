@@ -1,6 +1,8 @@
 // The statements' change feeds (`…/banking/sync`, `…/credit-card/sync`): a signed cursor holding a
-// position in the company's change order (store/changes.ts, versions.ts), bound to the
-// company and the filters. A cursor ahead of the company's version (its data was restored to an
+// position in the company's change order (store/changes.ts, versions.ts) and the change number
+// through which its reader has been sent every row (`s`: the position's when a page ran out of rows,
+// -1 until the initial pass did; a row created after it is `added`), bound to the company and the
+// filters. A cursor ahead of the company's version (its data was restored to an
 // earlier state) can no longer be served: 410, start over.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { ApiError, badRequest } from '../../kit/errors.js';
@@ -24,14 +26,16 @@ async function positionOf<Id extends number | string>(
   idType: 'number' | 'string',
 ) {
   const scope = { op: feed, companyId: auth.companyId, filters };
-  const cursorAt = (position: FeedPosition<Id> | undefined) =>
-    sign(config.secrets.cursor, scope, { p: position ?? null });
-  if (cursor === undefined) return { after: undefined, cursorAt };
-  const payload = verify(config.secrets.cursor, scope, cursor) as { p?: unknown } | undefined;
+  const cursorAt = (position: FeedPosition<Id> | undefined, sentThrough: number) =>
+    sign(config.secrets.cursor, scope, { p: position ?? null, s: sentThrough });
+  if (cursor === undefined) return { after: undefined, sentThrough: -1, cursorAt };
+  const payload = verify(config.secrets.cursor, scope, cursor) as { p?: unknown; s?: unknown } | undefined;
   const p = payload?.p;
   const valid =
     p === null || (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === idType);
-  if (!valid)
+  // A cursor issued before `s` existed: its reader had every row created up to its position.
+  const s = payload?.s ?? (Array.isArray(p) ? p[0] : -1);
+  if (!valid || !Number.isSafeInteger(s) || (s as number) < -1)
     throw badRequest(CURSOR_MESSAGE, [{ field: 'query.cursor', message: CURSOR_MESSAGE }], { param: 'cursor' });
   const after = (p ?? undefined) as FeedPosition<Id> | undefined;
   if (after && after[0] > (await statementVersion(db, auth.companyId)))
@@ -42,28 +46,31 @@ async function positionOf<Id extends number | string>(
       {},
       { reason: 'sync_restart_required', param: 'cursor' },
     );
-  return { after, cursorAt };
+  return { after, sentThrough: s as number, cursorAt };
 }
 
-/** The answer of a feed page: added and modified in change order, the cursor after its last row. */
+/**
+ * The answer of a feed page: added and modified in change order, the cursor after its last row. A
+ * page that ran out of rows has sent every row there is through its position: the cursor says so.
+ */
 function answer<T, Id>(
   page: { changes: Array<{ item: T; added: boolean; position: FeedPosition<string | number> }>; more: boolean },
-  after: FeedPosition<Id> | undefined,
-  cursorAt: (position: FeedPosition<Id> | undefined) => string,
+  { after, sentThrough }: { after: FeedPosition<Id> | undefined; sentThrough: number },
+  cursorAt: (position: FeedPosition<Id> | undefined, sentThrough: number) => string,
 ) {
-  const last = page.changes.at(-1)?.position as FeedPosition<Id> | undefined;
+  const last = (page.changes.at(-1)?.position as FeedPosition<Id> | undefined) ?? after;
   return {
     added: page.changes.filter((c) => c.added).map((c) => c.item),
     modified: page.changes.filter((c) => !c.added).map((c) => c.item),
     removed: [],
-    nextCursor: cursorAt(last ?? after),
+    nextCursor: cursorAt(last, page.more || last === undefined ? sentThrough : last[0]),
     hasMore: page.more,
   };
 }
 
 export const syncHandlers = defineHandlers({
   listBankingTransactionChanges: async ({ query }, ctx) => {
-    const { after, cursorAt } = await positionOf<number>(
+    const { after, sentThrough, cursorAt } = await positionOf<number>(
       'listBankingTransactionChanges',
       ctx,
       { accountId: query.accountId },
@@ -74,16 +81,17 @@ export const syncHandlers = defineHandlers({
       companyId: ctx.auth.companyId,
       accountId: query.accountId,
       after,
+      sentThrough,
       take: query.limit ?? DEFAULT_LIMIT,
     });
-    const { added, modified, ...rest } = answer(page, after, cursorAt);
+    const { added, modified, ...rest } = answer(page, { after, sentThrough }, cursorAt);
     const shown = (t: (typeof added)[number]) => presentBanking(t, ctx.auth.timeZone);
     return { status: 200, body: { added: added.map(shown), modified: modified.map(shown), ...rest } };
   },
 
   listCreditCardTransactionChanges: async ({ query }, ctx) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
-    const { after, cursorAt } = await positionOf<string>(
+    const { after, sentThrough, cursorAt } = await positionOf<string>(
       'listCreditCardTransactionChanges',
       ctx,
       { cardIds },
@@ -94,9 +102,10 @@ export const syncHandlers = defineHandlers({
       companyId: ctx.auth.companyId,
       cardIds,
       after,
+      sentThrough,
       take: query.limit ?? DEFAULT_LIMIT,
     });
-    const { added, modified, ...rest } = answer(page, after, cursorAt);
+    const { added, modified, ...rest } = answer(page, { after, sentThrough }, cursorAt);
     const shown = (t: (typeof added)[number]) => presentCreditCard(t, ctx.auth.timeZone);
     return { status: 200, body: { added: added.map(shown), modified: modified.map(shown), ...rest } };
   },

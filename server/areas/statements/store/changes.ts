@@ -1,5 +1,7 @@
 // The statements' change feeds (`…/sync`): the company's rows in (change_seq, id) order after a
-// position, each in its latest state, and whether it was created after that position. The order and
+// position, each in its latest state, and whether the reader was sent it before: it was iff it was
+// created at or before `sentThrough`, the change number through which the reader has every row (the
+// end of its last pass that ran out of rows; -1 before its first). The order and
 // why a reader never misses a change: server/areas/statements/versions.ts. Also the `*.created` events
 // of the rows a write created, read back as the lists show them.
 import type { Db } from '../../../db/database.js';
@@ -18,7 +20,7 @@ export type FeedPosition<Id> = [number, Id];
 
 interface Changed<T> {
   item: T;
-  /** Created after the position the page began at (else an earlier page or sync carried it). */
+  /** Not sent to this reader before: created after its `sentThrough`. */
   added: boolean;
   position: FeedPosition<string | number>;
 }
@@ -30,18 +32,12 @@ interface FeedPage<T> {
 
 type Seqs = { created_seq: number | string; change_seq: number | string };
 
-/** Keeps `take` of the `take + 1` rows, marking each added or modified relative to `after`. */
-function pageOf<T extends { id: string | number } & Seqs>(
-  rows: T[],
-  after: FeedPosition<unknown> | undefined,
-  take: number,
-) {
-  const later = (seq: number, id: string | number) =>
-    after === undefined || seq > after[0] || (seq === after[0] && id > (after[1] as typeof id));
+/** Keeps `take` of the `take + 1` rows, marking each added (not sent before) or modified. */
+function pageOf<T extends { id: string | number } & Seqs>(rows: T[], sentThrough: number, take: number) {
   return {
     changes: rows.slice(0, take).map((row) => ({
       item: row,
-      added: later(Number(row.created_seq), row.id),
+      added: Number(row.created_seq) > sentThrough,
       position: [Number(row.change_seq), row.id] as FeedPosition<string | number>,
     })),
     more: rows.length > take,
@@ -50,7 +46,7 @@ function pageOf<T extends { id: string | number } & Seqs>(
 
 export async function loadBankingChanges(
   db: Db,
-  q: { companyId: string; accountId?: number; after?: FeedPosition<number>; take: number },
+  q: { companyId: string; accountId?: number; after?: FeedPosition<number>; sentThrough: number; take: number },
 ): Promise<FeedPage<BankingItem>> {
   let query = bankingItems(db).select(['t.created_seq', 't.change_seq']).where('t.company_id', '=', q.companyId);
   if (q.accountId !== undefined) query = query.where('t.account_id', '=', q.accountId);
@@ -66,12 +62,12 @@ export async function loadBankingChanges(
     .orderBy('t.id')
     .limit(q.take + 1)
     .execute();
-  return pageOf(rows.map(withAttachments) as Array<BankingItem & Seqs>, q.after, q.take);
+  return pageOf(rows.map(withAttachments) as Array<BankingItem & Seqs>, q.sentThrough, q.take);
 }
 
 export async function loadCreditCardChanges(
   db: Db,
-  q: { companyId: string; cardIds?: string[]; after?: FeedPosition<string>; take: number },
+  q: { companyId: string; cardIds?: string[]; after?: FeedPosition<string>; sentThrough: number; take: number },
 ): Promise<FeedPage<CreditCardItem>> {
   let query = creditCardItems(db).where('t.company_id', '=', q.companyId);
   if (q.cardIds !== undefined) query = query.where('t.card_id', 'in', q.cardIds);
@@ -87,7 +83,7 @@ export async function loadCreditCardChanges(
     .orderBy('t.id')
     .limit(q.take + 1)
     .execute();
-  return pageOf(rows.map(withAttachments) as Array<CreditCardItem & Seqs>, q.after, q.take);
+  return pageOf(rows.map(withAttachments) as Array<CreditCardItem & Seqs>, q.sentThrough, q.take);
 }
 
 /** Rows read back at a time for their events. */
