@@ -148,7 +148,7 @@ export async function serve({
   dbPath,
   workers = 1,
 }: ServeOptions): Promise<Server | undefined> {
-  checkSettings({ ...process.env, PORT: String(port) });
+  checkSettings({ ...process.env, PORT: String(port), DATABASE_URL: dbPath });
   if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
   const store = await openStore(dbPath);
   const { db } = store;
