@@ -100,6 +100,11 @@ function announce(prepared: Prepared, workers: number, host: string, logger: Log
     'Company Finance Service listening',
   );
   if (hint.length > 0) logger.info({ hint: hint.map((line) => line.trim()) }, hint[0]?.trim() ?? '');
+  if (!config.publicBaseUrl)
+    logger.warn(
+      { setting: 'PUBLIC_BASE_URL' },
+      'PUBLIC_BASE_URL is not set: links, Location headers and the served contract name the host and scheme each request came to (X-Forwarded-Host/-Proto only from TRUST_PROXY peers); set it to the public address',
+    );
 }
 
 function banner({ config, demo, hint }: Prepared, workers: number, host: string): string {
@@ -237,7 +242,8 @@ async function primary(port: number, host: string, dbPath: string, workers: numb
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    // `workerPid`: pino's own `pid` is the primary's.
+    logger.error({ workerPid: worker.process.pid, code, signal }, 'worker exited; starting another');
     fork();
   });
   for (let i = 0; i < workers; i += 1) fork();
