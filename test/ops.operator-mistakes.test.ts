@@ -44,7 +44,7 @@ describe('the store chosen on purpose', () => {
 
   it('when production has no DATABASE_URL, a postgress:// one or one without a database, then serve refuses naming DATABASE_URL', async () => {
     const secrets = productionSecrets();
-    const cases = [
+    const cases: Array<Record<string, string>> = [
       {},
       { DATABASE_URL: 'postgress://finance:s3cret@127.0.0.1/finance' },
       { DATABASE_URL: 'postgres://finance:s3cret@127.0.0.1:5432' },
