@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { checkSettings } from './settings.js';
-import { openStore, type Store } from './db/store.js';
+import type { Store } from './db/store.js';
+import { openStoreAtStart } from './db/open-at-start.js';
 import { resolveSecrets } from './areas/auth/public.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
@@ -32,6 +33,9 @@ import { docsPath } from './docs.js';
 import { contract } from './contract/index.js';
 import { productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
+
+/** DATABASE_START_TIMEOUT_MS (checked by checkSettings). */
+const startTimeoutMs = () => Number(process.env.DATABASE_START_TIMEOUT_MS || 30_000);
 
 /** The sandbox listens on this machine only unless told otherwise (`--host 0.0.0.0` in a container). */
 export const DEFAULT_HOST = '127.0.0.1';
@@ -155,7 +159,7 @@ export async function serve({
 }: ServeOptions): Promise<Server | undefined> {
   checkSettings({ ...process.env, PORT: String(port), DATABASE_URL: dbPath });
   if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
-  const store = await openStore(dbPath);
+  const store = await openStoreAtStart(dbPath, startTimeoutMs());
   const { db } = store;
   const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, port);
   const { config } = prepared;
@@ -184,9 +188,13 @@ export async function serve({
     // Chosen here, never by default: production has no simulated money (CARD_ISSUER, server/settings.ts).
     issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
   });
-  const server = await listen(createHttpServer(app), port, host);
+  const server = await listen(createHttpServer(app), port, host).catch((err: unknown) => {
+    throw listenError(err, host, port, 'HOST', 'PORT');
+  });
   const metricsPort = config.metricsPort
-    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort, host)
+    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort, host).catch((err: unknown) => {
+        throw listenError(err, host, config.metricsPort ?? 0, 'HOST', 'METRICS_PORT');
+      })
     : undefined;
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
@@ -221,9 +229,19 @@ export async function serve({
   return server;
 }
 
+/**
+ * A failure to listen, naming the setting behind it: an address that does not resolve or is not
+ * this machine's is HOST's; a port in use or not allowed is PORT's (METRICS_PORT's for /metrics).
+ */
+function listenError(err: unknown, host: string, port: number, hostSetting: string, portSetting: string): Error {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const setting = ['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EAI_NONAME'].includes(code) ? hostSetting : portSetting;
+  return new Error(`${setting}: cannot listen on ${host}:${port}: ${(err as Error).message}`);
+}
+
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
 async function primary(port: number, host: string, dbPath: string, workers: number): Promise<undefined> {
-  const store = await openStore(dbPath);
+  const store = await openStoreAtStart(dbPath, startTimeoutMs());
   const prepared = await prepare(store, port);
   await store.close();
   const logger = createLogger(prepared.config.logLevel);

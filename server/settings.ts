@@ -340,6 +340,15 @@ const SETTINGS: readonly Setting[] = [
     check: locationProblem,
   },
   {
+    name: 'DATABASE_START_TIMEOUT_MS',
+    group: 'database',
+    type: 'integer',
+    default: '30000',
+    description:
+      'At start, how long a database that cannot be reached is retried (with backoff, each attempt logged at warn) before the start fails; `0`: one attempt.',
+    check: wholeNumber(),
+  },
+  {
     name: 'PG_POOL_SIZE',
     group: 'database',
     type: 'integer',
