@@ -74,6 +74,8 @@ check_server() {
 }
 
 check_server pruned
+# `npm start` runs the built server as it is: nothing to build, so it works without the dev tools.
+npm start --silent -- --help >/dev/null || { echo "production install: npm start fails after npm prune --omit=dev" >&2; exit 1; }
 
 # A target that only installs the runtime dependencies over the built files. Where the checkout's tree
 # was linked above, better-sqlite3's addon is linked from it too rather than compiled a second time

@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { createApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { checkSettings } from './settings.js';
-import { openStore, type Store } from './db/store.js';
+import type { Store } from './db/store.js';
+import { openStoreAtStart } from './db/open-at-start.js';
 import { resolveSecrets } from './areas/auth/public.js';
 import { systemClock } from './lib/clock.js';
 import { createLogger } from './http/logger.js';
@@ -32,6 +33,9 @@ import { docsPath } from './docs.js';
 import { contract } from './contract/index.js';
 import { productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
+
+/** DATABASE_START_TIMEOUT_MS (checked by checkSettings). */
+const startTimeoutMs = () => Number(process.env.DATABASE_START_TIMEOUT_MS || 30_000);
 
 /** The sandbox listens on this machine only unless told otherwise (`--host 0.0.0.0` in a container). */
 export const DEFAULT_HOST = '127.0.0.1';
@@ -100,6 +104,11 @@ function announce(prepared: Prepared, workers: number, host: string, logger: Log
     'Company Finance Service listening',
   );
   if (hint.length > 0) logger.info({ hint: hint.map((line) => line.trim()) }, hint[0]?.trim() ?? '');
+  if (!config.publicBaseUrl)
+    logger.warn(
+      { setting: 'PUBLIC_BASE_URL' },
+      'PUBLIC_BASE_URL is not set: links, Location headers and the served contract name the host and scheme each request came to (X-Forwarded-Host/-Proto only from TRUST_PROXY peers); set it to the public address',
+    );
 }
 
 function banner({ config, demo, hint }: Prepared, workers: number, host: string): string {
@@ -148,9 +157,9 @@ export async function serve({
   dbPath,
   workers = 1,
 }: ServeOptions): Promise<Server | undefined> {
-  checkSettings({ ...process.env, PORT: String(port) });
+  checkSettings({ ...process.env, PORT: String(port), DATABASE_URL: dbPath });
   if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
-  const store = await openStore(dbPath);
+  const store = await openStoreAtStart(dbPath, startTimeoutMs());
   const { db } = store;
   const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, port);
   const { config } = prepared;
@@ -179,9 +188,13 @@ export async function serve({
     // Chosen here, never by default: production has no simulated money (CARD_ISSUER, server/settings.ts).
     issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
   });
-  const server = await listen(createHttpServer(app), port, host);
+  const server = await listen(createHttpServer(app), port, host).catch((err: unknown) => {
+    throw listenError(err, host, port, 'HOST', 'PORT');
+  });
   const metricsPort = config.metricsPort
-    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort, host)
+    ? await listen(metricsServer(metrics, config.metricsToken), config.metricsPort, host).catch((err: unknown) => {
+        throw listenError(err, host, config.metricsPort ?? 0, 'HOST', 'METRICS_PORT');
+      })
     : undefined;
   // Webhook deliveries: every replica runs a worker; the queue hands each delivery to one of them.
   const worker = createDeliveryWorker({
@@ -216,9 +229,19 @@ export async function serve({
   return server;
 }
 
+/**
+ * A failure to listen, naming the setting behind it: an address that does not resolve or is not
+ * this machine's is HOST's; a port in use or not allowed is PORT's (METRICS_PORT's for /metrics).
+ */
+function listenError(err: unknown, host: string, port: number, hostSetting: string, portSetting: string): Error {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const setting = ['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EAI_NONAME'].includes(code) ? hostSetting : portSetting;
+  return new Error(`${setting}: cannot listen on ${host}:${port}: ${(err as Error).message}`);
+}
+
 /** The cluster primary: prepares the database, forks the workers, restarts one that dies, stops them on a signal. */
 async function primary(port: number, host: string, dbPath: string, workers: number): Promise<undefined> {
-  const store = await openStore(dbPath);
+  const store = await openStoreAtStart(dbPath, startTimeoutMs());
   const prepared = await prepare(store, port);
   await store.close();
   const logger = createLogger(prepared.config.logLevel);
@@ -237,7 +260,8 @@ async function primary(port: number, host: string, dbPath: string, workers: numb
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    // `workerPid`: pino's own `pid` is the primary's.
+    logger.error({ workerPid: worker.process.pid, code, signal }, 'worker exited; starting another');
     fork();
   });
   for (let i = 0; i < workers; i += 1) fork();

@@ -8,6 +8,7 @@
 // needed (TRUST_PROXY's forms, 32-byte hex keys), and the documentation columns (production
 // default, secret) are not something those libraries carry.
 import ipaddr from 'ipaddr.js';
+import { locationProblem, withoutPassword } from './db/location.js';
 
 type SettingGroup = 'server' | 'secrets' | 'database' | 'operations' | 'cli';
 
@@ -22,6 +23,8 @@ interface Setting {
   productionDefault?: string;
   description: string;
   secret?: boolean;
+  /** How a secret's value may be shown in messages and `finance config` (a URL without its password); unset: not at all. */
+  shown?: (value: string) => string;
   /** Why `value` is not acceptable; undefined when it is. Empty values count as unset. */
   check?: (value: string, env: NodeJS.ProcessEnv) => string | undefined;
 }
@@ -339,8 +342,21 @@ const SETTINGS: readonly Setting[] = [
     group: 'database',
     type: 'path or URL',
     default: './data/finance.sqlite',
-    description: 'The store when `--db` is not given: a SQLite file path or a `postgres://…` URL.',
+    productionDefault: REQUIRED,
+    description:
+      'The store when `--db` is not given: a `postgres://user:password@host:5432/database` URL (it must name its database) or a SQLite file path. Production never falls back to the default file.',
     secret: true,
+    shown: withoutPassword,
+    check: locationProblem,
+  },
+  {
+    name: 'DATABASE_START_TIMEOUT_MS',
+    group: 'database',
+    type: 'integer',
+    default: '30000',
+    description:
+      'At start, how long a database that cannot be reached is retried (with backoff, each attempt logged at warn) before the start fails; `0`: one attempt.',
+    check: wholeNumber(),
   },
   {
     name: 'PG_POOL_SIZE',
@@ -364,6 +380,7 @@ const SETTINGS: readonly Setting[] = [
     type: 'URL',
     description: 'Rate-limit counters in Redis (unset: in the database).',
     secret: true,
+    shown: withoutPassword,
     check: redisUrl,
   },
   {
@@ -438,9 +455,15 @@ const SETTINGS: readonly Setting[] = [
   },
 ];
 
-/** A setting's value that stops the start: the message names the variable. */
+/** The name of every variable this service reads (unknownSettings: a near miss of one is named). */
+export const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
+
+/** Settings that stop the start: the message names every variable concerned, in one line. */
 class SettingsError extends Error {
   override name = 'SettingsError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
 }
 
 const given = (env: NodeJS.ProcessEnv, name: string) => {
@@ -448,30 +471,45 @@ const given = (env: NodeJS.ProcessEnv, name: string) => {
   return value === undefined || value === '' ? undefined : value;
 };
 
+const shownValue = (setting: Setting, value: string) =>
+  setting.secret ? (setting.shown ? setting.shown(value) : undefined) : value;
+
 /**
- * Throws a SettingsError naming the first bad value, or (with `required`, at a server's start) in
- * production every missing required one.
+ * Every reason the environment is refused, each naming its variable: every bad value and (with
+ * `required`, at a server's start) in production the missing required ones.
  */
-export function checkSettings(env: NodeJS.ProcessEnv, { required = true } = {}): void {
-  const production = env.NODE_ENV === 'production';
+export function settingsProblems(env: NodeJS.ProcessEnv, { required = true } = {}): string[] {
+  const problems: string[] = [];
   for (const setting of SETTINGS) {
     const value = given(env, setting.name);
     if (value === undefined || !setting.check) continue;
     const problem = setting.check(value, env);
-    if (problem) {
-      const shown = setting.secret ? '' : ` (got ${JSON.stringify(value)})`;
-      throw new SettingsError(`${setting.name}: ${problem}${shown}`);
-    }
+    if (!problem) continue;
+    const shown = shownValue(setting, value);
+    problems.push(`${setting.name}: ${problem}${shown === undefined ? '' : ` (got ${JSON.stringify(shown)})`}`);
   }
-  if (!production || !required) return;
-  const missing = SETTINGS.filter((s) => s.productionDefault === REQUIRED && given(env, s.name) === undefined);
+  if (env.NODE_ENV !== 'production' || !required) return problems;
+  if (given(env, 'DATABASE_URL') === undefined)
+    problems.push(
+      'DATABASE_URL: NODE_ENV=production needs the store named on purpose: a postgres://user:password@host:5432/database URL, or a SQLite file path given as DATABASE_URL or --db',
+    );
+  const missing = SETTINGS.filter(
+    (s) => s.group === 'secrets' && s.productionDefault === REQUIRED && given(env, s.name) === undefined,
+  );
   if (missing.length > 0)
-    throw new SettingsError(
+    problems.push(
       `NODE_ENV=production needs ${missing.map((s) => s.name).join(', ')}; \`finance secrets generate\` prints a block of them`,
     );
+  return problems;
 }
 
-/** Each setting with its effective value (secrets `[redacted]`) and where it came from. */
+/** Throws a SettingsError naming every bad value (see settingsProblems). */
+export function checkSettings(env: NodeJS.ProcessEnv, options: { required?: boolean } = {}): void {
+  const problems = settingsProblems(env, options);
+  if (problems.length > 0) throw new SettingsError(problems);
+}
+
+/** Each setting with its effective value (secrets `[redacted]`, URLs without their password), where it came from and what it does. */
 export function effectiveSettings(env: NodeJS.ProcessEnv) {
   const production = env.NODE_ENV === 'production';
   return SETTINGS.filter((s) => s.group !== 'cli').map((s) => {
@@ -479,8 +517,9 @@ export function effectiveSettings(env: NodeJS.ProcessEnv) {
     const fallback = production && s.productionDefault !== undefined ? s.productionDefault : s.default;
     return {
       name: s.name,
-      value: value === undefined ? (fallback ?? null) : s.secret ? '[redacted]' : value,
+      value: value === undefined ? (fallback ?? null) : (shownValue(s, value) ?? '[redacted]'),
       source: value === undefined ? 'default' : 'environment',
+      description: s.description.replace(/`/g, ''),
     };
   });
 }

@@ -215,19 +215,23 @@ describe('the configuration commands', () => {
   it('when `finance config` runs, then it prints every setting with secrets redacted and names what serve would refuse', async () => {
     const secrets = productionSecrets();
     const printed = JSON.parse(
-      await finance({ ...secrets, NODE_ENV: 'production', PORT: '9000' }, 'config', '--json'),
+      await finance({ ...secrets, NODE_ENV: 'production', PORT: '9000', DATABASE_URL: location }, 'config', '--json'),
     ) as {
       settings: Array<{ name: string; value: string | null; source: string }>;
-      problem?: string;
+      problems: string[];
     };
     const byName = new Map(printed.settings.map((s) => [s.name, s]));
     expect(byName.get('PORT')).toEqual({ name: 'PORT', value: '9000', source: 'environment' });
     expect(byName.get('CURSOR_SECRET')?.value).toBe('[redacted]');
     expect(byName.get('CARD_ISSUER')?.value).toBe('none');
     expect(JSON.stringify(printed)).not.toContain(secrets.CURSOR_SECRET);
-    expect(printed.problem).toBeUndefined();
-    const missing = JSON.parse(await finance({ NODE_ENV: 'production' }, 'config', '--json')) as { problem?: string };
-    expect(missing.problem).toContain('IDEMPOTENCY_ENCRYPTION_KEY');
+    expect(printed.problems).toEqual([]);
+    const missing = await finance({ NODE_ENV: 'production' }, 'config', '--json').catch(
+      (err: { code: number; stdout: string }) => err,
+    );
+    expect(typeof missing === 'string' ? 0 : missing.code).toBe(1);
+    const { problems } = JSON.parse(typeof missing === 'string' ? missing : missing.stdout) as { problems: string[] };
+    expect(problems.join('\n')).toContain('IDEMPOTENCY_ENCRYPTION_KEY');
   });
 
   it('when `finance secrets generate` runs, then it prints one fresh 32-byte hex value per server secret', async () => {

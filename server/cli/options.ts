@@ -1,21 +1,42 @@
 // Options and output shared by the `finance` commands.
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ALL_SCOPES } from '../areas/auth/store.js';
 import { isTimeZone } from '../lib/time-zone.js';
 import type { Db } from '../db/database.js';
 import { openStore, StoreMissingError } from '../db/store.js';
+import { describeLocation } from '../db/location.js';
 
 const DEFAULT_DB = './data/finance.sqlite';
 
 /** `--db`: a SQLite file path or a `postgres://…` URL; `$DATABASE_URL` when not given, else the SQLite default. */
 const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || DEFAULT_DB;
 
-export const withDb = (command: Command) =>
-  command.option(
-    '--db <path-or-url>',
-    'SQLite database file or postgres:// URL (default: $DATABASE_URL, else ./data/finance.sqlite)',
-    defaultDb(),
-  );
+/**
+ * `--db`, defaulting to `$DATABASE_URL`. `--help` shows that default without its password. With
+ * NODE_ENV=production the store is never chosen by default: without `--db` or `DATABASE_URL` the
+ * command refuses to run rather than open ./data/finance.sqlite (`checksSettings`: the command
+ * names it itself, with the other settings' problems).
+ */
+export const withDb = (command: Command, { checksSettings = false } = {}) =>
+  command
+    .addOption(
+      new Option(
+        '--db <path-or-url>',
+        'SQLite database file or postgres://…/database URL (default: $DATABASE_URL, else ./data/finance.sqlite outside production)',
+      ).default(defaultDb(), describeLocation(defaultDb())),
+    )
+    .hook('preAction', (cmd) => {
+      // `serve` names this among every other setting error (settingsProblems).
+      if (
+        !checksSettings &&
+        process.env.NODE_ENV === 'production' &&
+        cmd.getOptionValueSource('db') === 'default' &&
+        !process.env.DATABASE_URL
+      )
+        throw new Error(
+          'DATABASE_URL: NODE_ENV=production needs the store named on purpose: set DATABASE_URL (postgres://user:password@host:5432/database) or pass --db',
+        );
+    });
 
 /**
  * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is

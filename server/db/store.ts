@@ -14,6 +14,7 @@ import { isStoreBusy } from './errors.js';
 import { sqliteDialect } from './sqlite.js';
 import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
 import { writeTransaction } from './transaction.js';
+import { isPostgresUrl, locationProblem, withoutPassword } from './location.js';
 
 export interface Store {
   readonly db: Db;
@@ -45,10 +46,12 @@ interface OpenOptions {
   mustExist?: boolean;
 }
 
-/** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
-export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+export { describeLocation, isPostgresUrl } from './location.js';
 
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
+  // Never a SQLite file named `postgress://…`, never the migrations in a server's default database.
+  const problem = locationProblem(location);
+  if (problem) throw new Error(`the database location ${withoutPassword(location)} ${problem}`);
   const kind: StoreKind = isPostgresUrl(location) ? 'postgres' : 'sqlite';
   const memory = location === ':memory:';
   if (kind === 'sqlite' && options.mustExist && !memory && !existsSync(location)) throw new StoreMissingError(location);
@@ -87,16 +90,3 @@ async function warnUnlessByteOrder(db: Db): Promise<void> {
     warnLine(`the database collation is ${collation}; create it with LC_COLLATE 'C.UTF-8' so lists sort as on SQLite`);
   }
 }
-
-function withoutPassword(location: string): string {
-  try {
-    const url = new URL(location);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
-
-/** Where a store lives, for messages, without opening it. */
-export const describeLocation = (location: string) => (isPostgresUrl(location) ? withoutPassword(location) : location);

@@ -50,8 +50,14 @@ function batchedStdout() {
  * calls it): `req` {id, method, url without the query}, `operationId` and `route` (the contract's
  * operation and path template), `res` {statusCode}, `responseTime` in ms, `companyId` and `clientId`
  * of an authenticated request (never its token), `trace_id` and `span_id`, and what the handler added
- * (`export` {filters, rows, completed} on a statement export). Probes answered 2xx are logged at debug.
+ * (`export` {filters, rows, completed} on a statement export; on the token endpoint the `clientId`
+ * it was asked for). A refusal (401, 403, 429) carries `remoteAddress`; a 503 is logged at warn with
+ * the `dependency` that failed; a request cut before its answer, as aborted with status 499. Probes
+ * answered 2xx are logged at debug.
  */
+/** The status an access line gives a request whose answer was never completed. */
+const ABORTED = 499;
+
 export function accessLog(logger: Logger) {
   // These lines hold only the fields below (no headers, bodies or query strings), which none of the
   // REDACT paths can match: the child skips the redaction pass.
@@ -61,7 +67,11 @@ export function accessLog(logger: Logger) {
     const url = req.originalUrl;
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const level = status >= 500 ? 'error' : status < 300 && PROBES.has(path) ? 'debug' : 'info';
+    const finished = res.writableFinished;
+    // 503 is a state (a dependency down, shedding, no card issuer) with its own throttled cause
+    // line: warn, so that an outage is not one error-level alert per request.
+    const level =
+      status === 503 ? 'warn' : status >= 500 ? 'error' : status < 300 && PROBES.has(path) ? 'debug' : 'info';
     if (!lines.isLevelEnabled(level)) return;
     const auth = context.auth;
     lines[level](
@@ -71,12 +81,15 @@ export function accessLog(logger: Logger) {
         route: routeOf(req, res),
         companyId: auth?.companyId,
         clientId: auth?.clientId,
-        res: { statusCode: status },
+        // Cut before its answer was written (the caller left, or the shutdown grace ended): 499, as nginx logs it.
+        res: { statusCode: finished ? status : ABORTED },
+        ...(status === 503 && context.dependencyFailure ? { dependency: context.dependencyFailure } : {}),
+        ...(status === 401 || status === 403 || status === 429 ? { remoteAddress: req.ip } : {}),
         responseTime: Math.round(Number(process.hrtime.bigint() - context.startedNs) / 1e6),
         ...traceFields(context.trace),
         ...context.logFields,
       },
-      res.writableFinished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
+      finished ? (status >= 500 ? 'request errored' : 'request completed') : 'request aborted',
     );
   };
 }

@@ -29,6 +29,7 @@ import { contractValidator, recordBodySize } from './validator.js';
 import { checkIfMatch, itemReads } from './preconditions.js';
 import { textETag } from '../kit/item-etag.js';
 import { writeJson } from './json-answer.js';
+import { requestConfig } from './served-contract.js';
 import type { Config } from '../config.js';
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
@@ -180,7 +181,7 @@ function answer(operation: ContractOperation, services: Services, reads: Map<str
 const handlerContext = (services: Services, req: Request, res: Response, context: RequestContext): HandlerContext => ({
   db: services.db,
   clock: services.clock,
-  config: services.config,
+  config: requestConfig(req, services.config),
   issuer: services.issuer,
   auth: context.auth!,
   requestId: context.requestId,

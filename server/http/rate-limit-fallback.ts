@@ -20,6 +20,8 @@ export class FallbackRateLimitStore implements Store {
     private readonly fallback: Store,
     private readonly logger: Logger,
     private readonly names = { primary: 'redis', fallback: 'database' },
+    /** Where the primary is (`host:port`) and the connection's own last error: a failed command only says "Stream isn't writeable". */
+    private readonly where: () => { address?: string; cause?: Error } = () => ({}),
   ) {}
 
   init(options: Options): void {
@@ -39,9 +41,11 @@ export class FallbackRateLimitStore implements Store {
       } catch (err) {
         if (!this.primaryDown) {
           this.primaryDown = true;
+          const { address, cause } = this.where();
+          const reason = (cause ?? (err as Error))?.message ?? String(err);
           this.logger.warn(
-            { err, store: this.names.primary, fallback: this.names.fallback },
-            'rate-limit store failed',
+            { err: cause ?? err, store: this.names.primary, address, fallback: this.names.fallback },
+            `rate-limit store failed: ${this.names.primary}${address ? ` at ${address}` : ''}: ${reason}; counting in the ${this.names.fallback}`,
           );
         }
         this.primaryDownUntil = Date.now() + RETRY_PRIMARY_MS;

@@ -107,7 +107,15 @@ export async function rateLimitStore(options: {
       enableOfflineQueue: false,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     });
-    client.on('error', () => undefined);
+    // Its last error (ECONNREFUSED 10.0.0.5:6379) is what the fallback's warning names.
+    let cause: Error | undefined;
+    client.on('error', (err: Error) => {
+      cause = err;
+    });
+    client.on('ready', () => {
+      cause = undefined;
+    });
+    const address = `${client.options.host ?? 'localhost'}:${client.options.port ?? 6379}`;
     const redis = new RedisStore({
       prefix: 'finance:rl:',
       sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<never>,
@@ -115,7 +123,7 @@ export async function rateLimitStore(options: {
     // The store loads its scripts at once and again on demand; a load that fails now is retried then.
     for (const loading of [redis.incrementScriptSha, redis.getScriptSha]) loading.catch(() => undefined);
     return {
-      store: new FallbackRateLimitStore(redis, database, options.logger),
+      store: new FallbackRateLimitStore(redis, database, options.logger, undefined, () => ({ address, cause })),
       ping: () => client.ping(),
       close: async () => void (await client.quit().catch(() => undefined)),
     };

@@ -32,15 +32,18 @@ export interface UpdateCardRequest {
 export interface CardIssuer {
   issueCard(request: IssueCardRequest): Promise<IssuedCard>;
   updateCard(request: UpdateCardRequest): Promise<void>;
+  /** `false`: no issuer is configured at all (a state of the server, not an outage to wait out). */
+  readonly configured?: boolean;
 }
 
 /**
  * No issuer configured (`CARD_ISSUER=none`, production's default): every call fails, so every VCN
- * operation that needs the issuer answers 503 `vcn-provider-unavailable` and changes nothing.
+ * operation that needs the issuer answers 503 `vcn-provider-unavailable` and changes nothing, before
+ * any other check of the request (server/areas/vcn/handlers.ts).
  */
 export function unavailableIssuer(): CardIssuer {
   const unavailable = async (): Promise<never> => {
     throw new Error('no card issuer is configured (CARD_ISSUER=none)');
   };
-  return { issueCard: unavailable, updateCard: unavailable };
+  return { issueCard: unavailable, updateCard: unavailable, configured: false };
 }

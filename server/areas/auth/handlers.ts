@@ -7,7 +7,7 @@ import { formDecoded } from './form-decode.js';
 import { assertNotThrottled, recordFailure } from './throttle.js';
 
 export const handlers = defineHandlers({
-  createToken: async ({ body }, { db, clock, config, req }) => {
+  createToken: async ({ body }, { db, clock, config, req, logFields }) => {
     if (body.grant_type !== 'client_credentials') {
       throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
     }
@@ -21,6 +21,8 @@ export const handlers = defineHandlers({
     // PostgreSQL text cannot hold NUL: an id with one names no client, and is counted as one with U+FFFD.
     const clientId = (basic ? formDecoded(basic.name) : body.client_id)?.replaceAll('\u0000', '\uFFFD');
     const secret = basic ? formDecoded(basic.pass) : body.client_secret;
+    // The access line names the client asked for (never the secret), refused or not.
+    if (clientId) logFields({ clientId });
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required');
 
     const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };

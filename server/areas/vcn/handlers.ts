@@ -8,6 +8,7 @@ import { planIssue } from './rules.js';
 import { getVcn, spentOn } from './store/cards.js';
 import { listCards, spendingOf } from './store/read.js';
 import { issueVcn } from './store/issue.js';
+import { assertIssuerConfigured } from './store/provider.js';
 import { recordReveal } from './store/reveal.js';
 import { listTransactions } from './store/transactions.js';
 import { updateVcn } from './store/update.js';
@@ -54,6 +55,7 @@ export const handlers = defineHandlers({
   },
 
   createVcn: async ({ body }, ctx) => {
+    assertIssuerConfigured(ctx.issuer);
     const { now, today } = clockOf(ctx);
     const plan = planIssue(body, today);
     const { row, pan } = await issueVcn(ctx.db, ctx.issuer, {

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { host, port, positiveInt, withDb } from '../options.js';
 import { checkSettings } from '../../settings.js';
+import { unknownSettings } from '../../settings-typos.js';
+import { warnLine } from '../../lib/warn.js';
 
 export function register(program: Command): void {
-  withDb(program.command('serve'))
+  withDb(program.command('serve'), { checksSettings: true })
     .description(
       'Run the API server (the sandbox creates and seeds a demo company on an empty database; production starts empty)',
     )
@@ -14,9 +16,12 @@ export function register(program: Command): void {
       host,
     )
     .option('--workers <n>', 'processes serving the port (default: $WORKERS or 1)', positiveInt)
-    .action(async (opts: { db: string; port?: number; host?: string; workers?: number }) => {
-      // Names a bad PORT, WORKERS, … or production's missing secrets before anything starts.
-      checkSettings(process.env);
+    .action(async (opts: { db: string; port?: number; host?: string; workers?: number }, command: Command) => {
+      // Names every bad PORT, WORKERS, … or production's missing store and secrets before anything
+      // starts; a `--db` given counts as the DATABASE_URL it replaces.
+      const explicitDb = command.getOptionValueSource('db') === 'cli';
+      checkSettings(explicitDb ? { ...process.env, DATABASE_URL: opts.db } : process.env);
+      for (const warning of unknownSettings(process.env)) warnLine(warning);
       const workers = Math.max(1, opts.workers ?? Number(process.env.WORKERS || 1));
       // The server's modules load for this command only, not for every `finance` command.
       const { DEFAULT_HOST, serve } = await import('../../main.js');

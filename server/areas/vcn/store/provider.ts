@@ -19,6 +19,20 @@ export const isAbandoned = (startedAt: string, now: Date): boolean =>
 export const providerUnavailable = () =>
   new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
 
+/**
+ * No issuer configured (CARD_ISSUER=none): the documented 503, answered before anything else is
+ * checked (a missing funding card is not the caller's problem on a server that cannot issue), with
+ * a message that says it is the server's configuration, and no Retry-After: waiting does not help.
+ */
+export function assertIssuerConfigured(issuer: { configured?: boolean }): void {
+  if (issuer.configured === false)
+    throw new VcnError(
+      503,
+      'vcn-provider-unavailable',
+      'No card issuer is configured on this server (CARD_ISSUER=none): virtual cards cannot be issued or changed here until its operator configures one',
+    );
+}
+
 export async function callIssuer<T>(call: () => Promise<T>, timeoutMs = ISSUER_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
