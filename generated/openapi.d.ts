@@ -31,6 +31,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/v1/access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Obtain an access token (the provider's live path)
+         * @description The same operation as `POST /oauth/token`, at the path the provider's live API uses, so code
+         *     written for the live API works by changing only the base URL. It takes the same form, the same
+         *     client authentication (HTTP Basic or form fields, not both) and scopes, shares the same rate
+         *     limit and failure throttle, and answers exactly what `POST /oauth/token` answers: a token from
+         *     either path works on every operation.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/statements/v1/banking": {
         parameters: {
             query?: never;
@@ -4756,6 +4780,62 @@ export interface components {
         };
     };
     responses: {
+        /** @description The access token. */
+        200: {
+            headers: {
+                /** @description Always `no-store` (RFC 6749 §5.1). */
+                "Cache-Control"?: "no-store";
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "access_token": "3q2-7wAAAAB7ImFsZyI6IkhTMjU2In0kPz5bQ1dXZ0xWc0p1cUhtTQ",
+                 *       "token_type": "Bearer",
+                 *       "expires_in": 1800,
+                 *       "scope": "statements:read statements:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Token"];
+            };
+        };
+        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type` or `invalid_scope`. */
+        400: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unsupported_grant_type",
+                 *       "error_description": "Only grant_type=client_credentials is supported"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description `invalid_client`: unknown client, wrong secret, or revoked client. */
+        401: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_client",
+                 *       "error_description": "Client authentication failed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
         TooManyRequests: {
             headers: {
@@ -5610,7 +5690,19 @@ export interface components {
         /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
         WebhookSignatureHeader: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "scope": "statements:read statements:write"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+    };
     headers: {
         /**
          * @description The client's rate limit policy (draft-ietf-httpapi-ratelimit-headers, a structured field list):
@@ -5722,6 +5814,23 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["requestBody"];
+        responses: {
+            200: components["responses"]["200"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
