@@ -929,7 +929,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List invites
+         * @description Lists the company's invites, newest first (ties by id), in any state, with the role each one
+         *     gives and when it lapses. The state is read at the company's current instant: an invite not
+         *     accepted by `expiresAt` is `EXPIRED` from then on (in the sandbox, moving the clock with
+         *     `POST /sandbox/v1/clock/advance` moves invites past their expiry).
+         *
+         *     - `status` keeps the invites in that state; `roleId` those giving that role. A `status` not
+         *       in the list, or a malformed `roleId`, gives 400.
+         *     - `limit` is the page size, 1 to 100; omitted, 10. The size applied is echoed in `limit`.
+         *     - When `nextPageStartKey` is present, more invites follow: send it back unchanged, with the
+         *       same filters. It is absent on the last page. A cursor that was altered, or is sent with
+         *       other filters, gives 400.
+         *
+         *     Errors carry `details` as `{field, message}` items naming the offending parameter.
+         */
+        get: operations["listInvites"];
         put?: never;
         /**
          * Invite a user
@@ -3240,6 +3256,62 @@ export interface components {
              * @example eyJrIjpbIkVtcGxveWVlIl19.c2lnbmF0dXJl
              */
             nextPageStartKey?: string;
+        };
+        /**
+         * @description `PENDING`: sent, neither accepted nor past `expiresAt`. `EXPIRED`: not accepted in time.
+         *     `ACCEPTED`: the person became a user (this service's addition to the provider's values).
+         *     `EXCLUDED`: withdrawn by the company, as the provider's live API names it; this service has no
+         *     operation that withdraws an invite yet, so no invite is in this state today.
+         * @example PENDING
+         * @enum {string}
+         */
+        InviteStatus: "PENDING" | "EXCLUDED" | "EXPIRED" | "ACCEPTED";
+        /**
+         * @description An invite to become a user of the company. `status` is the invite's state at the company's
+         *     current instant: a `PENDING` invite whose `expiresAt` has passed is `EXPIRED`.
+         */
+        Invite: {
+            /**
+             * Format: uuid
+             * @description The invite id.
+             * @example 6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b
+             */
+            id: string;
+            /**
+             * Format: email
+             * @description The invited address, as sent.
+             * @example joao.pereira@acme.com.br
+             */
+            email: string;
+            role: components["schemas"]["UserRole"];
+            status: components["schemas"]["InviteStatus"];
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses unless accepted (7 days after it was sent).
+             * @example 2026-11-27T15:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        /** @description One page of the company's invites, newest first. */
+        InviteList: {
+            /** @description The invites of this page; empty when nothing matches. */
+            data: components["schemas"]["Invite"][];
+            /**
+             * @description Pass it back as `nextPageStartKey`, with the same filters, for the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTEtMjBUMTU6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl
+             */
+            nextPageStartKey?: string;
+            /**
+             * @description The page size applied to this request (the `limit` sent, or the default 10).
+             * @example 10
+             */
+            limit: number;
         };
         /** @description An invite to a new user. */
         InviteCreate: {
@@ -9616,6 +9688,75 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RoleList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FieldBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvites: {
+        parameters: {
+            query?: {
+                /** @description Only invites in this state. */
+                status?: components["schemas"]["InviteStatus"];
+                /** @description Only invites that give this role (an id of `GET /users/v1/roles`). */
+                roleId?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invites. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *           "email": "joao.pereira@acme.com.br",
+                     *           "role": {
+                     *             "id": "7d0f7a2e-3b8c-4a51-9e0d-2f6c8b1a4e93",
+                     *             "name": "Finance manager"
+                     *           },
+                     *           "status": "PENDING",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "expiresAt": "2026-11-27T15:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTEtMjBUMTU6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl",
+                     *       "limit": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InviteList"];
                 };
             };
             304: components["responses"]["NotModified"];
