@@ -231,8 +231,14 @@ export interface paths {
         /**
          * List the credit-card statement
          * @description Returns the company's credit-card records, newest purchase first (ties by `id`), in pages of
-         *     `limit` (default 50, at most 100). Filter by cards with `cardIds` and by purchase day with the
-         *     `startDate`/`endDate` pair (inclusive, company time zone; both or neither, else 400).
+         *     `limit` (default 50, at most 100). Filter by cards with `cardIds`, by kind with `types` and by
+         *     purchase day with the `startDate`/`endDate` pair (inclusive, company time zone; both or
+         *     neither, else 400). As on the provider's live API, the pair spans at most 62 days (`endDate`
+         *     at most 62 days after `startDate`, else 400 naming `endDate`); for longer periods follow the
+         *     sync feed or export the statement (`GET /statements/v1/exports/credit-card`).
+         *
+         *     A deliberate difference from the live API: `limit` goes down to 1 (the live API refuses less
+         *     than 5). Released clients may send small pages, and a smaller page costs nothing.
          *
          *     When more rows follow, the answer carries `nextPageStartKey`; send it back unchanged with the
          *     same filters. A token that was altered, or sent with other filters, gets 400.
@@ -2434,6 +2440,18 @@ export interface components {
              */
             expiresAt: string;
         };
+        /**
+         * @description What kind of card transaction the record is, as the provider's data dictionary types card
+         *     transactions, limited to the kinds this statement holds (every record is a charge: `amount` is
+         *     never negative):
+         *     - `INTERNATIONAL_PURCHASE`: a purchase in a currency other than BRL (it carries `exchangeRate`
+         *       and IOF);
+         *     - `INSTALLMENT_PURCHASE`: one installment of a purchase in reais paid in installments;
+         *     - `PURCHASE`: a purchase in reais paid at once.
+         * @example PURCHASE
+         * @enum {string}
+         */
+        CreditCardTransactionType: "PURCHASE" | "INSTALLMENT_PURCHASE" | "INTERNATIONAL_PURCHASE";
         /** @description Which installment of a purchase paid in installments this record is. */
         Installment: {
             /**
@@ -2458,6 +2476,7 @@ export interface components {
              * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             id: string;
+            type: components["schemas"]["CreditCardTransactionType"];
             /**
              * Format: uuid
              * @description The card; filter with `cardIds`.
@@ -5722,6 +5741,8 @@ export interface components {
         IfMatch: string;
         /** @description Only records of these cards (comma-separated `cardId`s). */
         CreditCardCardIds: string[];
+        /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+        CreditCardTypes: components["schemas"]["CreditCardTransactionType"][];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
         CreditCardTransactionId: string;
         /**
@@ -6762,6 +6783,8 @@ export interface operations {
             query?: {
                 /** @description Only records of these cards (comma-separated `cardId`s). */
                 cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+                types?: components["parameters"]["CreditCardTypes"];
                 /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
@@ -6802,6 +6825,7 @@ export interface operations {
                      *       "transactions": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -7054,6 +7078,7 @@ export interface operations {
                      *       "added": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -7178,6 +7203,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "type": "INTERNATIONAL_PURCHASE",
                      *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *       "finalCardNumber": "4021",
                      *       "bearerName": "MARIANA COSTA",
@@ -8123,6 +8149,7 @@ export interface operations {
                      *       "transactions": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -11231,6 +11258,7 @@ export interface operations {
                      *       "billDueDate": "2026-12-10",
                      *       "attachments": [],
                      *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "type": "PURCHASE",
                      *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *       "finalCardNumber": "4021",
                      *       "bearerName": "MARIANA COSTA",
@@ -11947,6 +11975,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "type": "INTERNATIONAL_PURCHASE",
                  *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                  *           "finalCardNumber": "4021",
                  *           "bearerName": "MARIANA COSTA",
