@@ -97,6 +97,34 @@ export interface paths {
         patch: operations["reconcileBankingTransactions"];
         trace?: never;
     };
+    "/statements/v1/banking/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sum the banking statement
+         * @description Counts and sums, in one call, the banking transactions that `GET /statements/v1/banking`
+         *     lists for the same filters (every filter of the list; no paging, no sorting): an ERP compares
+         *     its copy's count and sums with it, and "how much by cost center" is one request. Money in is
+         *     the `CREDIT` transactions' `totalTransactionAmount`, money out the `DEBIT` ones'; `net` is in
+         *     minus out, exact to the cent. `groupBy` splits the totals by the company category
+         *     (`category`: `customCategory`), the cost center (`costCenter`), the counterparty
+         *     (`counterparty`: `sourceDestinationName`) or `status`; the groups add up to the totals.
+         *     Grouping by day or month is not offered yet. The answer is read-after-write consistent and
+         *     carries an `ETag` (send it in `If-None-Match` for a 304).
+         */
+        get: operations["getBankingSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/statements/v1/banking/sync": {
         parameters: {
             query?: never;
@@ -2366,6 +2394,74 @@ export interface components {
          */
         BankingTransactionBatchUpdate: {
             transactions: components["schemas"]["BankingTransactionBatchItem"][];
+        };
+        /** @description Every transaction matching the filters, counted and summed. */
+        StatementSummaryTotal: {
+            /**
+             * @description How many transactions match; the list pages exactly these.
+             * @example 48
+             */
+            count: number;
+            /**
+             * @description Money in, in reais.
+             * @example 25000
+             */
+            in: number;
+            /**
+             * @description Money out, in reais.
+             * @example 18430.12
+             */
+            out: number;
+            /**
+             * @description `in` minus `out`.
+             * @example 6569.88
+             */
+            net: number;
+        };
+        /** @description The transactions of one value of `groupBy`, with their count and sums. */
+        StatementSummaryGroup: {
+            /**
+             * @description The group's value: the category id, the cost center id, the counterparty's name or the
+             *     status number, as text; null for the transactions without one (no category, no cost center).
+             * @example 15
+             */
+            key: string | null;
+            /**
+             * @description What to show for the group (the category's or cost center's name, the status name).
+             * @example 6.3.01 Serviços de nuvem
+             */
+            label: string;
+            /**
+             * @description How many transactions.
+             * @example 12
+             */
+            count: number;
+            /**
+             * @description Money in (credits), in reais.
+             * @example 1500
+             */
+            in: number;
+            /**
+             * @description Money out (debits), in reais.
+             * @example 3120.45
+             */
+            out: number;
+            /**
+             * @description `in` minus `out`.
+             * @example -1620.45
+             */
+            net: number;
+        };
+        /**
+         * @description The banking statement summed in one call: the transactions the list would page for the same
+         *     filters, counted, with money in (`transactionType.subType` `CREDIT`) and money out (`DEBIT`) as
+         *     their `totalTransactionAmount` (the BRL amount with IOF and fees), exact to the cent. With
+         *     `groupBy`, `groups` splits them; the groups' counts and sums add up to `total`.
+         */
+        BankingSummary: {
+            total: components["schemas"]["StatementSummaryTotal"];
+            /** @description One entry per value of `groupBy`, largest `count` first (ties by `key`); empty without `groupBy`. */
+            groups: components["schemas"]["StatementSummaryGroup"][];
         };
         /** @description A transaction that no longer exists (deleted, or replaced by an ingest); drop it from your copy. */
         RemovedTransaction: {
@@ -5116,6 +5212,33 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "unknown_field",
+                 *       "param": "isConcilied",
+                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
+                 *       "details": [
+                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
          *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
@@ -5140,33 +5263,6 @@ export interface components {
                  *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/sync_restart_required",
                  *       "details": [
                  *         "The change feed can no longer serve this cursor; start again without one (the initial sync)"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
-        BadRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Bad Request",
-                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
-                 *       "code": 400,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "reason": "unknown_field",
-                 *       "param": "isConcilied",
-                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
-                 *       "details": [
-                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
                  *       ]
                  *     }
                  */
@@ -6274,6 +6370,99 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankingSummary: {
+        parameters: {
+            query?: {
+                /** @description Only movements of this account. Omitted, all accounts. */
+                accountId?: components["parameters"]["BankingAccountId"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
+                responsibleEmail?: components["parameters"]["BankingResponsibleEmail"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
+                amountEq?: components["parameters"]["BankingAmountEq"];
+                /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
+                amountGt?: components["parameters"]["BankingAmountGt"];
+                /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
+                amountLt?: components["parameters"]["BankingAmountLt"];
+                /** @description Split the totals by this field. */
+                groupBy?: "category" | "costCenter" | "counterparty" | "status";
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, and the groups when asked. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": {
+                     *         "count": 3,
+                     *         "in": 25000,
+                     *         "out": 4120.45,
+                     *         "net": 20879.55
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "key": null,
+                     *           "label": "No cost center",
+                     *           "count": 2,
+                     *           "in": 25000,
+                     *           "out": 1000,
+                     *           "net": 24000
+                     *         },
+                     *         {
+                     *           "key": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *           "label": "Tecnologia",
+                     *           "count": 1,
+                     *           "in": 0,
+                     *           "out": 3120.45,
+                     *           "net": -3120.45
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingSummary"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

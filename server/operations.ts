@@ -5,6 +5,7 @@ import { handlers as auth, liveHandlers as liveAuth } from './areas/auth/handler
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
+import { summaryHandlers as summaries } from './areas/statements/summary-handlers.js';
 import { handlers as attachments } from './areas/statements/attachments/handlers.js';
 import { preflights as uploads } from './areas/statements/attachments/upload-gate.js';
 import { handlers as accounts } from './areas/statements/accounts/handlers.js';
@@ -21,6 +22,7 @@ export const operations = {
   ...directory,
   ...users,
   ...statements,
+  ...summaries,
   ...attachments,
   ...accounts,
   ...bills,
