@@ -77,7 +77,7 @@ export async function listInvites(db: Db, companyId: string): Promise<InviteView
     .execute();
 }
 
-export interface InvitesPageQuery {
+interface InvitesPageQuery {
   /** The company's current instant: a PENDING invite past its expiry at `now` is EXPIRED. */
   now: string;
   status?: 'PENDING' | 'EXCLUDED' | 'EXPIRED' | 'ACCEPTED';
