@@ -84,6 +84,7 @@ const LISTS = {
   categories: ['/categories/v1/categories', 'items'],
   users: ['/users/v1/users', 'data'],
   roles: ['/users/v1/roles', 'items'],
+  invites: ['/users/v1/invites', 'data'],
 } as const satisfies Record<string, { [P in PagedPath]: readonly [P, ItemsKey<P>] }[PagedPath]>;
 
 type Lists = typeof LISTS;

@@ -31,6 +31,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/v1/access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Obtain an access token (the provider's live path)
+         * @description The same operation as `POST /oauth/token`, at the path the provider's live API uses, so code
+         *     written for the live API works by changing only the base URL. It takes the same form, the same
+         *     client authentication (HTTP Basic or form fields, not both) and scopes, shares the same rate
+         *     limit and failure throttle, and answers exactly what `POST /oauth/token` answers: a token from
+         *     either path works on every operation.
+         */
+        post: operations["createAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/statements/v1/banking": {
         parameters: {
             query?: never;
@@ -78,6 +102,34 @@ export interface paths {
          *     values they have is no change: no event, no feed entry, no new `ETag`.
          */
         patch: operations["reconcileBankingTransactions"];
+        trace?: never;
+    };
+    "/statements/v1/banking/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sum the banking statement
+         * @description Counts and sums, in one call, the banking transactions that `GET /statements/v1/banking`
+         *     lists for the same filters (every filter of the list; no paging, no sorting): an ERP compares
+         *     its copy's count and sums with it, and "how much by cost center" is one request. Money in is
+         *     the `CREDIT` transactions' `totalTransactionAmount`, money out the `DEBIT` ones'; `net` is in
+         *     minus out, exact to the cent. `groupBy` splits the totals by the company category
+         *     (`category`: `customCategory`), the cost center (`costCenter`), the counterparty
+         *     (`counterparty`: `sourceDestinationName`) or `status`; the groups add up to the totals.
+         *     Grouping by day or month is not offered yet. The answer is read-after-write consistent and
+         *     carries an `ETag` (send it in `If-None-Match` for a 304).
+         */
+        get: operations["getBankingSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/statements/v1/banking/sync": {
@@ -214,8 +266,14 @@ export interface paths {
         /**
          * List the credit-card statement
          * @description Returns the company's credit-card records, newest purchase first (ties by `id`), in pages of
-         *     `limit` (default 50, at most 100). Filter by cards with `cardIds` and by purchase day with the
-         *     `startDate`/`endDate` pair (inclusive, company time zone; both or neither, else 400).
+         *     `limit` (default 50, at most 100). Filter by cards with `cardIds`, by kind with `types` and by
+         *     purchase day with the `startDate`/`endDate` pair (inclusive, company time zone; both or
+         *     neither, else 400). As on the provider's live API, the pair spans at most 62 days (`endDate`
+         *     at most 62 days after `startDate`, else 400 naming `endDate`); for longer periods follow the
+         *     sync feed or export the statement (`GET /statements/v1/exports/credit-card`).
+         *
+         *     A deliberate difference from the live API: `limit` goes down to 1 (the live API refuses less
+         *     than 5). Released clients may send small pages, and a smaller page costs nothing.
          *
          *     When more rows follow, the answer carries `nextPageStartKey`; send it back unchanged with the
          *     same filters. A token that was altered, or sent with other filters, gets 400.
@@ -919,7 +977,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List invites
+         * @description Lists the company's invites, newest first (ties by id), in any state, with the role each one
+         *     gives and when it lapses. The state is read at the company's current instant: an invite not
+         *     accepted by `expiresAt` is `EXPIRED` from then on (in the sandbox, moving the clock with
+         *     `POST /sandbox/v1/clock/advance` moves invites past their expiry).
+         *
+         *     - `status` keeps the invites in that state; `roleId` those giving that role. A `status` not
+         *       in the list, or a malformed `roleId`, gives 400.
+         *     - `limit` is the page size, 1 to 100; omitted, 10. The size applied is echoed in `limit`.
+         *     - When `nextPageStartKey` is present, more invites follow: send it back unchanged, with the
+         *       same filters. It is absent on the last page. A cursor that was altered, or is sent with
+         *       other filters, gives 400.
+         *
+         *     Errors carry `details` as `{field, message}` items naming the offending parameter.
+         */
+        get: operations["listInvites"];
         put?: never;
         /**
          * Invite a user
@@ -2404,6 +2478,74 @@ export interface components {
         BankingTransactionBatchUpdate: {
             transactions: components["schemas"]["BankingTransactionBatchItem"][];
         };
+        /** @description Every transaction matching the filters, counted and summed. */
+        StatementSummaryTotal: {
+            /**
+             * @description How many transactions match; the list pages exactly these.
+             * @example 48
+             */
+            count: number;
+            /**
+             * @description Money in, in reais.
+             * @example 25000
+             */
+            in: number;
+            /**
+             * @description Money out, in reais.
+             * @example 18430.12
+             */
+            out: number;
+            /**
+             * @description `in` minus `out`.
+             * @example 6569.88
+             */
+            net: number;
+        };
+        /** @description The transactions of one value of `groupBy`, with their count and sums. */
+        StatementSummaryGroup: {
+            /**
+             * @description The group's value: the category id, the cost center id, the counterparty's name or the
+             *     status number, as text; null for the transactions without one (no category, no cost center).
+             * @example 15
+             */
+            key: string | null;
+            /**
+             * @description What to show for the group (the category's or cost center's name, the status name).
+             * @example 6.3.01 Serviços de nuvem
+             */
+            label: string;
+            /**
+             * @description How many transactions.
+             * @example 12
+             */
+            count: number;
+            /**
+             * @description Money in (credits), in reais.
+             * @example 1500
+             */
+            in: number;
+            /**
+             * @description Money out (debits), in reais.
+             * @example 3120.45
+             */
+            out: number;
+            /**
+             * @description `in` minus `out`.
+             * @example -1620.45
+             */
+            net: number;
+        };
+        /**
+         * @description The banking statement summed in one call: the transactions the list would page for the same
+         *     filters, counted, with money in (`transactionType.subType` `CREDIT`) and money out (`DEBIT`) as
+         *     their `totalTransactionAmount` (the BRL amount with IOF and fees), exact to the cent. With
+         *     `groupBy`, `groups` splits them; the groups' counts and sums add up to `total`.
+         */
+        BankingSummary: {
+            total: components["schemas"]["StatementSummaryTotal"];
+            /** @description One entry per value of `groupBy`, largest `count` first (ties by `key`); empty without `groupBy`. */
+            groups: components["schemas"]["StatementSummaryGroup"][];
+        };
         /** @description A transaction that no longer exists (deleted, or replaced by an ingest); drop it from your copy. */
         RemovedTransaction: {
             /**
@@ -2477,6 +2619,18 @@ export interface components {
              */
             expiresAt: string;
         };
+        /**
+         * @description What kind of card transaction the record is, as the provider's data dictionary types card
+         *     transactions, limited to the kinds this statement holds (every record is a charge: `amount` is
+         *     never negative):
+         *     - `INTERNATIONAL_PURCHASE`: a purchase in a currency other than BRL (it carries `exchangeRate`
+         *       and IOF);
+         *     - `INSTALLMENT_PURCHASE`: one installment of a purchase in reais paid in installments;
+         *     - `PURCHASE`: a purchase in reais paid at once.
+         * @example PURCHASE
+         * @enum {string}
+         */
+        CreditCardTransactionType: "PURCHASE" | "INSTALLMENT_PURCHASE" | "INTERNATIONAL_PURCHASE";
         /** @description Which installment of a purchase paid in installments this record is. */
         Installment: {
             /**
@@ -2501,6 +2655,7 @@ export interface components {
              * @example 01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             id: string;
+            type: components["schemas"]["CreditCardTransactionType"];
             /**
              * Format: uuid
              * @description The card; filter with `cardIds`.
@@ -3306,6 +3461,62 @@ export interface components {
              * @example eyJrIjpbIkVtcGxveWVlIl19.c2lnbmF0dXJl
              */
             nextPageStartKey?: string;
+        };
+        /**
+         * @description `PENDING`: sent, neither accepted nor past `expiresAt`. `EXPIRED`: not accepted in time.
+         *     `ACCEPTED`: the person became a user (this service's addition to the provider's values).
+         *     `EXCLUDED`: withdrawn by the company, as the provider's live API names it; this service has no
+         *     operation that withdraws an invite yet, so no invite is in this state today.
+         * @example PENDING
+         * @enum {string}
+         */
+        InviteStatus: "PENDING" | "EXCLUDED" | "EXPIRED" | "ACCEPTED";
+        /**
+         * @description An invite to become a user of the company. `status` is the invite's state at the company's
+         *     current instant: a `PENDING` invite whose `expiresAt` has passed is `EXPIRED`.
+         */
+        Invite: {
+            /**
+             * Format: uuid
+             * @description The invite id.
+             * @example 6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b
+             */
+            id: string;
+            /**
+             * Format: email
+             * @description The invited address, as sent.
+             * @example joao.pereira@acme.com.br
+             */
+            email: string;
+            role: components["schemas"]["UserRole"];
+            status: components["schemas"]["InviteStatus"];
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses unless accepted (7 days after it was sent).
+             * @example 2026-11-27T15:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        /** @description One page of the company's invites, newest first. */
+        InviteList: {
+            /** @description The invites of this page; empty when nothing matches. */
+            data: components["schemas"]["Invite"][];
+            /**
+             * @description Pass it back as `nextPageStartKey`, with the same filters, for the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTEtMjBUMTU6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl
+             */
+            nextPageStartKey?: string;
+            /**
+             * @description The page size applied to this request (the `limit` sent, or the default 10).
+             * @example 10
+             */
+            limit: number;
         };
         /** @description An invite to a new user. */
         InviteCreate: {
@@ -4860,6 +5071,62 @@ export interface components {
         };
     };
     responses: {
+        /** @description The access token. */
+        200: {
+            headers: {
+                /** @description Always `no-store` (RFC 6749 §5.1). */
+                "Cache-Control"?: "no-store";
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "access_token": "3q2-7wAAAAB7ImFsZyI6IkhTMjU2In0kPz5bQ1dXZ0xWc0p1cUhtTQ",
+                 *       "token_type": "Bearer",
+                 *       "expires_in": 1800,
+                 *       "scope": "statements:read statements:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Token"];
+            };
+        };
+        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type` or `invalid_scope`. */
+        400: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unsupported_grant_type",
+                 *       "error_description": "Only grant_type=client_credentials is supported"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description `invalid_client`: unknown client, wrong secret, or revoked client. */
+        401: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_client",
+                 *       "error_description": "Client authentication failed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
         /** @description The client exceeded its request rate. Wait the number of seconds in `Retry-After`, then retry. */
         TooManyRequests: {
             headers: {
@@ -5049,6 +5316,33 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Bad Request",
+                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
+                 *       "code": 400,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "unknown_field",
+                 *       "param": "isConcilied",
+                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
+                 *       "details": [
+                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
          *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
@@ -5073,33 +5367,6 @@ export interface components {
                  *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/sync_restart_required",
                  *       "details": [
                  *         "The change feed can no longer serve this cursor; start again without one (the initial sync)"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
-        BadRequest: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Bad Request",
-                 *       "message": "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?",
-                 *       "code": 400,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "reason": "unknown_field",
-                 *       "param": "isConcilied",
-                 *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/unknown_field",
-                 *       "details": [
-                 *         "Unknown field \"isConcilied\" in the body; did you mean \"isConciled\"?"
                  *       ]
                  *     }
                  */
@@ -5674,6 +5941,8 @@ export interface components {
         IfMatch: string;
         /** @description Only records of these cards (comma-separated `cardId`s). */
         CreditCardCardIds: string[];
+        /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+        CreditCardTypes: components["schemas"]["CreditCardTransactionType"][];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
         CreditCardTransactionId: string;
         /**
@@ -5714,7 +5983,19 @@ export interface components {
         /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
         WebhookSignatureHeader: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "scope": "statements:read statements:write"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
+            };
+        };
+    };
     headers: {
         /**
          * @description The client's rate limit policy (draft-ietf-httpapi-ratelimit-headers, a structured field list):
@@ -5826,6 +6107,23 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["requestBody"];
+        responses: {
+            200: components["responses"]["200"];
+            400: components["responses"]["400"];
+            401: components["responses"]["401"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6202,6 +6500,99 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankingSummary: {
+        parameters: {
+            query?: {
+                /** @description Only movements of this account. Omitted, all accounts. */
+                accountId?: components["parameters"]["BankingAccountId"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /** @description Only transactions whose `user.email` is this address (compared case-insensitively). */
+                responsibleEmail?: components["parameters"]["BankingResponsibleEmail"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description Only transactions whose `brlAmount` equals this. Exclusive with `amountGt` and `amountLt`. */
+                amountEq?: components["parameters"]["BankingAmountEq"];
+                /** @description Only transactions whose `brlAmount` is greater than this. Exclusive with `amountEq` and `amountLt`. */
+                amountGt?: components["parameters"]["BankingAmountGt"];
+                /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
+                amountLt?: components["parameters"]["BankingAmountLt"];
+                /** @description Split the totals by this field. */
+                groupBy?: "category" | "costCenter" | "counterparty" | "status";
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, and the groups when asked. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": {
+                     *         "count": 3,
+                     *         "in": 25000,
+                     *         "out": 4120.45,
+                     *         "net": 20879.55
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "key": null,
+                     *           "label": "No cost center",
+                     *           "count": 2,
+                     *           "in": 25000,
+                     *           "out": 1000,
+                     *           "net": 24000
+                     *         },
+                     *         {
+                     *           "key": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *           "label": "Tecnologia",
+                     *           "count": 1,
+                     *           "in": 0,
+                     *           "out": 3120.45,
+                     *           "net": -3120.45
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankingSummary"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6711,6 +7102,8 @@ export interface operations {
             query?: {
                 /** @description Only records of these cards (comma-separated `cardId`s). */
                 cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+                types?: components["parameters"]["CreditCardTypes"];
                 /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
@@ -6751,6 +7144,7 @@ export interface operations {
                      *       "transactions": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -7029,6 +7423,7 @@ export interface operations {
                      *       "added": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -7153,6 +7548,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "type": "INTERNATIONAL_PURCHASE",
                      *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *       "finalCardNumber": "4021",
                      *       "bearerName": "MARIANA COSTA",
@@ -8098,6 +8494,7 @@ export interface operations {
                      *       "transactions": [
                      *         {
                      *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "type": "INTERNATIONAL_PURCHASE",
                      *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -9674,6 +10071,75 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listInvites: {
+        parameters: {
+            query?: {
+                /** @description Only invites in this state. */
+                status?: components["schemas"]["InviteStatus"];
+                /** @description Only invites that give this role (an id of `GET /users/v1/roles`). */
+                roleId?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invites. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *           "email": "joao.pereira@acme.com.br",
+                     *           "role": {
+                     *             "id": "7d0f7a2e-3b8c-4a51-9e0d-2f6c8b1a4e93",
+                     *             "name": "Finance manager"
+                     *           },
+                     *           "status": "PENDING",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "expiresAt": "2026-11-27T15:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMTEtMjBUMTU6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl",
+                     *       "limit": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InviteList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["FieldBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createInvite: {
         parameters: {
             query?: never;
@@ -11206,6 +11672,7 @@ export interface operations {
                      *       "billDueDate": "2026-12-10",
                      *       "attachments": [],
                      *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "type": "PURCHASE",
                      *       "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                      *       "finalCardNumber": "4021",
                      *       "bearerName": "MARIANA COSTA",
@@ -11991,6 +12458,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "type": "INTERNATIONAL_PURCHASE",
                  *           "cardId": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
                  *           "finalCardNumber": "4021",
                  *           "bearerName": "MARIANA COSTA",

@@ -1,10 +1,11 @@
 // Every operation of the contract, by operationId: its handler (`satisfies Handlers` makes a missing
 // handler a compile error) and, for the few that have one, its preflight (server/kit/handler.ts).
 import type { Handlers, Preflights } from './kit/handler.js';
-import { handlers as auth } from './areas/auth/handlers.js';
+import { handlers as auth, liveHandlers as liveAuth } from './areas/auth/handlers.js';
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
+import { summaryHandlers as summaries } from './areas/statements/summary-handlers.js';
 import { handlers as attachments } from './areas/statements/attachments/handlers.js';
 import { preflights as uploads } from './areas/statements/attachments/upload-gate.js';
 import { handlers as accounts } from './areas/statements/accounts/handlers.js';
@@ -17,9 +18,11 @@ import { handlers as sandbox } from './sandbox/handlers.js';
 
 export const operations = {
   ...auth,
+  ...liveAuth,
   ...directory,
   ...users,
   ...statements,
+  ...summaries,
   ...attachments,
   ...accounts,
   ...bills,

@@ -13,7 +13,11 @@ import type { CardIssuer } from './card-issuer.js';
 export type OperationId = Exclude<keyof operations, `receive${string}`>;
 
 /** Operations callable without an access token. */
-type PublicOperationId = 'createToken' | 'downloadBankingTransactionReceipt' | 'uploadAttachmentContent';
+type PublicOperationId =
+  | 'createToken'
+  | 'createAccessToken'
+  | 'downloadBankingTransactionReceipt'
+  | 'uploadAttachmentContent';
 
 type Part<K extends OperationId, P extends 'path' | 'query'> = operations[K]['parameters'] extends {
   [X in P]?: infer T;

@@ -1,4 +1,5 @@
-// POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2).
+// POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2); POST
+// /oauth/v1/access-token, the provider's live path, is the same operation (one handler, two paths).
 import basicAuth from 'basic-auth';
 import { defineHandlers } from '../../kit/handler.js';
 import { OAuthError } from '../../kit/errors.js';
@@ -55,4 +56,9 @@ export const handlers = defineHandlers({
       body: { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') },
     };
   },
+});
+
+/** POST /oauth/v1/access-token: the provider's live path, answered by the one token handler. */
+export const liveHandlers = defineHandlers({
+  createAccessToken: ({ params, query, body }, ctx) => handlers.createToken({ params, query, body }, ctx),
 });

@@ -34,6 +34,34 @@ export const categoryIdsIn = (db: Db, companyId: string, ids: readonly number[])
 export const costCenterIdsIn = (db: Db, companyId: string, ids: readonly string[]) =>
   companyIdsIn(db, 'cost_centers', companyId, ids);
 
+/** The names of the company's categories or cost centers among `ids`, by id as text. */
+async function directoryNames(
+  db: Db,
+  table: 'categories' | 'cost_centers',
+  companyId: string,
+  ids: readonly (string | number)[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const chunk of chunks(ids)) {
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', 'name'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', chunk as never[])
+      .execute();
+    for (const row of rows) names.set(String(row.id), row.name);
+  }
+  return names;
+}
+
+/** The names of the company's categories among `ids`, by id as text. */
+export const categoryNames = (db: Db, companyId: string, ids: readonly number[]) =>
+  directoryNames(db, 'categories', companyId, ids);
+
+/** The names of the company's cost centers among `ids`, by id. */
+export const costCenterNames = (db: Db, companyId: string, ids: readonly string[]) =>
+  directoryNames(db, 'cost_centers', companyId, ids);
+
 /** The columns of a statement row that reference users, categories and cost centers. */
 interface Referencing {
   user_id: string | null;

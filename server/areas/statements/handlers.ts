@@ -1,6 +1,7 @@
 // Statements: the banking and credit-card lists and the PATCH of their transactions.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { badRequest, notFound } from '../../kit/errors.js';
+import { assertCardWindow } from './card-types.js';
 import { paging } from '../../kit/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
 import { findBankingItem, loadBankingPage } from './store/banking-page.js';
@@ -72,17 +73,20 @@ export const handlers = defineHandlers({
 
   listCreditCardTransactions: async ({ query }, { db, auth, config }) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+    const types = query.types ? [...new Set(query.types)].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, auth.timeZone);
+    assertCardWindow(query.startDate, query.endDate);
     const pages = paging(
       'listCreditCardTransactions',
       { auth, config },
       query,
-      { cardIds, startDate: query.startDate, endDate: query.endDate },
+      { cardIds, startDate: query.startDate, endDate: query.endDate, ...(types ? { types } : {}) },
       ['string', 'string'],
     );
     const { items, nextKey } = await loadCreditCardPage(db, {
       companyId: auth.companyId,
       cardIds,
+      types,
       ...range,
       after: pages.after,
       take: pages.limit,

@@ -1,4 +1,5 @@
 // Statement rows → the contract's shapes.
+import { creditCardType } from './card-types.js';
 import type { components } from '../../../generated/openapi.js';
 import { fromMinor } from '../../lib/money.js';
 import type { BankingItem } from './store/banking-page.js';
@@ -75,6 +76,7 @@ export function presentBanking(t: BankingItem, timeZone: string): Schemas['Banki
 export function presentCreditCard(t: CreditCardItem, timeZone: string): Schemas['CreditCardTransaction'] {
   return {
     id: t.id,
+    type: creditCardType(t),
     cardId: t.card_id,
     finalCardNumber: t.final_card_number,
     bearerName: t.bearer_name,

@@ -2,11 +2,12 @@
 import { paging } from '../../kit/paging.js';
 import { defineHandlers } from '../../kit/handler.js';
 import { normalizeEmail } from './email.js';
-import { presentRole, presentUser } from './present.js';
+import { presentInviteItem, presentRole, presentUser } from './present.js';
 import { createInvite } from './invites-service.js';
 import { deleteUser, updateUser, userNotFound } from './users-service.js';
 import { listRoles } from './store/roles.js';
 import { findUser, listUsers } from './store/users.js';
+import { pageInvites } from './store/invites.js';
 
 export const handlers = defineHandlers({
   listUsers: async ({ query }, ctx) => {
@@ -48,6 +49,27 @@ export const handlers = defineHandlers({
     const rows = await listRoles(ctx.db, ctx.auth.companyId, page);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.name, last.id]);
     return { status: 200, body: { items: items.map(presentRole), ...(nextPageStartKey ? { nextPageStartKey } : {}) } };
+  },
+
+  listInvites: async ({ query }, ctx) => {
+    const filters = { status: query.status, roleId: query.roleId?.toLowerCase() };
+    const page = paging('listInvites', ctx, query, filters, ['string', 'string']);
+    const now = ctx.auth.companyClock.now().toISOString();
+    const rows = await pageInvites(ctx.db, ctx.auth.companyId, {
+      ...filters,
+      now,
+      after: page.after,
+      limit: page.limit,
+    });
+    const { items, nextPageStartKey } = page.page(rows, (last) => [last.created_at, last.id]);
+    return {
+      status: 200,
+      body: {
+        data: items.map((invite) => presentInviteItem(invite, now)),
+        ...(nextPageStartKey ? { nextPageStartKey } : {}),
+        limit: page.limit,
+      },
+    };
   },
 
   createInvite: async ({ body }, ctx) => {

@@ -12,7 +12,7 @@ export type BankingLine = Omit<
 >;
 export type CreditCardLine = Omit<
   Schemas['CreditCardTransaction'],
-  'statusDescription' | 'billDueDate' | 'attachments'
+  'type' | 'statusDescription' | 'billDueDate' | 'attachments'
 >;
 
 const utc = (instant: string) => new Date(instant).toISOString();

@@ -14,7 +14,7 @@ const addFormats = addFormatsModule.default;
 /** Fields of a statement item that the platform assigns: an ingest line must not carry them. */
 const ASSIGNED = {
   BankingTransaction: ['id', 'companyId', 'statusDescription', 'showReceipt', 'attachments'],
-  CreditCardTransaction: ['statusDescription', 'billDueDate', 'attachments'],
+  CreditCardTransaction: ['type', 'statusDescription', 'billDueDate', 'attachments'],
 } as const;
 
 type IngestSchema = keyof typeof ASSIGNED;

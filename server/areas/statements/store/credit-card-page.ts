@@ -4,6 +4,7 @@
 import type { Db } from '../../../db/database.js';
 import { literalLimit } from '../../../db/dialect.js';
 import type { CreditCardTransactionRow } from '../tables.js';
+import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 
@@ -17,6 +18,7 @@ export interface CreditCardItem extends CreditCardTransactionRow {
 export interface CreditCardPageQuery {
   companyId: string;
   cardIds?: string[];
+  types?: CreditCardType[];
   from?: string;
   to?: string;
   after?: [string, string];
@@ -29,6 +31,8 @@ function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
     .select(['id', 'transaction_date'])
     .where('company_id', '=', q.companyId);
   if (cardId !== undefined) query = query.where('card_id', '=', cardId);
+  const { types } = q;
+  if (types !== undefined) query = query.where((eb) => ofTypes(eb, types));
   if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);
   if (q.to !== undefined) query = query.where('transaction_date', '<', q.to);
   if (q.after) {

@@ -76,3 +76,45 @@ export async function listInvites(db: Db, companyId: string): Promise<InviteView
     .orderBy('invites.id', 'desc')
     .execute();
 }
+
+interface InvitesPageQuery {
+  /** The company's current instant: a PENDING invite past its expiry at `now` is EXPIRED. */
+  now: string;
+  status?: 'PENDING' | 'EXCLUDED' | 'EXPIRED' | 'ACCEPTED';
+  roleId?: string;
+  /** The (created_at, id) of the previous page's last invite. */
+  after?: [string, string];
+  limit: number;
+}
+
+/** One page of the company's invites, newest first, with `limit + 1` rows when more follow. */
+export async function pageInvites(db: Db, companyId: string, q: InvitesPageQuery): Promise<InviteView[]> {
+  // No operation withdraws an invite: none is EXCLUDED.
+  if (q.status === 'EXCLUDED') return [];
+  let query = db
+    .selectFrom('invites')
+    .innerJoin('roles', 'roles.id', 'invites.role_id')
+    .selectAll('invites')
+    .select('roles.name as role_name')
+    .where('invites.company_id', '=', companyId);
+  if (q.roleId !== undefined) query = query.where('invites.role_id', '=', q.roleId);
+  if (q.status === 'ACCEPTED') query = query.where('invites.status', '=', 'ACCEPTED');
+  if (q.status === 'PENDING')
+    query = query.where('invites.status', '=', 'PENDING').where('invites.expires_at', '>', q.now);
+  if (q.status === 'EXPIRED')
+    query = query.where((eb) =>
+      eb.or([
+        eb('invites.status', '=', 'EXPIRED'),
+        eb.and([eb('invites.status', '=', 'PENDING'), eb('invites.expires_at', '<=', q.now)]),
+      ]),
+    );
+  if (q.after) {
+    const [createdAt, id] = q.after;
+    query = query.where((eb) => eb(eb.refTuple('invites.created_at', 'invites.id'), '<', eb.tuple(createdAt, id)));
+  }
+  return query
+    .orderBy('invites.created_at', 'desc')
+    .orderBy('invites.id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+}
