@@ -13,6 +13,13 @@ export interface FinanceResult {
 
 let running = false;
 
+/** What `process.exit(code)` throws while a command runs here: the test's process must outlive it. */
+class Exited extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
 /** Runs `finance …args` with `env` laid over process.env for the duration; never rejects. */
 export async function financeInProcess(args: string[], env: Record<string, string> = {}): Promise<FinanceResult> {
   if (running) throw new Error('financeInProcess: one command at a time (it captures process.stdout)');
@@ -21,12 +28,16 @@ export async function financeInProcess(args: string[], env: Record<string, strin
   const err: string[] = [];
   const writeOut = process.stdout.write;
   const writeErr = process.stderr.write;
+  const exit = process.exit;
   const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const savedExitCode = process.exitCode;
   process.exitCode = undefined;
   Object.assign(process.env, env);
   process.stdout.write = ((chunk: string | Uint8Array) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  process.exit = ((status?: number) => {
+    throw new Exited(Number(status ?? 0));
+  }) as typeof process.exit;
   let code = 0;
   try {
     const program = financeProgram((e) => {
@@ -36,6 +47,7 @@ export async function financeInProcess(args: string[], env: Record<string, strin
     code = Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) code = e.exitCode;
+    else if (e instanceof Exited) code = e.code;
     else {
       err.push(failureLine(e, process.env, 0));
       code = 1;
@@ -43,6 +55,7 @@ export async function financeInProcess(args: string[], env: Record<string, strin
   } finally {
     process.stdout.write = writeOut;
     process.stderr.write = writeErr;
+    process.exit = exit;
     for (const [k, v] of Object.entries(savedEnv)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
