@@ -46,7 +46,7 @@ export type FinanceClient = Client<paths> & {
   sandbox: SandboxHelpers;
   /** Statement exports as CSV or OFX, streamed: `await finance.exports.banking({ format: 'ofx' })`. */
   exports: Exporters;
-  /** The statements' change feeds, every page: `const { added, modified, removed, nextCursor } = await finance.sync.bankingTransactions(cursor)`. */
+  /** The statements' change feeds: a page at a time (`for await (const page of finance.sync.bankingPages({ cursor }))`) or every page at once (`finance.sync.bankingTransactions(cursor)`). */
   sync: SyncFeeds;
 };
 
@@ -103,7 +103,15 @@ export {
   type BankingExportQuery,
   type CreditCardExportQuery,
 } from './exports.js';
-export type { SyncFeeds, SyncOptions, SyncResult, BankingSyncQuery, CreditCardSyncQuery } from './sync.js';
+export type {
+  SyncFeeds,
+  SyncOptions,
+  SyncPage,
+  SyncPagesOptions,
+  SyncResult,
+  BankingSyncQuery,
+  CreditCardSyncQuery,
+} from './sync.js';
 export type { ETagOptions } from './etags.js';
 export { paginate, type PaginateOptions, type PagedPath, type ListQuery, type ItemOf } from './paginate.js';
 export { isRetryable, retryAfterMs, RETRY_DEFAULTS, SAFE_OPERATIONS, type RetryOptions } from './retry.js';

@@ -1,6 +1,9 @@
-// The statements' change feeds: everything that changed since a cursor, following `hasMore`.
-//   const first = await finance.sync.bankingTransactions();          // the initial sync
-//   const later = await finance.sync.bankingTransactions(first.nextCursor);
+// The statements' change feeds, a page at a time or all at once.
+//   for await (const page of finance.sync.bankingPages({ cursor })) {  // checkpoint after every page
+//     upsert(page.added, page.modified); drop(page.removed); await save(page.nextCursor);
+//   }
+//   const later = await finance.sync.bankingTransactions(cursor);      // every page, then the cursor
+// `added` and `modified` are both upserts: `added` is what this cursor's client was not sent yet.
 // Each transaction comes once, in its latest state: one modified again on a later page replaces its
 // earlier state (and stays `added` if it was new), one removed leaves `added`/`modified` for `removed`.
 // A refused call throws a FinanceApiError; `reason: 'sync_restart_required'` (410) means: call again
@@ -28,7 +31,28 @@ export interface SyncResult<T> {
   nextCursor: string;
 }
 
+/** One answer of a feed; save `nextCursor` once it is applied (a crash resumes there). */
+export interface SyncPage<T> {
+  added: T[];
+  modified: T[];
+  removed: Array<{ id: T extends { id: infer I } ? I : never }>;
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+export interface SyncPagesOptions<Q> extends SyncOptions {
+  /** Where to start: a saved `nextCursor`; omitted, the initial sync. */
+  cursor?: string;
+  query?: Q;
+}
+
 export interface SyncFeeds {
+  /** Every page of the banking feed from the cursor until `hasMore` is false, one at a time. */
+  bankingPages(options?: SyncPagesOptions<BankingSyncQuery>): AsyncGenerator<SyncPage<Schemas['BankingTransaction']>>;
+  /** Every page of the credit-card feed from the cursor until `hasMore` is false, one at a time. */
+  creditCardPages(
+    options?: SyncPagesOptions<CreditCardSyncQuery>,
+  ): AsyncGenerator<SyncPage<Schemas['CreditCardTransaction']>>;
   bankingTransactions(
     cursor?: string,
     query?: BankingSyncQuery,
@@ -47,20 +71,28 @@ type LooseGet = (
   init: { params: { query: Record<string, unknown> }; signal?: AbortSignal },
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
-async function follow<T extends { id: unknown }>(
+/** The feed's pages from `cursor` until `hasMore` is false. */
+async function* pages<T>(
   client: Client<paths>,
   path: string,
-  cursor: string | undefined,
-  query: object | undefined,
-  options: SyncOptions | undefined,
-) {
+  { cursor, query, signal }: SyncPagesOptions<object> = {},
+): AsyncGenerator<Page<T>> {
   const get = client.GET as unknown as LooseGet;
+  for (;;) {
+    const params = { query: { ...query, ...(cursor === undefined ? {} : { cursor }) } };
+    const page = (await unwrap(get(path, { params, signal }))) as Page<T>;
+    yield page;
+    cursor = page.nextCursor;
+    if (!page.hasMore) return;
+  }
+}
+
+/** Every page folded into one answer: each transaction once, in its latest state. */
+async function follow<T extends { id: unknown }>(feed: AsyncGenerator<Page<T>>, cursor: string | undefined) {
   // Insertion order is change order; a later state of one transaction replaces its earlier one.
   const changed = new Map<unknown, { item: T; added: boolean }>();
   const removed = new Map<unknown, { id: unknown }>();
-  for (;;) {
-    const params = { query: { ...query, ...(cursor === undefined ? {} : { cursor }) } };
-    const page = (await unwrap(get(path, { params, signal: options?.signal }))) as Page<T>;
+  for await (const page of feed) {
     for (const [items, added] of [
       [page.added, true],
       [page.modified, false],
@@ -78,7 +110,6 @@ async function follow<T extends { id: unknown }>(
       if (!before?.added) removed.set(gone.id, gone);
     }
     cursor = page.nextCursor;
-    if (!page.hasMore) break;
   }
   const all = [...changed.values()];
   return {
@@ -89,11 +120,16 @@ async function follow<T extends { id: unknown }>(
   };
 }
 
+const BANKING = '/statements/v1/banking/sync';
+const CREDIT_CARD = '/statements/v1/credit-card/sync';
+
 export function syncFeeds(client: Client<paths>): SyncFeeds {
   return {
+    bankingPages: (options) => pages(client, BANKING, options) as never,
+    creditCardPages: (options) => pages(client, CREDIT_CARD, options) as never,
     bankingTransactions: (cursor, query, options) =>
-      follow(client, '/statements/v1/banking/sync', cursor, query, options) as never,
+      follow(pages<{ id: unknown }>(client, BANKING, { ...options, cursor, query }), cursor) as never,
     creditCardTransactions: (cursor, query, options) =>
-      follow(client, '/statements/v1/credit-card/sync', cursor, query, options) as never,
+      follow(pages<{ id: unknown }>(client, CREDIT_CARD, { ...options, cursor, query }), cursor) as never,
   };
 }

@@ -69,6 +69,13 @@ export interface paths {
          *     success, 204, and one event per transaction that changed, as the single PATCH records them (an
          *     item that changes nothing records none). An `id` may appear once per batch. The batch counts
          *     as one request for the rate limit and honours `Idempotency-Key`.
+         *
+         *     **Conflict-safe write-back**: an item may carry `ifMatch`, the transaction's `ETag` as its `GET`
+         *     answers it; when it is stale (someone changed the transaction since you read it) the whole batch
+         *     answers 412 naming the item (`param: transactions.N.ifMatch`) and nothing is written. The
+         *     `If-Match` header has no meaning on a batch (a batch is not one item): it is refused with 400
+         *     (`param: If-Match`) rather than ignored — send the tags per item. An item that sets fields to the
+         *     values they have is no change: no event, no feed entry, no new `ETag`.
          */
         patch: operations["reconcileBankingTransactions"];
         trace?: never;
@@ -229,6 +236,13 @@ export interface paths {
          *     success, 204, and one event per transaction that changed, as the single PATCH records them (an
          *     item that changes nothing records none). An `id` may appear once per batch. The batch counts
          *     as one request for the rate limit and honours `Idempotency-Key`.
+         *
+         *     **Conflict-safe write-back**: an item may carry `ifMatch`, the transaction's `ETag` as its `GET`
+         *     answers it; when it is stale (someone changed the transaction since you read it) the whole batch
+         *     answers 412 naming the item (`param: transactions.N.ifMatch`) and nothing is written. The
+         *     `If-Match` header has no meaning on a batch (a batch is not one item): it is refused with 400
+         *     (`param: If-Match`) rather than ignored — send the tags per item. An item that sets fields to the
+         *     values they have is no change: no event, no feed entry, no new `ETag`.
          */
         patch: operations["reconcileCreditCardTransactions"];
         trace?: never;
@@ -1342,6 +1356,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/v1/banking-transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a pending banking transaction (sandbox)
+         * @description **Sandbox only.** The bank drops a pending transaction, as it does with an authorization that
+         *     expired or was reversed before it settled: the transaction leaves the statement (its list, its
+         *     item: 404, its exports), its attachments go with it, `banking_transaction.removed` records it as it was last
+         *     shown, and the change feed (`/statements/v1/banking/sync`) answers its id once in `removed`. Its pending debit no longer blocks the account's balance.
+         *     In production the same happens through `finance ingest` (a `remove` line, docs/sync.md).
+         *     - **204**: removed.
+         *     - **404**: no such transaction in the company.
+         *     - **409**: the transaction is PROCESSED or CANCELED: only a PENDING one can be dropped.
+         */
+        delete: operations["deleteSandboxBankingTransaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/v1/credit-card-transactions": {
         parameters: {
             query?: never;
@@ -1365,6 +1409,36 @@ export interface paths {
          */
         post: operations["createSandboxCreditCardTransaction"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/v1/credit-card-transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+                transactionId: components["parameters"]["CreditCardTransactionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a pending credit-card transaction (sandbox)
+         * @description **Sandbox only.** The card issuer drops a pending transaction, as it does with an authorization that
+         *     expired or was reversed before it settled: the transaction leaves the statement (its list, its
+         *     item: 404, its exports), its attachments go with it, `credit_card_transaction.removed` records it as it was last
+         *     shown, and the change feed (`/statements/v1/credit-card/sync`) answers its id once in `removed`.
+         *     In production the same happens through `finance ingest` (a `remove` line, docs/sync.md).
+         *     - **204**: removed.
+         *     - **404**: no such transaction in the company.
+         *     - **409**: the transaction is PROCESSED or CANCELED: only a PENDING one can be dropped.
+         */
+        delete: operations["deleteSandboxCreditCardTransaction"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1599,8 +1673,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * banking_transaction.created, banking_transaction.updated, banking_transaction.reconciled
-         * @description A banking transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change).
+         * banking_transaction.created, banking_transaction.updated, banking_transaction.reconciled, banking_transaction.removed
+         * @description A banking transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change), or was removed (`removed`: a pending transaction the bank dropped — an authorization that expired or was reversed before it settled — carrying it as it was last shown; the change feed answers its id in `removed`).
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -1621,8 +1695,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * credit_card_transaction.created, credit_card_transaction.updated, credit_card_transaction.reconciled
-         * @description A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated or reconciled.
+         * credit_card_transaction.created, credit_card_transaction.updated, credit_card_transaction.reconciled, credit_card_transaction.removed
+         * @description A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, carrying it as the list shows it; `statement.ingested` follows as the summary), was annotated or reconciled, or was removed (`removed`: a pending transaction the issuer dropped, carrying it as it was last shown; the change feed answers its id in `removed`).
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -1797,8 +1871,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * statement.ingested
-         * @description A statement file was loaded. One event per file, not per transaction.
+         * statement.ingested, statement.updates_available
+         * @description A statement file was loaded (`statement.ingested`; one event per file, not per transaction), or rows of a
+         *     statement changed without an event of their own (`statement.updates_available`, Plaid's SYNC_UPDATES_AVAILABLE:
+         *     a cost center or category they show was renamed or deleted; `object.statement` names the feed to catch up with).
          *
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
@@ -2313,6 +2389,13 @@ export interface components {
             isConciled?: components["schemas"]["isConciled"];
             categoryId?: components["schemas"]["categoryId"];
             costCenterId?: components["schemas"]["costCenterId"];
+            /**
+             * @description The transaction's `ETag`, as its `GET` answers it: the item is written only if it is still what
+             *     you read. A stale tag fails the whole batch with 412 (`param: transactions.N.ifMatch`) and
+             *     nothing is written. With it alone (no editable field) the item only asserts it is unchanged.
+             * @example "q3Jk0x2tYc7bV1nM4pL8sA6dF9g"
+             */
+            ifMatch?: string;
         };
         /**
          * @description 1 to 100 transactions of the banking statement to annotate or reconcile at once, each under the
@@ -2537,6 +2620,13 @@ export interface components {
             isConciled?: components["schemas"]["isConciled"];
             categoryId?: components["schemas"]["categoryId"];
             costCenterId?: components["schemas"]["costCenterId"];
+            /**
+             * @description The transaction's `ETag`, as its `GET` answers it: the item is written only if it is still what
+             *     you read. A stale tag fails the whole batch with 412 (`param: transactions.N.ifMatch`) and
+             *     nothing is written. With it alone (no editable field) the item only asserts it is unchanged.
+             * @example "q3Jk0x2tYc7bV1nM4pL8sA6dF9g"
+             */
+            ifMatch?: string;
         };
         /**
          * @description 1 to 100 transactions of the credit-card statement to annotate or reconcile at once, each under the
@@ -4097,7 +4187,7 @@ export interface components {
          * @example banking_transaction.updated
          * @enum {string}
          */
-        EventTypeName: "*" | "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "webhook_endpoint.disabled";
+        EventTypeName: "*" | "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "banking_transaction.removed" | "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "credit_card_transaction.removed" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "statement.updates_available" | "webhook_endpoint.disabled";
         /** @description A new webhook endpoint. */
         WebhookEndpointCreate: {
             /**
@@ -4520,13 +4610,13 @@ export interface components {
              */
             to: string;
         };
-        /** @description The event body of the types `banking_transaction.created`, `banking_transaction.updated`, `banking_transaction.reconciled`. A banking transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change). */
+        /** @description The event body of the types `banking_transaction.created`, `banking_transaction.updated`, `banking_transaction.reconciled`, `banking_transaction.removed`. A banking transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated (`updated`: notes, category, cost center) or reconciled (`reconciled`, possibly with other fields in the same change), or was removed (`removed`: a pending transaction the bank dropped, carrying it as it was last shown; the change feed answers its id in `removed`). */
         BankingTransactionEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
              * @enum {string}
              */
-            type?: "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled";
+            type?: "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "banking_transaction.removed";
             data?: {
                 object: components["schemas"]["BankingTransaction"];
                 /** @description The attributes that changed, with their values before the change. */
@@ -4535,13 +4625,13 @@ export interface components {
                 };
             };
         };
-        /** @description The event body of the types `credit_card_transaction.created`, `credit_card_transaction.updated`, `credit_card_transaction.reconciled`. A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated or reconciled. */
+        /** @description The event body of the types `credit_card_transaction.created`, `credit_card_transaction.updated`, `credit_card_transaction.reconciled`, `credit_card_transaction.removed`. A credit-card transaction arrived (`created`: by an ingest or a sandbox helper, as the list shows it), was annotated or reconciled, or was removed (`removed`: a pending transaction the issuer dropped, carrying it as it was last shown; the change feed answers its id in `removed`). */
         CreditCardTransactionEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
              * @enum {string}
              */
-            type?: "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled";
+            type?: "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "credit_card_transaction.removed";
             data?: {
                 object: components["schemas"]["CreditCardTransaction"];
                 /** @description The attributes that changed, with their values before the change. */
@@ -4728,15 +4818,29 @@ export interface components {
              */
             ingestedAt: string;
         };
-        /** @description The event body of the types `statement.ingested`. A statement file was loaded. One event per file, not per transaction. */
+        /** @description Rows of a statement changed without an event of their own; its change feed has them as `modified`. */
+        StatementUpdates: {
+            /**
+             * @description The statement whose change feed to catch up with (`/statements/v1/banking/sync` or `/statements/v1/credit-card/sync`).
+             * @example banking
+             * @enum {string}
+             */
+            statement: "banking" | "credit-card";
+        };
+        /**
+         * @description The event body of the types `statement.ingested` and `statement.updates_available`. `statement.ingested`:
+         *     a statement file was loaded, one event per file, not per transaction. `statement.updates_available`: rows
+         *     of a statement changed without an event of their own (a cost center or category they show was renamed or
+         *     deleted): the change feed has them as `modified`; catch up with it. One event per statement and change.
+         */
         StatementEvent: components["schemas"]["Event"] & {
             /**
              * @description The event type.
              * @enum {string}
              */
-            type?: "statement.ingested";
+            type?: "statement.ingested" | "statement.updates_available";
             data?: {
-                object: components["schemas"]["StatementIngestion"];
+                object: components["schemas"]["StatementIngestion"] | components["schemas"]["StatementUpdates"];
             };
         };
         /** @description The event body of the types `webhook_endpoint.disabled`. A webhook endpoint was disabled after 3 days of failed deliveries. It is sent to the other endpoints of the company. */
@@ -5593,7 +5697,7 @@ export interface components {
         SupplierId: number;
         /** @description The category's id. */
         CategoryId: number;
-        /** @description Page size, 1 to 100. */
+        /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
         PageLimit: number;
         /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
         VcnId: string;
@@ -6063,6 +6167,32 @@ export interface operations {
                      *       "details": [
                      *         "transactions.1.isConciled: only processed transactions (status 2) can be reconciled; this one is PENDING"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An item's `ifMatch` is not the transaction's current `ETag` (it changed since you read it, or no longer exists). `param` names the item (`transactions.N.ifMatch`). Nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Precondition Failed",
+                     *       "message": "transactions.0: the transaction changed since the ETag you sent; read it again; nothing was changed",
+                     *       "code": 412,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.0.ifMatch: the current ETag is \"q3Jk0x2tYc7bV1nM4pL8sA6dF9g\""
+                     *       ],
+                     *       "reason": "precondition_failed",
+                     *       "param": "transactions.0.ifMatch"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6817,6 +6947,32 @@ export interface operations {
                      *       "details": [
                      *         "transactions.1.isConciled: only processed transactions (status 2) can be reconciled; this one is PENDING"
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An item's `ifMatch` is not the transaction's current `ETag` (it changed since you read it, or no longer exists). `param` names the item (`transactions.N.ifMatch`). Nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Precondition Failed",
+                     *       "message": "transactions.0: the transaction changed since the ETag you sent; read it again; nothing was changed",
+                     *       "code": 412,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "transactions.0.ifMatch: the current ETag is \"q3Jk0x2tYc7bV1nM4pL8sA6dF9g\""
+                     *       ],
+                     *       "reason": "precondition_failed",
+                     *       "param": "transactions.0.ifMatch"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -9636,7 +9792,7 @@ export interface operations {
                 status?: components["schemas"]["VcnStatus"];
                 /** @description Only cards of this type. */
                 type?: components["schemas"]["VcnType"];
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10140,7 +10296,7 @@ export interface operations {
                 types?: string[];
                 /** @description Only events created after this instant. */
                 createdAfter?: string;
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10264,7 +10420,7 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10648,7 +10804,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100. */
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
                 limit?: components["parameters"]["PageLimit"];
                 /**
                  * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
@@ -10912,6 +11068,75 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    deleteSandboxBankingTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The `id` of the banking statement item. */
+                transactionId: components["parameters"]["BankingTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction was removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The transaction is not pending (PROCESSED or CANCELED are final). Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "Only a pending transaction can be removed",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "the transaction is PROCESSED: only a PENDING one can be dropped by the provider"
+                     *       ],
+                     *       "reason": "conflict",
+                     *       "param": "transactionId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createSandboxCreditCardTransaction: {
         parameters: {
             query?: never;
@@ -11017,6 +11242,75 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSandboxCreditCardTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
+                transactionId: components["parameters"]["CreditCardTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction was removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The transaction is not pending (PROCESSED or CANCELED are final). Nothing changed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "Only a pending transaction can be removed",
+                     *       "code": 409,
+                     *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "details": [
+                     *         "the transaction is PROCESSED: only a PENDING one can be dropped by the provider"
+                     *       ],
+                     *       "reason": "conflict",
+                     *       "param": "transactionId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

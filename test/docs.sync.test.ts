@@ -129,6 +129,27 @@ describe('docs/sync.md', () => {
     expect(ledger.transactions.size).toBe(130);
   });
 
+  it('when the guide crashes in the middle of its initial sync, then it resumes from the saved cursor and its copy equals the list', async () => {
+    let sets = 0;
+    class Crashing extends Map<number, { id: number; notes: string; description: string }> {
+      override set(key: number, value: { id: number; notes: string; description: string }) {
+        sets += 1;
+        if (sets === 120) throw new Error('the process died');
+        return super.set(key, value);
+      }
+    }
+    const ledger: Ledger = { transactions: new Crashing() };
+    await expect(guide.initialSync(ledger)).rejects.toThrow('the process died');
+    expect(ledger.cursor).toBeDefined();
+    const saved = ledger.transactions.size;
+    expect(saved).toBeGreaterThanOrEqual(100);
+    await guide.catchUp(ledger);
+    const { data } = await acme.api.GET('/statements/v1/banking/sync', { params: { query: { limit: 500 } } });
+    expect([...ledger.transactions.keys()].sort((a, b) => a - b)).toEqual(
+      data!.added.map((t) => t.id).sort((a, b) => a - b),
+    );
+  });
+
   it('when the guide writes back a batch with one unknown item, then nothing changes; without it, all change', async () => {
     const refused = await guide.writeBack([
       { id: ids[10]!, notes: 'Lote' },

@@ -129,6 +129,7 @@ describe('finance ingest', () => {
       banking: 1,
       creditCard: 1,
       alreadyIngested: 0,
+      removed: 0,
     });
     const { data } = await acme.api.GET('/statements/v1/banking');
     expect(data!.transactions[0]).toMatchObject({
@@ -241,11 +242,13 @@ describe('finance ingest', () => {
       banking: 2,
       creditCard: 1,
       alreadyIngested: 0,
+      removed: 0,
     });
     expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({
       banking: 0,
       creditCard: 0,
       alreadyIngested: 3,
+      removed: 0,
     });
     expect(await count(acme.companyId)).toBe(3);
   });
@@ -259,6 +262,7 @@ describe('finance ingest', () => {
       banking: 2,
       creditCard: 0,
       alreadyIngested: 1,
+      removed: 0,
     });
     expect(await count(acme.companyId)).toBe(3);
   });
@@ -278,6 +282,7 @@ describe('finance ingest', () => {
       banking: 0,
       creditCard: 0,
       alreadyIngested: 1,
+      removed: 0,
     });
     const repeated = file([
       { statement: 'banking', externalId: 'bank-2', transaction: banking(account) },

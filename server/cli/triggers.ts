@@ -58,8 +58,8 @@ async function acceptedInvite(api: FinanceClient) {
   return { accepted, userId: accepted.data.id };
 }
 
-/** A banking transaction arriving (the sandbox helper): a copy of a processed one, not reconciled. */
-async function arrivedTransaction(api: FinanceClient) {
+/** A banking transaction arriving (the sandbox helper): a copy of a processed one, not reconciled (pending when asked). */
+async function arrivedTransaction(api: FinanceClient, status: 2 | 3 = 2) {
   const { data } = await call(api.GET('/statements/v1/banking', { params: { query: { status: [2], limit: 1 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no processed banking transaction to copy (seed it: finance seed)');
@@ -67,6 +67,7 @@ async function arrivedTransaction(api: FinanceClient) {
   const description = `Arrived by finance events trigger at ${new Date().toISOString()}`;
   const body = {
     ...arriving,
+    status,
     description,
     notes: '',
     conciliation: { description: 'Not reconciled', conciled: false },
@@ -77,7 +78,7 @@ async function arrivedTransaction(api: FinanceClient) {
 }
 
 /** A credit-card transaction arriving (the sandbox helper): a copy of a processed one under a new id, not reconciled. */
-async function arrivedCardTransaction(api: FinanceClient) {
+async function arrivedCardTransaction(api: FinanceClient, status: 2 | 3 = 2) {
   const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 1 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no credit-card transaction to copy (seed it: finance seed)');
@@ -85,6 +86,7 @@ async function arrivedCardTransaction(api: FinanceClient) {
   const body = {
     ...arriving,
     id: newUlid(),
+    status,
     description: `Arrived by finance events trigger at ${new Date().toISOString()}`,
     notes: '',
     conciliation: { description: 'Not reconciled' as const, conciled: false as const },
@@ -149,8 +151,27 @@ export const TRIGGERS: Partial<
     const { data } = await createCategory(api);
     return call(api.DELETE('/categories/v1/categories', { params: { query: { ids: [data.id] } } }));
   },
-  'banking_transaction.created': arrivedTransaction,
-  'credit_card_transaction.created': arrivedCardTransaction,
+  'banking_transaction.created': (api) => arrivedTransaction(api),
+  'credit_card_transaction.created': (api) => arrivedCardTransaction(api),
+  'banking_transaction.removed': async (api) => {
+    const path = { transactionId: (await arrivedTransaction(api, 3)).transactionId };
+    return call(api.DELETE('/sandbox/v1/banking-transactions/{transactionId}', { params: { path } }));
+  },
+  'credit_card_transaction.removed': async (api) => {
+    const { data } = await arrivedCardTransaction(api, 3);
+    if (!('id' in data)) throw new Error('one credit-card transaction was sent and a batch came back');
+    const path = { transactionId: data.id };
+    return call(api.DELETE('/sandbox/v1/credit-card-transactions/{transactionId}', { params: { path } }));
+  },
+  'statement.updates_available': async (api) => {
+    const { data } = await createCostCenter(api);
+    const path = { transactionId: await bankingTransaction(api) };
+    await call(
+      api.PATCH('/statements/v1/banking/{transactionId}', { params: { path }, body: { costCenterId: data.id } }),
+    );
+    const renamed = { params: { path: { id: data.id } }, body: { name: name('Renamed') } };
+    return call(api.PATCH('/cost-centers/v1/cost-centers/{id}', renamed));
+  },
   'banking_transaction.updated': async (api) => {
     const path = { transactionId: await bankingTransaction(api) };
     const body = { notes: `Noted by finance events trigger at ${new Date().toISOString()}` };
@@ -181,7 +202,7 @@ export const TRIGGERS: Partial<
     const path = { userId: (await acceptedInvite(api)).userId };
     return call(api.DELETE('/users/v1/users/{userId}', { params: { path } }));
   },
-  'statement.ingested': arrivedTransaction,
+  'statement.ingested': (api) => arrivedTransaction(api),
   'attachment.created': async (api) => {
     const transactionId = String((await arrivedTransaction(api)).transactionId);
     const body = {

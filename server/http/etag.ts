@@ -1,16 +1,9 @@
-// Entity tags (RFC 9110 §8.8.3) and the preconditions that compare them (§13.1.1 If-Match,
+// Entity tags (RFC 9110 §8.8.3: an item's own in server/kit/item-etag.ts) and the preconditions that compare them (§13.1.1 If-Match,
 // §13.1.2 If-None-Match). An item's tag is derived from its representation, exactly as its GET
 // answers it, so it changes when and only when what a client sees of the item changes: the GET's
 // `ETag`, `If-None-Match` on that GET and `If-Match` on the item's PATCH, PUT and DELETE all compare
 // the same value. A list's tag is derived from the company's data version instead (the list's query
 // need not run to know it is unchanged).
-import { hash } from 'node:crypto';
-
-/** The strong tag of an item's representation (the JSON its GET answers). */
-export const itemETag = (representation: unknown): string => textETag(JSON.stringify(representation));
-
-/** The strong tag of a JSON text as sent (`itemETag` of what it serializes). */
-export const textETag = (text: string | Buffer): string => `"${hash('sha256', text, 'base64url').slice(0, 27)}"`;
 
 /** The tags of an `If-Match` / `If-None-Match` header: `*`, or the listed entity tags (weak ones keep `W/`). */
 function parseTagList(header: string): '*' | string[] {

@@ -27,7 +27,7 @@ import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from './json-shap
 import { strictNumbers } from './strict-numbers.js';
 import { contractValidator, recordBodySize } from './validator.js';
 import { checkIfMatch, itemReads } from './preconditions.js';
-import { textETag } from './etag.js';
+import { textETag } from '../kit/item-etag.js';
 import { writeJson } from './json-answer.js';
 import type { Config } from '../config.js';
 

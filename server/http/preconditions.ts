@@ -6,7 +6,8 @@ import type { Request } from 'express';
 import type { ContractIndex } from '../contract/index.js';
 import type { ContractOperation } from '../contract/operations.js';
 import { ApiError } from '../kit/errors.js';
-import { itemETag, tagMatches } from './etag.js';
+import { itemETag } from '../kit/item-etag.js';
+import { tagMatches } from './etag.js';
 
 const WRITES = new Set(['PATCH', 'PUT', 'DELETE']);
 

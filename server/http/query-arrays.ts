@@ -16,5 +16,6 @@ export function rejectBracketedArrays(req: Request): void {
     names.map(
       (name) => `query.${name}: send the values comma-separated in one parameter (${name}=a,b), not as ${name}[]`,
     ),
+    { param: names[0] },
   );
 }

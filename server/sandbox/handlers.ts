@@ -15,6 +15,7 @@ import { authorizePurchase, CardStateError, PurchaseRefused, setCardStatus } fro
 import { advanceClock, resetClock } from './clock.js';
 import { createBanking, createCreditCard, linesOf, type Arrival } from './transactions.js';
 import { completeBanking, completeCreditCard, lookups } from './defaults.js';
+import { removeBankingTransaction, removeCreditCardTransaction } from '../areas/statements/store/remove.js';
 
 const arrival = (ctx: HandlerContext): Arrival => ({
   companyId: ctx.auth.companyId,
@@ -59,6 +60,16 @@ export const handlers = defineHandlers({
     const lines = await Promise.all(linesOf(body).map((t) => completeCreditCard(read, a.now, t)));
     const created = await createCreditCard(ctx.db, a, lines, batch);
     return { status: 201, body: batch ? { transactions: created } : created[0]! };
+  },
+
+  deleteSandboxBankingTransaction: async ({ params }, ctx) => {
+    await removeBankingTransaction(ctx.db, params.transactionId, arrival(ctx));
+    return { status: 204 as const };
+  },
+
+  deleteSandboxCreditCardTransaction: async ({ params }, ctx) => {
+    await removeCreditCardTransaction(ctx.db, params.transactionId, arrival(ctx));
+    return { status: 204 as const };
   },
 
   authorizeSandboxVcnPurchase: async ({ params, body }, ctx) => {

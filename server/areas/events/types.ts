@@ -3,9 +3,11 @@ export const EVENT_TYPES = [
   'banking_transaction.created',
   'banking_transaction.updated',
   'banking_transaction.reconciled',
+  'banking_transaction.removed',
   'credit_card_transaction.created',
   'credit_card_transaction.updated',
   'credit_card_transaction.reconciled',
+  'credit_card_transaction.removed',
   'attachment.created',
   'cost_center.created',
   'cost_center.updated',
@@ -29,6 +31,7 @@ export const EVENT_TYPES = [
   'vcn.cancelled',
   'vcn.expired',
   'statement.ingested',
+  'statement.updates_available',
   'webhook_endpoint.disabled',
 ] as const;
 

@@ -1,6 +1,6 @@
 // Statements: the banking and credit-card lists and the PATCH of their transactions.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
-import { notFound } from '../../kit/errors.js';
+import { badRequest, notFound } from '../../kit/errors.js';
 import { paging } from '../../kit/paging.js';
 import { bankingPageQuery, dateRange } from './banking-query.js';
 import { findBankingItem, loadBankingPage } from './store/banking-page.js';
@@ -25,13 +25,24 @@ const reconcile =
     return { status: 204 as const };
   };
 
-/** The batch PATCH of `statement`: every item under the single PATCH's rules, all or nothing (store/annotate.ts). */
+const BATCH_IF_MATCH =
+  "If-Match has no meaning on a batch (it is not one item): send each transaction's ETag as its item's ifMatch";
+
+/**
+ * The batch PATCH of `statement`: every item under the single PATCH's rules, all or nothing
+ * (store/annotate.ts). Its preconditions are per item (`ifMatch`): an `If-Match` header is refused, never ignored.
+ */
 const reconcileMany =
   (statement: Parameters<typeof annotateTransactions>[1]) =>
   async (
     { body }: { body: { transactions: Parameters<typeof annotateTransactions>[3] } },
-    { db, auth, requestId }: HandlerContext,
+    { db, auth, requestId, req }: HandlerContext,
   ) => {
+    if (req.headers['if-match'] !== undefined)
+      throw badRequest(BATCH_IF_MATCH, [`If-Match: ${BATCH_IF_MATCH}`], {
+        reason: 'invalid_request',
+        param: 'If-Match',
+      });
     await annotateTransactions(db, statement, auth.companyId, body.transactions, auth.companyClock.now(), {
       timeZone: auth.timeZone,
       requestId,

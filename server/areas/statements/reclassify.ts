@@ -3,7 +3,7 @@
 // so the write across areas is visible (test/areas.table-owners.test.ts).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { touchStatementRows } from './versions.js';
+import { type Announcement, touchStatementRows } from './versions.js';
 
 const STATEMENTS = ['banking_transactions', 'credit_card_transactions'] as const;
 
@@ -13,8 +13,9 @@ export async function reassignCategory(
   companyId: string,
   from: readonly number[],
   to: number | null,
+  at: Announcement,
 ): Promise<void> {
-  await touchStatementRows(trx, companyId, 'custom_category_id', from);
+  await touchStatementRows(trx, companyId, 'custom_category_id', from, at);
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)
@@ -30,8 +31,9 @@ export async function clearCostCenter(
   trx: Transaction<Database>,
   companyId: string,
   costCenterId: string,
+  at: Announcement,
 ): Promise<void> {
-  await touchStatementRows(trx, companyId, 'cost_center_id', [costCenterId]);
+  await touchStatementRows(trx, companyId, 'cost_center_id', [costCenterId], at);
   for (const table of STATEMENTS) {
     await trx
       .updateTable(table)

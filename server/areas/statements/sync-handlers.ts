@@ -1,103 +1,139 @@
 // The statements' change feeds (`…/banking/sync`, `…/credit-card/sync`): a signed cursor holding a
-// position in the company's change order (store/changes.ts, versions.ts), bound to the
-// company and the filters. A cursor ahead of the company's version (its data was restored to an
-// earlier state) can no longer be served: 410, start over.
+// position in the company's change order (store/changes.ts, versions.ts), bound to the company and the
+// filters, with what the cursor's client was sent (`sentThrough`: every row created up to it; `since`:
+// the change number of its first page) and the store's history (history.ts). A cursor of another
+// history (a restored backup, another database), or ahead of the company's version (its data was
+// restored to an earlier state), can no longer be served: 410, start over.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { ApiError, badRequest } from '../../kit/errors.js';
 import { sign, verify } from '../../lib/signed-token.js';
-import { statementVersion } from './versions.js';
-import { loadBankingChanges, loadCreditCardChanges, type FeedPosition } from './store/changes.js';
+import { feedCeiling, type FeedCeiling } from './versions.js';
+import { type FeedPage, type FeedPosition, loadBankingChanges, loadCreditCardChanges } from './store/changes.js';
 import { presentBanking, presentCreditCard } from './present.js';
 
 const DEFAULT_LIMIT = 100;
 const CURSOR_MESSAGE = 'cursor is invalid, or was issued for another company or other filters';
+const EMPTY_MESSAGE = 'cursor is empty: leave it out for the initial sync, or send the nextCursor of an answer';
 const RESTART_MESSAGE = 'The change feed can no longer serve this cursor; start again without one (the initial sync)';
 
 type Feed = 'listBankingTransactionChanges' | 'listCreditCardTransactionChanges';
 
-/** The position a cursor holds, checked against its signature, the company and the filters. */
-async function positionOf<Id extends number | string>(
+/** What a cursor holds: the position, what its client was sent, and the history it belongs to. */
+interface CursorState<Id> {
+  after: FeedPosition<Id> | undefined;
+  sentThrough: number;
+  since: number;
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+const restart = () =>
+  new ApiError(410, RESTART_MESSAGE, [RESTART_MESSAGE], {}, { reason: 'sync_restart_required', param: 'cursor' });
+
+/** The state a cursor holds, checked against its signature, the company, the filters and the store's history. */
+function stateOf<Id extends number | string>(
   feed: Feed,
-  { auth, config, db }: HandlerContext,
+  { auth, config }: HandlerContext,
   filters: unknown,
   cursor: string | undefined,
   idType: 'number' | 'string',
+  ceiling: FeedCeiling,
 ) {
   const scope = { op: feed, companyId: auth.companyId, filters };
-  const cursorAt = (position: FeedPosition<Id> | undefined) =>
-    sign(config.secrets.cursor, scope, { p: position ?? null });
-  if (cursor === undefined) return { after: undefined, cursorAt };
-  const payload = verify(config.secrets.cursor, scope, cursor) as { p?: unknown } | undefined;
+  const cursorAt = (position: FeedPosition<Id> | undefined, sentThrough: number, since: number) =>
+    sign(config.secrets.cursor, scope, { p: position ?? null, t: sentThrough, s: since, h: ceiling.history });
+  if (cursor === undefined)
+    return { state: { after: undefined, sentThrough: 0, since: ceiling.version } as CursorState<Id>, cursorAt };
+  if (cursor === '') throw badRequest(EMPTY_MESSAGE, [`cursor: ${EMPTY_MESSAGE}`], { param: 'cursor' });
+  const payload = verify(config.secrets.cursor, scope, cursor) as
+    | { p?: unknown; t?: unknown; s?: unknown; h?: unknown }
+    | undefined;
   const p = payload?.p;
   const valid =
-    p === null || (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === idType);
+    (p === null || (Array.isArray(p) && p.length === 2 && Number.isSafeInteger(p[0]) && typeof p[1] === idType)) &&
+    (payload?.t === undefined || isCount(payload.t)) &&
+    (payload?.s === undefined || isCount(payload.s)) &&
+    (payload?.h === undefined || typeof payload.h === 'string');
   if (!valid)
     throw badRequest(CURSOR_MESSAGE, [{ field: 'query.cursor', message: CURSOR_MESSAGE }], { param: 'cursor' });
   const after = (p ?? undefined) as FeedPosition<Id> | undefined;
-  if (after && after[0] > (await statementVersion(db, auth.companyId)))
-    throw new ApiError(
-      410,
-      RESTART_MESSAGE,
-      [RESTART_MESSAGE],
-      {},
-      { reason: 'sync_restart_required', param: 'cursor' },
-    );
-  return { after, cursorAt };
+  // A cursor of another history, or past what this store has: what its client holds is not what this store had.
+  if (payload?.h !== undefined && payload.h !== ceiling.history) throw restart();
+  if (after && after[0] > ceiling.version) throw restart();
+  // Cursors issued before `sentThrough` was kept: nothing is known to be sent (everything comes as added).
+  const state: CursorState<Id> = {
+    after,
+    sentThrough: (payload?.t as number | undefined) ?? 0,
+    since: (payload?.s as number | undefined) ?? 0,
+  };
+  return { state, cursorAt };
 }
 
-/** The answer of a feed page: added and modified in change order, the cursor after its last row. */
-function answer<T, Id>(
-  page: { changes: Array<{ item: T; added: boolean; position: FeedPosition<string | number> }>; more: boolean },
-  after: FeedPosition<Id> | undefined,
-  cursorAt: (position: FeedPosition<Id> | undefined) => string,
+/** The answer of a feed page: added, modified and removed in change order, the cursor after its last row. */
+function answer<T, Id extends number | string>(
+  page: FeedPage<T, Id>,
+  state: CursorState<Id>,
+  cursorAt: (position: FeedPosition<Id> | undefined, sentThrough: number, since: number) => string,
+  shown: (item: T) => unknown,
 ) {
-  const last = page.changes.at(-1)?.position as FeedPosition<Id> | undefined;
+  const added: unknown[] = [];
+  const modified: unknown[] = [];
+  const removed: Array<{ id: Id }> = [];
+  for (const change of page.changes) {
+    if (change.kind === 'removed') removed.push({ id: change.id });
+    else (change.added ? added : modified).push(shown(change.item));
+  }
+  const last = page.changes.at(-1)?.position;
   return {
-    added: page.changes.filter((c) => c.added).map((c) => c.item),
-    modified: page.changes.filter((c) => !c.added).map((c) => c.item),
-    removed: [],
-    nextCursor: cursorAt(last ?? after),
+    added,
+    modified,
+    removed,
+    nextCursor: cursorAt(last ?? state.after, page.sentThrough, state.since),
     hasMore: page.more,
   };
 }
 
 export const syncHandlers = defineHandlers({
   listBankingTransactionChanges: async ({ query }, ctx) => {
-    const { after, cursorAt } = await positionOf<number>(
+    const ceiling = await feedCeiling(ctx.db, ctx.auth.companyId);
+    const { state, cursorAt } = stateOf<number>(
       'listBankingTransactionChanges',
       ctx,
       { accountId: query.accountId },
       query.cursor,
       'number',
+      ceiling,
     );
     const page = await loadBankingChanges(ctx.db, {
       companyId: ctx.auth.companyId,
       accountId: query.accountId,
-      after,
+      ...state,
       take: query.limit ?? DEFAULT_LIMIT,
+      ceiling,
     });
-    const { added, modified, ...rest } = answer(page, after, cursorAt);
-    const shown = (t: (typeof added)[number]) => presentBanking(t, ctx.auth.timeZone);
-    return { status: 200, body: { added: added.map(shown), modified: modified.map(shown), ...rest } };
+    const body = answer(page, state, cursorAt, (t) => presentBanking(t, ctx.auth.timeZone));
+    return { status: 200, body: body as never };
   },
 
   listCreditCardTransactionChanges: async ({ query }, ctx) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
-    const { after, cursorAt } = await positionOf<string>(
+    const ceiling = await feedCeiling(ctx.db, ctx.auth.companyId);
+    const { state, cursorAt } = stateOf<string>(
       'listCreditCardTransactionChanges',
       ctx,
       { cardIds },
       query.cursor,
       'string',
+      ceiling,
     );
     const page = await loadCreditCardChanges(ctx.db, {
       companyId: ctx.auth.companyId,
       cardIds,
-      after,
+      ...state,
       take: query.limit ?? DEFAULT_LIMIT,
+      ceiling,
     });
-    const { added, modified, ...rest } = answer(page, after, cursorAt);
-    const shown = (t: (typeof added)[number]) => presentCreditCard(t, ctx.auth.timeZone);
-    return { status: 200, body: { added: added.map(shown), modified: modified.map(shown), ...rest } };
+    const body = answer(page, state, cursorAt, (t) => presentCreditCard(t, ctx.auth.timeZone));
+    return { status: 200, body: body as never };
   },
 });

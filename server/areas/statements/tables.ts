@@ -195,6 +195,25 @@ export interface ExportLeaseTable {
   expires_at: number;
 }
 
+/** The identity of this store's history (migration 0018): one row; a restored copy gets a new one. */
+export interface StatementHistoryTable {
+  id: string;
+  started_at: string;
+}
+
+/** A transaction removed from its statement (migration 0018): the feeds answer its id once in `removed`. */
+export interface StatementRemovalTable {
+  company_id: string;
+  banking_transaction_id: number | null;
+  credit_card_transaction_id: string | null;
+  /** The banking row's account, the card row's card: the feeds' filters. */
+  account_id: number | null;
+  card_id: string | null;
+  /** The change number of the removal. */
+  change_seq: number;
+  removed_at: string;
+}
+
 export interface StatementsTables {
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
@@ -207,4 +226,6 @@ export interface StatementsTables {
   ingest_credit_card_rows: StagedCreditCardTable;
   ingested_lines: IngestedLineTable;
   export_leases: ExportLeaseTable;
+  statement_history: StatementHistoryTable;
+  statement_removals: StatementRemovalTable;
 }

@@ -21,6 +21,7 @@ import { CONFLICT, retrying } from '../../db/retry.js';
 import type { Database } from '../../db/database.js';
 import { storeKind } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
+import { recordEvent } from '../events/public.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
@@ -60,30 +61,52 @@ export async function nextStatementVersion(trx: Db, companyId: string): Promise<
 }
 
 /**
- * The company's statement data version, for the statements' ETags: its largest change number, and
- * the number an unfinished ingest run holds (its rows appear when it ends, below the largest maybe).
+ * The company's statement data version, for the statements' ETags: its largest change number (rows
+ * and removals), the number an unfinished ingest run holds (its rows appear when it ends, below the
+ * largest maybe) and the store's history (a restored copy answers other tags however far it moved).
  */
 export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
+  const { version, horizon: h, history } = await feedCeiling(db, companyId);
+  return `${version}:${h ?? ''}:${history}`;
+}
+
+/** What a feed page is read against: the company's largest change number, the ingest horizon, the store's history. */
+export interface FeedCeiling {
+  version: number;
+  horizon: number | undefined;
+  history: string;
+}
+
+/** The company's largest change number, its unfinished ingest run's number and the store's history, in one statement. */
+export async function feedCeiling(db: Db, companyId: string): Promise<FeedCeiling> {
   const row = (await dataVersion(db, { companyId, liveSince: liveRunsSince() })).rows[0];
-  return `${Math.max(Number(row?.v ?? 0), Number(row?.c ?? 0))}:${row?.h ?? ''}`;
+  return {
+    version: Math.max(Number(row?.v ?? 0), Number(row?.c ?? 0), Number(row?.r ?? 0)),
+    horizon: row?.h === null || row?.h === undefined ? undefined : Number(row.h),
+    history: String(row?.s ?? ''),
+  };
 }
 
 // One statement, prepared: it is read before every statement list, feed and export (their 304s).
 type N = string | number | null;
 const dataVersion = prepared((db, p: { companyId: string; liveSince: string }) => ({
   compile: () =>
-    sql<{ v: N; c: N; h: N }>`select
+    sql<{ v: N; c: N; r: N; h: N; s: N }>`select
       (select max(change_seq) from banking_transactions where company_id = ${p.companyId}) as v,
       (select max(change_seq) from credit_card_transactions where company_id = ${p.companyId}) as c,
-      (${horizon(db, p.companyId, p.liveSince)}) as h`.compile(db),
+      (select max(change_seq) from statement_removals where company_id = ${p.companyId}) as r,
+      (${horizon(db, p.companyId, p.liveSince)}) as h,
+      (select id from statement_history) as s`.compile(db),
 }));
 
-/** The company's largest change number (0 before any row). */
+/** The company's largest change number (0 before any row): of its rows and of its removals. */
 export async function statementVersion(db: Db, companyId: string): Promise<number> {
   const { rows } = await sql<{ v: string | number | null }>`select max(v) as v from (
       select max(change_seq) as v from banking_transactions where company_id = ${companyId}
       union all
       select max(change_seq) as v from credit_card_transactions where company_id = ${companyId}
+      union all
+      select max(change_seq) as v from statement_removals where company_id = ${companyId}
     ) m`.execute(db);
   return Number(rows[0]?.v ?? 0);
 }
@@ -150,24 +173,40 @@ export const horizon = (db: Db, companyId: string, liveSince: string = liveRunsS
 /** The oldest heartbeat of a run still alive. */
 const liveRunsSince = () => new Date(Date.now() - DEAD_RUN_MS).toISOString();
 
+/** Who changed what the rows show, for the event that announces it. */
+export interface Announcement {
+  now: Date | string;
+  requestId: string | null;
+}
+
 /**
  * Marks the company's statement rows whose `column` is one of `values` as changed (a name they show
- * was renamed, a category or cost center they carry was deleted): they come again in the feeds.
+ * was renamed, a category or cost center they carry was deleted): they come again in the feeds, and
+ * one `statement.updates_available` per statement with such rows announces it (they have no event of
+ * their own).
  */
 export async function touchStatementRows(
   trx: Db,
   companyId: string,
   column: 'cost_center_id' | 'custom_category_id',
   values: ReadonlyArray<string | number>,
+  at: Announcement,
 ): Promise<void> {
   if (values.length === 0) return;
   const version = await nextStatementVersion(trx, companyId);
   for (const table of STATEMENTS) {
-    await (trx as unknown as Rows)
+    const result = await (trx as unknown as Rows)
       .updateTable(table)
       .set({ change_seq: version })
       .where('company_id', '=', companyId)
       .where(column, 'in', values)
-      .execute();
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) continue;
+    await recordEvent(trx, at.now, {
+      companyId,
+      type: 'statement.updates_available',
+      requestId: at.requestId,
+      object: { statement: table === 'banking_transactions' ? 'banking' : 'credit-card' },
+    });
   }
 }

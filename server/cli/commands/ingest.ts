@@ -40,6 +40,7 @@ export function register(program: Command): void {
           banking: counts.banking,
           creditCard: counts.creditCard,
           alreadyIngested: counts.alreadyIngested,
+          removed: counts.removed,
         });
         if (!opts.json && counts.alreadyIngested > 0) {
           const stored = counts.banking + counts.creditCard;

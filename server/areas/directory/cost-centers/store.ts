@@ -87,7 +87,8 @@ export async function renameCostCenter(
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
-    if (after.name !== before.name) await touchStatementRows(trx, companyId, 'cost_center_id', [id]);
+    if (after.name !== before.name)
+      await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, requestId });
     await recordEvent(trx, now, {
       companyId,
       type: 'cost_center.updated',
@@ -110,7 +111,7 @@ export async function deleteCostCenter(
   return writeTransaction(db, async (trx) => {
     const row = await findCostCenter(trx, companyId, id);
     if (!row) return false;
-    await clearCostCenter(trx, companyId, id);
+    await clearCostCenter(trx, companyId, id, { now, requestId });
     await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).execute();
     await recordEvent(trx, now, { companyId, type: 'cost_center.deleted', requestId, object: presentCostCenter(row) });
     return true;

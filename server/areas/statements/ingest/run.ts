@@ -2,7 +2,8 @@
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
 // categories and cost centers) before anything is written; then the rows are published in short
 // transactions as one run, undone whole on failure (store/ingest-runs.ts): the API keeps serving.
-// Line format: {"statement": "banking" | "credit-card", "externalId"?: "...", "transaction": {...}}.
+// Line format: {"statement": "banking" | "credit-card", "externalId"?: "...", "transaction": {...}}, or
+// {"statement": …, "remove": <id>} for a pending transaction the provider dropped (removals.ts).
 // Idempotent per line: a line whose key (its `externalId`, else a hash of its content and how many
 // identical lines precede it in the file) was stored before is skipped, so re-ingesting a file
 // adds nothing, and a file that grew adds only its new lines.
@@ -19,6 +20,7 @@ import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
+import { applyRemovals, checkRemovals, parseRemoval, type Removal } from './removals.js';
 import {
   bankingProblems,
   bankingRowOf,
@@ -64,6 +66,8 @@ interface IngestCounts {
   creditCard: number;
   /** Lines skipped because they were stored by an earlier ingest. */
   alreadyIngested: number;
+  /** Pending transactions removed. */
+  removed: number;
 }
 const MAX_REPORTED = 50;
 
@@ -112,6 +116,7 @@ export async function ingestFile(
   const report = (line: number, message: string) =>
     problems.length < MAX_REPORTED ? problems.push({ line, message }) : (more += 1);
   const parsed: Parsed[] = [];
+  const removals: Removal[] = [];
   const occurrences = new Map<string, number>();
 
   let line = 0;
@@ -124,6 +129,12 @@ export async function ingestFile(
       value = JSON.parse(text);
     } catch {
       report(line, 'not valid JSON');
+      continue;
+    }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'remove' in value) {
+      const removal = parseRemoval(line, value as Record<string, unknown>);
+      if (typeof removal === 'string') report(line, removal);
+      else removals.push(removal);
       continue;
     }
     const { statement, transaction, externalId, ...extra } = (value ?? {}) as {
@@ -202,6 +213,7 @@ export async function ingestFile(
   });
   const seenCardIds = new Set<string>();
   for (const p of fresh) referenceProblems(p, refs, seenCardIds).forEach((m) => report(p.line, m));
+  const toRemove = await checkRemovals(db, companyId, removals, report);
   if (problems.length > 0)
     throw new IngestRejected(
       problems.sort((a, b) => a.line - b.line),
@@ -219,6 +231,7 @@ export async function ingestFile(
   }));
   await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx, version) => {
     for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
+    await applyRemovals(trx, companyId, toRemove, { now, timeZone });
     await recordCreatedEvents(trx, companyId, version, { now, timeZone, requestId: null });
     // The summary of the whole file, after one event per new transaction.
     await recordEvent(trx, now, {
@@ -228,7 +241,7 @@ export async function ingestFile(
       object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
     });
   });
-  return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested };
+  return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested, removed: toRemove.length };
 }
 
 /** The keys among `keys` already stored for the company. */

@@ -1,17 +1,22 @@
 // PATCH of a banking or credit-card transaction: notes, category, cost center, reconciliation.
 // Read, check and write happen in one transaction, so concurrent PATCHes of one row serialize and
-// every field of a request applies together or not at all.
+// every field of a request applies together or not at all. A field set to the value it has is no
+// change: a write that changes nothing records no event, puts nothing in the feed and keeps every
+// ETag. A batch item's `ifMatch` is checked against the item as its GET shows it, in the same transaction.
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../events/public.js';
+import { itemETag } from '../../../kit/item-etag.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../directory/public.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
 import { markChanged, statementWriteTransaction } from '../versions.js';
 
 interface TransactionPatch {
+  /** A batch item's precondition: the item's ETag as its GET answers it. */
+  ifMatch?: string;
   notes?: string;
   isConciled?: boolean;
   categoryId?: number;
@@ -50,7 +55,7 @@ async function shown(db: Db, statement: Statement, companyId: string, id: number
 
 /** Why one transaction cannot be changed: what the single PATCH answers for it. */
 interface Refusal {
-  status: 400 | 404 | 409;
+  status: 400 | 404 | 409 | 412;
   message: string;
   /** The field at fault, as the body names it. */
   field: string;
@@ -67,11 +72,12 @@ async function planAnnotation(
   id: number | string,
   patch: TransactionPatch,
   now: Date,
+  timeZone: string,
 ): Promise<{ changes: Partial<Annotatable>; reconcile: boolean } | Refusal> {
   const view = trx as unknown as View;
   const row = await view
     .selectFrom(statement)
-    .select(['status', 'conciled'])
+    .select(['status', 'conciled', 'notes', 'custom_category_id', 'cost_center_id'])
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -82,6 +88,18 @@ async function planAnnotation(
       field: 'id',
       details: [{ field: 'id', text: 'transaction not found' }],
     };
+
+  if (patch.ifMatch !== undefined) {
+    const current = itemETag(await shown(trx, statement, companyId, id, timeZone));
+    if (patch.ifMatch.trim() !== current)
+      return {
+        status: 412,
+        message: 'The transaction changed since the ETag you sent; read it again',
+        field: 'ifMatch',
+        reason: 'precondition_failed',
+        details: [{ field: 'ifMatch', text: `the current ETag is ${current}` }],
+      };
+  }
 
   const problems: Array<{ field: string; text: string }> = [];
   if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
@@ -112,10 +130,16 @@ async function planAnnotation(
         },
       ],
     };
+  // Only what differs from the row: setting a field to its value changes nothing.
+  const sameCostCenter = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
   const changes: Partial<Annotatable> = {
-    ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
-    ...(patch.categoryId !== undefined ? { custom_category_id: patch.categoryId } : {}),
-    ...(patch.costCenterId !== undefined ? { cost_center_id: patch.costCenterId } : {}),
+    ...(patch.notes !== undefined && patch.notes !== row.notes ? { notes: patch.notes } : {}),
+    ...(patch.categoryId !== undefined && patch.categoryId !== Number(row.custom_category_id ?? Number.NaN)
+      ? { custom_category_id: patch.categoryId }
+      : {}),
+    ...(patch.costCenterId !== undefined && !sameCostCenter(row.cost_center_id, patch.costCenterId)
+      ? { cost_center_id: patch.costCenterId }
+      : {}),
     ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
   };
   return { changes, reconcile };
@@ -167,7 +191,7 @@ export async function annotateTransaction(
 ): Promise<void> {
   if (patch.isConciled === false) throw undoRefused();
   await statementWriteTransaction(db, companyId, async (trx) => {
-    const plan = await planAnnotation(trx, statement, companyId, id, patch, now);
+    const plan = await planAnnotation(trx, statement, companyId, id, patch, now, context.timeZone);
     if (isRefusal(plan)) {
       if (plan.status === 404) throw notFound(plan.message);
       // The single PATCH's details: `field: problem` for an unknown reference, the problem alone for a conflict.
@@ -210,7 +234,7 @@ export async function annotateTransactions(
     const plans = [];
     const refusals: Array<{ index: number; refusal: Refusal }> = [];
     for (const [index, { id, ...patch }] of items.entries()) {
-      const plan = await planAnnotation(trx, statement, companyId, id, patch, now);
+      const plan = await planAnnotation(trx, statement, companyId, id, patch, now, context.timeZone);
       if (isRefusal(plan)) refusals.push({ index, refusal: plan });
       else plans.push({ id, plan });
     }

@@ -16,42 +16,110 @@ const horizonOf = (db: Db, companyId: string) => horizon(db, companyId).$asScala
 /** A position in a feed: the (change_seq, id) of the last row read; [-1, …] before the first. */
 export type FeedPosition<Id> = [number, Id];
 
-interface Changed<T> {
-  item: T;
-  /** Created after the position the page began at (else an earlier page or sync carried it). */
-  added: boolean;
-  position: FeedPosition<string | number>;
+/** A row of a page: changed (its latest state, and whether it was created after `sentThrough`), or removed (its id). */
+type Changed<T, Id> =
+  | { kind: 'changed'; item: T; added: boolean; position: FeedPosition<Id> }
+  | { kind: 'removed'; id: Id; position: FeedPosition<Id> };
+
+export interface FeedPage<T, Id> {
+  changes: Changed<T, Id>[];
+  more: boolean;
+  /** Every row created up to this change number has been sent to the cursor's client (see `FeedRead`). */
+  sentThrough: number;
 }
 
-interface FeedPage<T> {
-  changes: Changed<T>[];
-  more: boolean;
+/**
+ * What a page is read after. The classification is by what this cursor's client was sent, not by where
+ * the page starts: `sentThrough` is a change number such that every row created up to it has been sent
+ * (0 until the first pass has come to its end). A row created after it is `added`, whatever was done to
+ * it since — on the initial pass every row; an older row is `modified`. Removals are answered only when
+ * later than `since`, the change number the cursor's first page was read at (what was removed before a
+ * client's first page was never sent to it).
+ */
+export interface FeedRead<Id> {
+  companyId: string;
+  after?: FeedPosition<Id>;
+  take: number;
+  sentThrough: number;
+  since: number;
+  /** The company's largest change number and ingest horizon, read before the page (versions.ts feedCeiling). */
+  ceiling: { version: number; horizon: number | undefined };
 }
 
 type Seqs = { created_seq: number | string; change_seq: number | string };
+type Removal<Id> = { id: Id; change_seq: number | string };
 
-/** Keeps `take` of the `take + 1` rows, marking each added or modified relative to `after`. */
-function pageOf<T extends { id: string | number } & Seqs>(
+const before = <Id>(a: FeedPosition<Id>, b: FeedPosition<Id>) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/**
+ * One page of a feed from the rows and the removals after the position, each read `take + 1` at a time.
+ * Both are read up to `cap`: the largest change number read before them (numbers commit in order, so
+ * every change up to it is visible to both reads), below the horizon of an unfinished ingest run. A
+ * row already changed past it is left to the next page. A page that reaches the end (nothing more up to
+ * the cap, nothing past it seen) has sent every row created up to the cap: the cursor's `sentThrough`.
+ */
+function pageOf<T extends { id: Id } & Seqs, Id extends number | string>(
   rows: T[],
-  after: FeedPosition<unknown> | undefined,
-  take: number,
-) {
-  const later = (seq: number, id: string | number) =>
-    after === undefined || seq > after[0] || (seq === after[0] && id > (after[1] as typeof id));
-  return {
-    changes: rows.slice(0, take).map((row) => ({
+  removals: Array<Removal<Id>>,
+  q: FeedRead<Id>,
+  cap: number,
+): FeedPage<T, Id> {
+  const changed: Changed<T, Id>[] = rows
+    .filter((row) => Number(row.change_seq) <= cap)
+    .map((row) => ({
+      kind: 'changed',
       item: row,
-      added: later(Number(row.created_seq), row.id),
-      position: [Number(row.change_seq), row.id] as FeedPosition<string | number>,
-    })),
-    more: rows.length > take,
+      added: Number(row.created_seq) > q.sentThrough,
+      position: [Number(row.change_seq), row.id],
+    }));
+  const removed: Changed<T, Id>[] = removals.map((r) => ({
+    kind: 'removed',
+    id: r.id,
+    position: [Number(r.change_seq), r.id],
+  }));
+  const merged = [...changed, ...removed].sort((a, b) => (before(a.position, b.position) ? -1 : 1));
+  const pastCap = rows.length > changed.length;
+  const more = merged.length > q.take || pastCap || rows.length > q.take || removals.length > q.take;
+  return {
+    changes: merged.slice(0, q.take),
+    more,
+    sentThrough: more ? q.sentThrough : Math.max(q.sentThrough, cap),
   };
+}
+
+/** The largest change number a page may read: the ceiling, below an unfinished ingest run's number. */
+const capOf = ({ version, horizon: h }: FeedRead<unknown>['ceiling']) =>
+  h === undefined ? version : Math.min(version, h - 1);
+
+/** The company's removals of one statement after the position, up to the cap and after `since`. */
+function removalsAfter<Id extends number | string>(
+  db: Db,
+  column: 'banking_transaction_id' | 'credit_card_transaction_id',
+  q: FeedRead<Id>,
+  cap: number,
+) {
+  let query = db
+    .selectFrom('statement_removals')
+    .select([`${column} as id`, 'change_seq'])
+    .where('company_id', '=', q.companyId)
+    .where(column, 'is not', null)
+    .where('change_seq', '<=', cap)
+    .where('change_seq', '>', q.since);
+  if (q.after) {
+    const [seq, id] = q.after;
+    query = query.where((eb) => eb(eb.refTuple('change_seq', column), '>', eb.tuple(seq, id as never)));
+  }
+  return query
+    .orderBy('change_seq')
+    .orderBy(column)
+    .limit(q.take + 1);
 }
 
 export async function loadBankingChanges(
   db: Db,
-  q: { companyId: string; accountId?: number; after?: FeedPosition<number>; take: number },
-): Promise<FeedPage<BankingItem>> {
+  q: FeedRead<number> & { accountId?: number },
+): Promise<FeedPage<BankingItem & Seqs, number>> {
+  const cap = capOf(q.ceiling);
   let query = bankingItems(db).select(['t.created_seq', 't.change_seq']).where('t.company_id', '=', q.companyId);
   if (q.accountId !== undefined) query = query.where('t.account_id', '=', q.accountId);
   query = query.where((eb) =>
@@ -66,13 +134,17 @@ export async function loadBankingChanges(
     .orderBy('t.id')
     .limit(q.take + 1)
     .execute();
-  return pageOf(rows.map(withAttachments) as Array<BankingItem & Seqs>, q.after, q.take);
+  let removals = removalsAfter(db, 'banking_transaction_id', q, cap);
+  if (q.accountId !== undefined) removals = removals.where('account_id', '=', q.accountId);
+  const removed = (await removals.execute()).map((r) => ({ id: Number(r.id), change_seq: r.change_seq }));
+  return pageOf(rows.map(withAttachments) as Array<BankingItem & Seqs>, removed, q, cap);
 }
 
 export async function loadCreditCardChanges(
   db: Db,
-  q: { companyId: string; cardIds?: string[]; after?: FeedPosition<string>; take: number },
-): Promise<FeedPage<CreditCardItem>> {
+  q: FeedRead<string> & { cardIds?: string[] },
+): Promise<FeedPage<CreditCardItem & Seqs, string>> {
+  const cap = capOf(q.ceiling);
   let query = creditCardItems(db).where('t.company_id', '=', q.companyId);
   if (q.cardIds !== undefined) query = query.where('t.card_id', 'in', q.cardIds);
   query = query.where((eb) =>
@@ -87,7 +159,10 @@ export async function loadCreditCardChanges(
     .orderBy('t.id')
     .limit(q.take + 1)
     .execute();
-  return pageOf(rows.map(withAttachments) as Array<CreditCardItem & Seqs>, q.after, q.take);
+  let removals = removalsAfter(db, 'credit_card_transaction_id', q, cap);
+  if (q.cardIds !== undefined) removals = removals.where('card_id', 'in', q.cardIds);
+  const removed = (await removals.execute()).map((r) => ({ id: String(r.id), change_seq: r.change_seq }));
+  return pageOf(rows.map(withAttachments) as Array<CreditCardItem & Seqs>, removed, q, cap);
 }
 
 /** Rows read back at a time for their events. */

@@ -96,7 +96,8 @@ export async function renameCategory(
     await uniqueName('category', () =>
       trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute(),
     );
-    if (changes.name !== category.name) await touchStatementRows(trx, companyId, 'custom_category_id', [id]);
+    if (changes.name !== category.name)
+      await touchStatementRows(trx, companyId, 'custom_category_id', [id], { now, requestId });
     const renamed = { ...category, ...changes };
     const [before, after] = await shownCategories(trx, companyId, [category, renamed]);
     await recordEvent(trx, now, {

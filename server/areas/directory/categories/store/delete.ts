@@ -88,7 +88,7 @@ export async function deleteCategories(
         .where('category_id', 'in', ids)
         .execute();
     }
-    await reassignCategory(trx, companyId, ids, moveTo ?? null);
+    await reassignCategory(trx, companyId, ids, moveTo ?? null, { now, requestId });
     for (const object of shown) await recordEvent(trx, now, { companyId, type: 'category.deleted', requestId, object });
     await trx.deleteFrom('categories').where('company_id', '=', companyId).where('id', 'in', ids).execute();
   });
