@@ -5,7 +5,7 @@
 import { CommanderError } from 'commander';
 import { failureLine, financeProgram } from '../../server/cli/program.js';
 
-export interface FinanceResult {
+interface FinanceResult {
   code: number;
   stdout: string;
   stderr: string;
