@@ -1,4 +1,6 @@
-// The `finance` command end to end, as a user runs it: separate processes on a database file.
+// The `finance` command end to end on a database file: run in this process (the same command tree as
+// bin/finance.js) where a process of its own proves nothing; spawned for what needs one (the exit
+// status a shell sees, `serve` and its signals).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,17 +9,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
+import { financeInProcess, finance as runFinance } from './support/cli.js';
 import { freshDatabase } from './support/database.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-cli-'));
 const dbPath = await freshDatabase(dir);
-const finance = async (...args: string[]) => {
-  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
-  return stdout;
-};
+const finance = (...args: string[]) => runFinance([...args, '--db', dbPath], { LOG_LEVEL: 'silent' });
 
 let company: { companyId: string; clientId: string; clientSecret: string; scopes: string[] };
 
@@ -201,11 +199,9 @@ describe('finance ingest', () => {
     expect(JSON.parse(await finance('ingest', '--company', company.companyId, '--file', path, '--json'))).toMatchObject(
       { banking: 2, alreadyIngested: 0 },
     );
-    const second = await run(
-      'node',
-      ['bin/finance.js', 'ingest', '--company', company.companyId, '--file', path, '--db', dbPath],
-      { env: { ...process.env, LOG_LEVEL: 'silent' } },
-    );
+    const second = await financeInProcess(['ingest', '--company', company.companyId, '--file', path, '--db', dbPath], {
+      LOG_LEVEL: 'silent',
+    });
     expect(second.stdout).toContain('banking: 0');
     expect(second.stderr).toContain('2 line(s) were already ingested and were skipped; nothing new was added');
     expect((await banking()).count).toBe(before.count + 2);
@@ -253,24 +249,28 @@ describe('finance company list, client list|rotate|revoke', () => {
 describe('--db', () => {
   it('when the database file does not exist, then every command but serve and company create fails naming it, and creates nothing', async () => {
     const missing = join(dir, 'typo.sqlite');
+    // One spawn: the status the shell sees is the process's own.
+    const spawned = await run('node', ['bin/finance.js', 'company', 'list', '--db', missing]).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(spawned?.code).toBe(1);
+    expect(spawned?.stderr).toContain(`no database at ${missing}`);
     for (const args of [
-      ['company', 'list'],
       ['client', 'list'],
       ['seed', '--company', company.companyId],
       ['ingest', '--company', company.companyId, '--file', 'x.jsonl'],
     ]) {
-      const failure = await run('node', ['bin/finance.js', ...args, '--db', missing]).then(
-        () => undefined,
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(failure?.code, args.join(' ')).toBe(1);
-      expect(failure?.stderr).toContain(`no database at ${missing}`);
+      const failure = await financeInProcess([...args, '--db', missing]);
+      expect(failure.code, args.join(' ')).toBe(1);
+      expect(failure.stderr).toContain(`no database at ${missing}`);
     }
     expect(existsSync(missing)).toBe(false);
   }, 60_000);
 
   it('when help is shown, then required options are marked', async () => {
-    const { stdout } = await run('node', ['bin/finance.js', 'ingest', '--help']);
+    const { code, stdout } = await financeInProcess(['ingest', '--help']);
+    expect(code).toBe(0);
     expect(stdout).toMatch(/--company <id>\s+company id \(required\)/);
     expect(stdout).toMatch(/--file <path>\s+JSON Lines file \(required\)/);
   });

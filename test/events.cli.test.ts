@@ -2,14 +2,13 @@
 // listen forwards each event signed and says why a forward failed, keeps one signing secret per
 // machine and base URL, and leaks nothing over a long run; trigger makes the real change, so the
 // event's object can be fetched.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinanceClient } from '../client/index.js';
@@ -18,6 +17,7 @@ import { listenForEvents } from '../server/cli/events.js';
 import { seedCompany } from '../server/cli/seed.js';
 import { TRIGGERS, triggerEvent, UNTRIGGERABLE } from '../server/cli/triggers.js';
 import type { Event } from '../server/cli/trigger-calls.js';
+import { finance, financeInProcess } from './support/cli.js';
 import { startReceiver, type Received } from './support/receiver.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
@@ -255,14 +255,15 @@ describe('finance events trigger', () => {
 });
 
 describe('the finance command, with credentials and no database', () => {
-  const env = () => ({
-    ...process.env,
+  const vars = () => ({
     FINANCE_BASE_URL: server.baseUrl,
     FINANCE_CLIENT_ID: acme.clientId,
     FINANCE_CLIENT_SECRET: acme.clientSecret,
     XDG_CONFIG_HOME: config,
     DATABASE_URL: '',
   });
+  const env = () => ({ ...process.env, ...vars() });
+  // `listen` runs as a process of its own (it runs until a signal stops it); `trigger` runs in this process.
 
   it('when `events listen --forward-to` runs and a cost center is created, then the receiver gets it signed with the secret kept for that base URL, the same on every start', async () => {
     const receiver = await startReceiver();
@@ -307,7 +308,7 @@ describe('the finance command, with credentials and no database', () => {
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
       await expect.poll(() => out, { timeout: 20_000 }).toContain('Forwarding events');
-      const { stdout } = await promisify(execFile)('node', ['bin/finance.js', ...commands[1]!], { env: env() });
+      const stdout = await finance(commands[1]!, vars());
       expect(stdout).toContain('banking_transaction.reconciled');
       const deliveries = await receiver.waitFor(1, 20_000);
       expect(deliveries.length).toBeGreaterThan(0);
@@ -319,29 +320,23 @@ describe('the finance command, with credentials and no database', () => {
   }, 60_000);
 
   it('when `events trigger` runs without credentials, then it fails naming the flags and variables to set', async () => {
-    const failure = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'cost_center.created'], {
-      env: { ...env(), FINANCE_CLIENT_ID: '', FINANCE_CLIENT_SECRET: '' },
-    }).then(
-      () => undefined,
-      (err: { stderr: string }) => err.stderr,
-    );
-    expect(failure).toContain('--client-id (or FINANCE_CLIENT_ID)');
+    const failure = await financeInProcess(['events', 'trigger', 'cost_center.created'], {
+      ...vars(),
+      FINANCE_CLIENT_ID: '',
+      FINANCE_CLIENT_SECRET: '',
+    });
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain('--client-id (or FINANCE_CLIENT_ID)');
   }, 30_000);
 
   it('when `events trigger vcn.declined` runs, then it prints the purchase: declined, its reason, amount and merchant', async () => {
-    const { stdout } = await promisify(execFile)('node', ['bin/finance.js', 'events', 'trigger', 'vcn.declined'], {
-      env: env(),
-    });
+    const stdout = await finance(['events', 'trigger', 'vcn.declined'], vars());
     expect(stdout).toMatch(/^type: vcn\.declined$/m);
     expect(stdout).toMatch(/^authorization: declined LIMIT_EXCEEDED: BRL 600\.00 at PAPELARIA CENTRAL \(MCC 5943\)$/m);
   }, 30_000);
 
   it('when `events trigger cost_center.created --json` runs, then it prints the event of a cost center that exists', async () => {
-    const { stdout } = await promisify(execFile)(
-      'node',
-      ['bin/finance.js', 'events', 'trigger', 'cost_center.created', '--json'],
-      { env: env() },
-    );
+    const stdout = await finance(['events', 'trigger', 'cost_center.created', '--json'], vars());
     const event = JSON.parse(stdout) as { type: string; data: { object: { id: string } } };
     expect(event.type).toBe('cost_center.created');
     const { response } = await acme.api.GET('/cost-centers/v1/cost-centers/{id}', {

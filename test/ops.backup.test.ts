@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { financeInProcess } from './support/cli.js';
 import { freshDatabase, onPostgres } from './support/database.js';
 import { apiFor, sharedCompany, startProcesses, startServerProcess } from './support/processes.js';
 
@@ -91,10 +92,17 @@ describe.skipIf(onPostgres)('finance backup on SQLite', () => {
     const location = await freshDatabase(dir, 'other.sqlite');
     const { db } = await startProcesses(location, []);
     cleanups.push(() => db.destroy());
-    const refused = await finance('backup', '--db', location, '--out', existing);
+    // Refusals need no process of their own: the command runs in this one.
+    const refused = await financeInProcess(['backup', '--db', location, '--out', existing]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/exists/);
-    const missing = await finance('backup', '--db', join(dir, 'absent.sqlite'), '--out', join(dir, 'x.sqlite'));
+    const missing = await financeInProcess([
+      'backup',
+      '--db',
+      join(dir, 'absent.sqlite'),
+      '--out',
+      join(dir, 'x.sqlite'),
+    ]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/no database at/);
     expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);

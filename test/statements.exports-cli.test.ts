@@ -1,10 +1,8 @@
-// `finance export`, as a user runs it: a separate process on the server's database writes the same
-// file the HTTP export streams.
-import { execFile } from 'node:child_process';
+// `finance export` on the server's database, run in this process (the command tree of bin/finance.js):
+// it writes the same file the HTTP export streams.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parseSync } from 'ofx-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -15,15 +13,17 @@ import {
   createCreditCardTransactions,
 } from './support/factories/statements.js';
 import { financeOf, text } from './support/exports.js';
+import { finance as runFinance } from './support/cli.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-export-'));
 let dbPath: string;
 let server: TestServer;
 let acme: TestCompany;
 
-const finance = (...args: string[]) =>
-  run('node', ['bin/finance.js', ...args, '--db', dbPath], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+/** `finance …` in this process (the command tree of bin/finance.js): its stdout, or a rejection with code and stderr. */
+const finance = async (...args: string[]) => ({
+  stdout: await runFinance([...args, '--db', dbPath], { LOG_LEVEL: 'silent' }),
+});
 
 beforeAll(async () => {
   dbPath = await freshDatabase(dir);

@@ -43,7 +43,7 @@ const leases = (companyId: string) =>
   server.db.selectFrom('export_leases').selectAll().where('company_id', '=', companyId).execute();
 
 /** Exports running elsewhere (another worker or replica), as their leases. */
-async function runningElsewhere(companyId: string, count: number, expiresAt = Date.now() + 60_000) {
+async function runningElsewhere(companyId: string, count: number, expiresAt = server.clock.now().getTime() + 60_000) {
   for (let i = 0; i < count; i += 1)
     await server.db
       .insertInto('export_leases')
@@ -93,7 +93,7 @@ describe('downloadBankingExport limits', () => {
 
   it('when a running export stopped renewing its lease (its process died), then it no longer counts', async () => {
     const crashed = await server.newCompany();
-    await runningElsewhere(crashed.companyId, 2, Date.now() - 1);
+    await runningElsewhere(crashed.companyId, 2, server.clock.now().getTime() - 1);
     const body = await text(await financeOf(server, crashed).exports.banking({ format: 'csv' }));
     expect(body).toMatch(/^id,/);
   });

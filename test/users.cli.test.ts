@@ -1,23 +1,17 @@
-// `finance invite`, as a user runs it: separate processes on a database file.
+// `finance invite` on a database file, run in this process (the command tree of bin/finance.js; test/cli.test.ts
+// spawns the command where a process of its own matters).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { openStore } from '../server/db/store.js';
 import { createInvite, createRoles, type Roles } from './support/factories/users.js';
+import { finance as runFinance } from './support/cli.js';
 import { freshDatabase } from './support/database.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-invite-'));
 const dbPath = await freshDatabase(dir);
-const finance = async (...args: string[]) => {
-  const { stdout } = await run('node', ['bin/finance.js', ...args, '--db', dbPath], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
-  return stdout;
-};
+const finance = (...args: string[]) => runFinance([...args, '--db', dbPath], { LOG_LEVEL: 'silent' });
 
 let companyId: string;
 let roles: Roles;

@@ -22,7 +22,7 @@ interface Common {
 async function begin(statement: string, q: Common, { db, auth, config, clock }: HandlerContext) {
   if (q.format === 'ofx' && q.dialect !== undefined) throw badRequest('dialect applies to format=csv only');
   const max = config.exportsPerCompany;
-  const lease = max > 0 ? await acquireExportLease(db, auth.companyId, max) : { release: async () => {} };
+  const lease = max > 0 ? await acquireExportLease(db, clock, auth.companyId, max) : { release: async () => {} };
   if (!lease) {
     const message = `The company already has ${max} exports running; retry in ${RETRY_AFTER_SECONDS} seconds`;
     throw new ApiError(429, message, [], { 'Retry-After': String(RETRY_AFTER_SECONDS) });

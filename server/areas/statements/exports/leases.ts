@@ -3,6 +3,7 @@
 // a lease whose process died expires after LEASE_MS and stops counting.
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import type { Clock } from '../../../lib/clock.js';
 import { newUlid } from '../../../lib/ulid.js';
 
 const LEASE_MS = 60_000;
@@ -13,11 +14,19 @@ interface Lease {
   release(): Promise<void>;
 }
 
-/** A lease for one more export of the company, or undefined when it already runs `max` of them. */
-export async function acquireExportLease(db: Db, companyId: string, max: number): Promise<Lease | undefined> {
+/**
+ * A lease for one more export of the company, or undefined when it already runs `max` of them.
+ * `clock`: the service's wall clock (leases are shared by replicas, never the company's moved clock).
+ */
+export async function acquireExportLease(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  max: number,
+): Promise<Lease | undefined> {
   const id = newUlid();
   const acquired = await writeTransaction(db, async (trx) => {
-    const now = Date.now();
+    const now = clock.now().getTime();
     await trx.deleteFrom('export_leases').where('company_id', '=', companyId).where('expires_at', '<', now).execute();
     const { n } = await trx
       .selectFrom('export_leases')
@@ -34,7 +43,7 @@ export async function acquireExportLease(db: Db, companyId: string, max: number)
   if (!acquired) return undefined;
   const renew = setInterval(() => {
     db.updateTable('export_leases')
-      .set({ expires_at: Date.now() + LEASE_MS })
+      .set({ expires_at: clock.now().getTime() + LEASE_MS })
       .where('id', '=', id)
       .execute()
       .catch(() => undefined);
