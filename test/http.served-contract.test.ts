@@ -27,6 +27,18 @@ describe('GET /openapi.json', () => {
     expect(contract.servers[0]!.description).not.toContain('`');
   });
 
+  it('when asked with Accept-Encoding, then it comes compressed with an ETag, cacheable, and 304 on that tag', async () => {
+    const first = await fetch(`${sandbox.baseUrl}/openapi.json`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+-br"$/);
+    expect(((await first.json()) as Served).servers[0]!.url).toBe(sandbox.baseUrl);
+    const again = await fetch(`${sandbox.baseUrl}/openapi.json`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+  });
+
   it('when PUBLIC_BASE_URL is set, then it is named whatever host the request used', async () => {
     const contract = (await (await fetch(`${deployed.baseUrl}/openapi.json`)).json()) as Served;
     expect(contract.servers[0]!.url).toBe('https://api.acme.example');
