@@ -44,6 +44,7 @@ const storeFree = [
   'test/code.rules.test.ts',
   'test/areas.table-owners.test.ts',
   'test/config.settings.test.ts',
+  'test/engines.test.ts',
   'test/server.shutdown.test.ts',
 ];
 // The load tests time the server's answers, so they run after the rest, one file at a time: what
