@@ -197,6 +197,8 @@ const objectChecks: Record<string, (object: EventObject, event: Event) => Promis
   'vcn.expired': async (object) => expect((await cardOf(object)).status).toBe('EXPIRED'),
   // The ingest summary has no id and no GET: the transaction that arrived is in the statement.
   'statement.ingested': async (object) => expect(object).toMatchObject({ file: 'sandbox', banking: 1, creditCard: 0 }),
+  // Rows changed without an event of their own: the object names the statement whose feed to catch up with.
+  'statement.updates_available': async (object) => expect(object).toEqual({ statement: 'banking' }),
   'attachment.created': async (object) => {
     const { response } = await acme.api.GET('/attachments/v1/content/{attachmentId}', {
       params: { path: { attachmentId: String(object.id) } },

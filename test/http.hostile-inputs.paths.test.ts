@@ -186,7 +186,8 @@ describe('the exact paths, before authentication', () => {
       expect(allow, path).toEqual(expect.arrayContaining(methods));
       if (methods.includes('GET')) expect(allow, path).toContain('HEAD');
       const body = JSON.parse(res.text) as { code?: unknown; error?: unknown };
-      expect(path === '/oauth/token' ? body.error : body.code, path).toBeDefined();
+      const tokenPath = path === '/oauth/token' || path === '/oauth/v1/access-token';
+      expect(tokenPath ? body.error : body.code, path).toBeDefined();
     }
   });
 

@@ -82,7 +82,7 @@ async function arrivedCardTransaction(api: FinanceClient, status: 2 | 3 = 2) {
   const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 1 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no credit-card transaction to copy (seed it: finance seed)');
-  const { statusDescription, billDueDate, attachments, ...arriving } = found;
+  const { statusDescription, billDueDate, attachments, type, ...arriving } = found;
   const body = {
     ...arriving,
     id: newUlid(),
