@@ -2456,17 +2456,17 @@ export interface components {
              */
             count: number;
             /**
-             * @description Money in, in reais.
+             * @description Money in, in reais. At most 2 decimal places.
              * @example 25000
              */
             in: number;
             /**
-             * @description Money out, in reais.
+             * @description Money out, in reais. At most 2 decimal places.
              * @example 18430.12
              */
             out: number;
             /**
-             * @description `in` minus `out`.
+             * @description `in` minus `out`. At most 2 decimal places.
              * @example 6569.88
              */
             net: number;
@@ -2490,17 +2490,17 @@ export interface components {
              */
             count: number;
             /**
-             * @description Money in (credits), in reais.
+             * @description Money in (credits), in reais. At most 2 decimal places.
              * @example 1500
              */
             in: number;
             /**
-             * @description Money out (debits), in reais.
+             * @description Money out (debits), in reais. At most 2 decimal places.
              * @example 3120.45
              */
             out: number;
             /**
-             * @description `in` minus `out`.
+             * @description `in` minus `out`. At most 2 decimal places.
              * @example -1620.45
              */
             net: number;
