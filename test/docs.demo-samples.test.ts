@@ -8,6 +8,11 @@ import { demoIds } from '../server/sandbox/docs-demo.js';
 import { SHIFT_DAYS, sampleEdits } from '../server/docs-samples.js';
 import { loadBundle } from '../server/contract/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
+import {
+  createAccount,
+  createBankingTransaction,
+  createCreditCardTransaction,
+} from './support/factories/statements.js';
 
 let server: TestServer;
 let demo: TestCompany;
@@ -18,6 +23,10 @@ beforeAll(async () => {
   server = await startTestServer();
   demo = await server.newCompany();
   await seedCompany(server.db, { companyId: demo.companyId, transactions: 30, seed: 5, clock: server.clock });
+  // A pending transaction of each statement: what the sandbox's removal samples drop.
+  const account = await createAccount(server.db, demo.companyId);
+  await createBankingTransaction(server.db, demo.companyId, account, { status: 3 });
+  await createCreditCardTransaction(server.db, demo.companyId, { status: 3 });
   html = await (await fetch(`${server.baseUrl}/docs`)).text();
 }, 180_000);
 afterAll(async () => server?.close());

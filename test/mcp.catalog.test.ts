@@ -22,6 +22,7 @@ describe('tools and operations', () => {
     expect(missing.map(({ op }) => op.operationId)).toEqual([]);
     expect(operations.filter(({ op }) => notATool(op)).map(({ op }) => op.operationId)).toEqual([
       'createToken',
+      'createAccessToken',
       'downloadBankingTransactionReceipt',
       'uploadAttachmentContent',
       'redirectVcnCard',

@@ -38,6 +38,17 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
         .orderBy('id', 'desc')
         .limit(1),
     );
+  // A pending transaction (status 3): the one the sandbox's removal sample drops.
+  const latestPending = (table: 'banking_transactions' | 'credit_card_transactions') =>
+    first(
+      db
+        .selectFrom(table)
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', '=', 3)
+        .orderBy('id', 'desc')
+        .limit(1),
+    );
   // CUSTOM (type 2) before DEFAULT: a DEFAULT supplier or category cannot be renamed or deleted.
   const customFirst = (table: 'suppliers' | 'categories') =>
     first(
@@ -133,12 +144,18 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
     clockOffset(db, c),
     companyTimeZone(db, c),
   ]);
+  const [pendingBanking, pendingCard] = await Promise.all([
+    latestPending('banking_transactions'),
+    latestPending('credit_card_transactions'),
+  ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {
     if (value !== undefined) ids[prefix] = value;
   };
   set('/statements/v1/banking/{transactionId}', banking?.id);
   set('/statements/v1/credit-card/{transactionId}', card?.id);
+  set('/sandbox/v1/banking-transactions/{transactionId}', pendingBanking?.id);
+  set('/sandbox/v1/credit-card-transactions/{transactionId}', pendingCard?.id);
   set('/cost-centers/v1/cost-centers/{id}', costCenter?.id);
   set('/suppliers/v1/suppliers/{id}', supplier?.id);
   set('/categories/v1/categories/{id}', category?.id);
