@@ -180,7 +180,7 @@ describe('listBankingTransactionChanges: classification by what the client was s
   });
 });
 
-describe('deleteSandboxBankingTransaction: a pending transaction the provider drops', () => {
+describe('deleteSandboxBankingTransaction (a pending transaction the provider drops)', () => {
   it('when a pending banking transaction is dropped, then it leaves the list, its item is 404, it comes once in removed and as an event', async () => {
     const { t, ids } = await company(6);
     const start = await page(t, undefined, 50);
@@ -209,7 +209,7 @@ describe('deleteSandboxBankingTransaction: a pending transaction the provider dr
   });
 });
 
-describe('deleteSandboxCreditCardTransaction: a pending card transaction the issuer drops', () => {
+describe('deleteSandboxCreditCardTransaction (a pending card transaction the issuer drops)', () => {
   it('when a pending credit-card transaction is dropped, then the card feed answers it in removed', async () => {
     const t = await server.newCompany();
     const [pending, processed] = await createCreditCardTransactions(server.db, t.companyId, [{ status: 3 }, {}]);

@@ -981,8 +981,8 @@ export interface paths {
          * List invites
          * @description Lists the company's invites, newest first (ties by id), in any state, with the role each one
          *     gives and when it lapses. The state is read at the company's current instant: an invite not
-         *     accepted by `expiresAt` is `EXPIRED` from then on (in the sandbox, moving the clock with
-         *     `POST /sandbox/v1/clock/advance` moves invites past their expiry).
+         *     accepted by `expiresAt` is `EXPIRED` from then on (in the sandbox, moving the company's
+         *     test clock forward moves invites past their expiry).
          *
          *     - `status` keeps the invites in that state; `roleId` those giving that role. A `status` not
          *       in the list, or a malformed `roleId`, gives 400.

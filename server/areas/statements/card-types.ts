@@ -6,7 +6,6 @@ import type { components } from '../../../generated/openapi.js';
 import type { Database } from '../../db/database.js';
 import type { CreditCardTransactionRow } from './tables.js';
 import { badRequest } from '../../kit/errors.js';
-import { addDays } from '../../lib/time.js';
 
 export type CreditCardType = components['schemas']['CreditCardTransactionType'];
 
@@ -29,7 +28,9 @@ const MAX_WINDOW_DAYS = 62;
 
 export function assertCardWindow(startDate: string | undefined, endDate: string | undefined): void {
   if (startDate === undefined || endDate === undefined) return;
-  if (endDate > addDays(startDate, MAX_WINDOW_DAYS))
+  // Days counted, not dates compared as text: the day after 9999-12-31 is not a date of that shape.
+  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000;
+  if (days > MAX_WINDOW_DAYS)
     throw badRequest(
       `startDate and endDate may be at most ${MAX_WINDOW_DAYS} days apart; for longer periods export the statement or follow its sync feed`,
       undefined,
