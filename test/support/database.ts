@@ -18,7 +18,7 @@ export const TEST_DATABASE_PREFIX = 'finance_test_';
 
 /** `finance_test_<run start, epoch seconds>_<run id>_`: a run drops its own, and leftovers of old runs. */
 export const runPrefix = () =>
-  `${TEST_DATABASE_PREFIX}${process.env.FINANCE_TEST_RUN ?? `${Math.floor(Date.now() / 1000)}_solo`}_`;
+  `${TEST_DATABASE_PREFIX}${process.env.TEST_DATABASE_RUN ?? `${Math.floor(Date.now() / 1000)}_solo`}_`;
 
 const urlOf = (name: string) => {
   const url = new URL(POSTGRES_ADMIN_URL);

@@ -32,7 +32,8 @@ function buildServer(): void {
 export async function setup(): Promise<void> {
   buildServer();
   if (!onPostgres) return;
-  process.env.FINANCE_TEST_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
+  // Not FINANCE_…: a server process the tests start would warn about an unknown FINANCE_ variable.
+  process.env.TEST_DATABASE_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
   const now = Date.now() / 1000;
   try {
     await dropDatabases((name) => now - Number(name.slice(TEST_DATABASE_PREFIX.length).split('_')[0]) > STALE_SECONDS);
