@@ -4,20 +4,9 @@
 // The context (a purpose such as "receipt", or the canonical JSON of a cursor's scope) keeps a token
 // issued for one use from being accepted for another.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 
-/** Canonical JSON: object keys sorted, undefined members dropped, so equal values give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-const contextOf = (context: unknown) => (typeof context === 'string' ? context : canonical(context));
+const contextOf = (context: unknown) => (typeof context === 'string' ? context : canonicalJson(context));
 
 const mac = (secret: Buffer, context: string, payload: string) =>
   createHmac('sha256', secret).update(`${context}.${payload}`).digest();

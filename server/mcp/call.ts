@@ -3,6 +3,7 @@
 // instead of writing again); a list asks for a bounded page.
 import { createHash } from 'node:crypto';
 import type { ApiTool } from './catalog.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 
 export interface ApiRequest {
   method: ApiTool['method'];
@@ -30,20 +31,10 @@ export type SendRequest = (request: ApiRequest) => Promise<ApiAnswer>;
 const DEFAULT_PAGE = 25;
 export const MAX_PAGE = 100;
 
-const canonical = (value: unknown): string =>
-  Array.isArray(value)
-    ? `[${value.map(canonical).join(',')}]`
-    : value && typeof value === 'object'
-      ? `{${Object.keys(value)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-          .join(',')}}`
-      : JSON.stringify(value);
-
 /** The same tool with the same arguments gets the same key: the API replays its first answer (24 h). */
 export const idempotencyKey = (tool: ApiTool, args: Record<string, unknown>) =>
   `mcp-${createHash('sha256')
-    .update(`${tool.name}\n${canonical(args)}`)
+    .update(`${tool.name}\n${canonicalJson(args)}`)
     .digest('hex')
     .slice(0, 40)}`;
 

@@ -27,25 +27,15 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
   const company = await first(db.selectFrom('companies').select('id').orderBy('created_at').orderBy('id').limit(1));
   if (!company) return {};
   const c = company.id;
-  // A processed transaction (status 2): the one a receipt sample can be asked of.
-  const latestProcessed = (table: 'banking_transactions' | 'credit_card_transactions') =>
+  // The latest transaction of a status: a processed one (2) is what a receipt sample can be asked of,
+  // a pending one (3) what the sandbox's removal samples drop.
+  const latest = (table: 'banking_transactions' | 'credit_card_transactions', status: 2 | 3) =>
     first(
       db
         .selectFrom(table)
         .select('id')
         .where('company_id', '=', c)
-        .where('status', '=', 2)
-        .orderBy('id', 'desc')
-        .limit(1),
-    );
-  // A pending transaction (status 3): the one the sandbox's removal sample drops.
-  const latestPending = (table: 'banking_transactions' | 'credit_card_transactions') =>
-    first(
-      db
-        .selectFrom(table)
-        .select('id')
-        .where('company_id', '=', c)
-        .where('status', '=', 3)
+        .where('status', '=', status)
         .orderBy('id', 'desc')
         .limit(1),
     );
@@ -56,8 +46,8 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
     );
   const [banking, card, costCenter, supplier, category, user, bill, vcn, event, role, endpoint, invite, attachment] =
     await Promise.all([
-      latestProcessed('banking_transactions'),
-      latestProcessed('credit_card_transactions'),
+      latest('banking_transactions', 2),
+      latest('credit_card_transactions', 2),
       first(db.selectFrom('cost_centers').select('id').where('company_id', '=', c).orderBy('name').limit(1)),
       customFirst('suppliers'),
       customFirst('categories'),
@@ -114,7 +104,7 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
       ),
     ]);
   // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, without establishments, not the one the samples annotate with).
-  const [delivery, deletable, offset, timeZone] = await Promise.all([
+  const [delivery, deletable, offset, timeZone, pendingBanking, pendingCard] = await Promise.all([
     endpoint &&
       first(
         db
@@ -143,10 +133,8 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
       .execute(),
     clockOffset(db, c),
     companyTimeZone(db, c),
-  ]);
-  const [pendingBanking, pendingCard] = await Promise.all([
-    latestPending('banking_transactions'),
-    latestPending('credit_card_transactions'),
+    latest('banking_transactions', 3),
+    latest('credit_card_transactions', 3),
   ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {

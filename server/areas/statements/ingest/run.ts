@@ -29,6 +29,7 @@ import {
   type BankingLine,
   type CreditCardLine,
 } from './convert.js';
+import { canonicalJson } from '../../../lib/canonical-json.js';
 
 interface LineProblem {
   line: number;
@@ -49,17 +50,6 @@ type Parsed = (
   | { line: number; statement: 'banking'; t: BankingLine }
   | { line: number; statement: 'credit-card'; t: CreditCardLine }
 ) & { key: string };
-
-/** JSON with object keys sorted, so the same content hashes the same whatever the key order. */
-const canonical = (value: unknown): string =>
-  Array.isArray(value)
-    ? `[${value.map(canonical).join(',')}]`
-    : value && typeof value === 'object'
-      ? `{${Object.keys(value)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-          .join(',')}}`
-      : JSON.stringify(value);
 
 interface IngestCounts {
   banking: number;
@@ -170,7 +160,7 @@ export async function ingestFile(
     if (typeof externalId === 'string') {
       key = `ext:${statement}:${externalId}`;
     } else {
-      const hash = createHash('sha256').update(canonical({ statement, transaction })).digest('hex');
+      const hash = createHash('sha256').update(canonicalJson({ statement, transaction })).digest('hex');
       const seen = occurrences.get(hash) ?? 0;
       occurrences.set(hash, seen + 1);
       key = `sha256:${hash}:${seen}`;
