@@ -67,12 +67,14 @@ describe.runIf(onPostgres)('PostgreSQL refusing connections', () => {
     proxy = await startTcpProxy(5432);
     cleanups.push(() => proxy.close());
     ({ server, company } = await serverOn((url) => url.replace(':5432/', `:${proxy.port}/`), {
-      PG_CONNECT_TIMEOUT_MS: '1000',
+      // The cut refuses connections at once; the timeout only bounds opening the pool on a busy machine.
+      PG_CONNECT_TIMEOUT_MS: '5000',
     }));
   }, 90_000);
 
   it('when the database goes away under load, then the API answers 503 with Retry-After, /ready 503, /health 200, and the process lives', async () => {
-    expect(await reads(company, 10)).toEqual(Array(10).fill(200));
+    // Warm: the pool's connections are open before the cut (a busy machine may time out the first ones).
+    expect(await eventually(async () => (await reads(company, 10)).every((s) => s === 200), 20)).toBe(true);
     const load = reads(company, 20);
     await proxy.cut();
     const during = await load;
