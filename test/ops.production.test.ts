@@ -2,11 +2,10 @@
 // and quiet, refuses a bad or missing setting naming it, writes only JSON lines, names company and
 // client on access lines, issues no simulated card; and credentials rotate without an outage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Db } from '../server/db/database.js';
 import { openStore } from '../server/db/store.js';
 import { listCompanies } from '../server/areas/auth/store.js';
@@ -20,10 +19,14 @@ import {
   type ServerProcess,
 } from './support/processes.js';
 import { expectVcnError, fund, hotelRequest } from './support/factories/vcn.js';
+import { financeInProcess } from './support/cli.js';
 
-const run = promisify(execFile);
-const finance = async (env: Record<string, string>, ...args: string[]) =>
-  (await run('node', ['bin/finance.js', ...args], { env: { ...process.env, ...env } })).stdout;
+/** `finance …args` in this process (the commands here need no process of their own): its stdout; a failure rejects with its code and output. */
+async function finance(env: Record<string, string>, ...args: string[]): Promise<string> {
+  const result = await financeInProcess(args, env);
+  if (result.code !== 0) throw Object.assign(new Error(result.stderr), { code: result.code, stdout: result.stdout });
+  return result.stdout;
+}
 
 /** `finance serve` that must refuse to start: its exit code and everything it wrote. */
 function refusedStart(location: string, env: Record<string, string>) {
