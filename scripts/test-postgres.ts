@@ -41,6 +41,7 @@ const storeFree = [
   'test/client.webhooks.test.ts',
   'test/docs.*.test.ts',
   'test/http.validator-equivalence.test.ts',
+  'test/http.response-validation.test.ts',
   'test/code.rules.test.ts',
   'test/areas.table-owners.test.ts',
   'test/config.settings.test.ts',

@@ -1,0 +1,160 @@
+// Answers checked against the contract (VALIDATE_RESPONSES, on outside production): the validator as
+// the server drives it (validator-engine.ts adds the contract to the response validator once, each
+// status's schema referring into it) gives the stock middleware's verdicts. For operations across the contract, the
+// example request answered with each declared JSON example, the example less its first required
+// property, and a bare string: accepted or refused alike, with the same status and errors.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'content-type';
+import { contract, loadBundle, type ContractIndex } from '../server/contract/index.js';
+import { startContext } from '../server/http/context.js';
+import { noOperation } from '../server/http/operation.js';
+import { contractValidator, validatorOptions } from '../server/http/validator.js';
+import { candidatesOf, operationsOf, type Candidate, type Json } from './support/hostile.js';
+
+const config = { validateResponses: true };
+const ANSWER = 'x-test-answer';
+
+function appWith(validator: RequestHandler[]): express.Express {
+  const app = express();
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false }));
+  app.use(express.raw({ type: ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'], limit: 10 << 20 }));
+  app.use(...validator);
+  app.use((req: Request, res: Response) => {
+    const { status, body } = JSON.parse(Buffer.from(String(req.headers[ANSWER]), 'base64url').toString()) as {
+      status: number;
+      body: unknown;
+    };
+    res.status(status).json(body);
+  });
+  app.use(
+    (
+      err: { status?: number; message?: string; errors?: unknown[] },
+      _req: Request,
+      res: Response,
+      _next: NextFunction,
+    ) => {
+      res
+        .status(err.status ?? 500)
+        .json({ refused: true, status: err.status, message: err.message, errors: err.errors ?? null });
+    },
+  );
+  return app;
+}
+
+const matched =
+  (index: ContractIndex) =>
+  (req: Request, res: Response, next: (err?: unknown) => void): void => {
+    const context = startContext(res, '', undefined);
+    const found = index.match(req.method, req.path);
+    if (found.kind !== 'operation') return next(noOperation(found));
+    context.match = { operation: found.operation, params: found.params };
+    const header = req.headers['content-type'];
+    if (header && found.operation.mediaTypes.length) context.mediaType = parse(header).type.toLowerCase() || undefined;
+    next();
+  };
+
+const servers: Server[] = [];
+let ours = '';
+let theirs = '';
+
+async function listen(app: express.Express): Promise<string> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  ours = await listen(appWith([matched(contract()), contractValidator(contract(), config)]));
+  theirs = await listen(appWith([OpenApiValidator.middleware(validatorOptions(contract(), config, true))].flat()));
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+/** The declared JSON examples of an operation's answers: [status, example]. */
+function examplesOf(responses: Record<string, Json>): Array<[number, unknown]> {
+  const out: Array<[number, unknown]> = [];
+  for (const [code, response] of Object.entries(responses)) {
+    if (!/^\d{3}$/.test(code)) continue;
+    const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+    if (!media) continue;
+    const examples = media.examples as Record<string, { value?: unknown }> | undefined;
+    const example = media.example ?? Object.values(examples ?? {})[0]?.value;
+    if (example !== undefined) out.push([Number(code), example]);
+  }
+  return out;
+}
+
+/** The example with its schema's first required property removed (undefined when there is none to remove). */
+function lessARequired(example: unknown, schema: Json | undefined): unknown {
+  const required = (schema?.required as string[] | undefined)?.find(
+    (name) => example && typeof example === 'object' && name in example,
+  );
+  if (!required) return undefined;
+  const { [required]: _dropped, ...rest } = example as Json;
+  return rest;
+}
+
+async function verdict(baseUrl: string, c: Candidate, status: number, body: unknown) {
+  const res = await fetch(`${baseUrl}${c.path}${c.query ? `?${c.query}` : ''}`, {
+    method: c.method,
+    headers: { ...c.headers, [ANSWER]: Buffer.from(JSON.stringify({ status, body })).toString('base64url') },
+    body: c.body,
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+}
+
+describe('answers checked against the contract, as the stock middleware checks them', () => {
+  it('when every operation answers its examples, each less a required property and a bare string, then both give the same verdict', async () => {
+    const problems: string[] = [];
+    let refused = 0;
+    let accepted = 0;
+    // Every fourth operation (lists, items, writes and their errors; the stock side takes ~0.4 s to
+    // build each operation's checks, the cost this file's subject removes).
+    for (const op of operationsOf(loadBundle('internal')).filter((_, i) => i % 4 === 0)) {
+      const unknown = candidatesOf(op, () => undefined, 1).find((c) => c.label === 'unknown query parameter');
+      if (!unknown) continue;
+      const request = {
+        ...unknown,
+        query: unknown.query
+          .split('&')
+          .filter((p) => p && !p.startsWith('__proto__') && !p.startsWith('unknown='))
+          .join('&'),
+      };
+      for (const [status, example] of examplesOf(op.responses)) {
+        const schema = (op.responses[String(status)]?.content as Record<string, Json> | undefined)?.['application/json']
+          ?.schema as Json | undefined;
+        const bodies = [example, lessARequired(example, schema), 'not the declared answer'].filter(
+          (b) => b !== undefined,
+        );
+        for (const body of bodies) {
+          const [a, b] = await Promise.all([
+            verdict(ours, request, status, body),
+            verdict(theirs, request, status, body),
+          ]);
+          if (a.status === 500) refused += 1;
+          else accepted += 1;
+          try {
+            expect(a).toEqual(b);
+          } catch {
+            problems.push(
+              `${op.operationId} ${status} ${JSON.stringify(body).slice(0, 80)}\n  ours:  ${JSON.stringify(a).slice(0, 300)}\n  stock: ${JSON.stringify(b).slice(0, 300)}`,
+            );
+          }
+        }
+      }
+    }
+    expect(problems, `${problems.length} differ:\n${problems.slice(0, 10).join('\n')}`).toEqual([]);
+    // Both sides agree, and agree on something: the examples pass, the broken answers are caught.
+    expect(accepted).toBeGreaterThan(15);
+    expect(refused).toBeGreaterThan(15);
+  }, 120_000);
+});
