@@ -6,7 +6,8 @@ import type { Store } from 'express-rate-limit';
 import type { Db } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
-import type { Services } from './kit/handler.js';
+import type { KeptReads, Services } from './kit/handler.js';
+import { Kept, type ChangeSignals } from './db/change-signals.js';
 import { createLogger } from './http/logger.js';
 import { appMetrics, type AppMetrics } from './http/metrics.js';
 import { metricsEndpoint } from './http/metrics-endpoint.js';
@@ -56,6 +57,8 @@ interface AppOptions {
   metrics?: AppMetrics;
   /** What `/ready` asks besides the database (Redis, when configured). */
   readinessChecks?: Record<string, ReadinessCheck>;
+  /** The store's change signals (PostgreSQL): token lookups and data versions are kept while they are heard. */
+  signals?: ChangeSignals;
 }
 
 export function createApp({
@@ -69,8 +72,9 @@ export function createApp({
   rateLimitStore,
   metrics = appMetrics(db),
   readinessChecks,
+  signals,
 }: AppOptions) {
-  const services: Services = { db, clock, config, issuer };
+  const services: Services = { db, clock, config, issuer, kept: signals ? keptReads(signals) : undefined };
   const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();
@@ -159,4 +163,15 @@ export function createApp({
   const handle = routed.handle.bind(app);
   routed.handle = (req, res, done) => handle(req, res, done ?? ((err?: unknown) => fallback(err, req, res)));
   return app;
+}
+
+/** What a process keeps between requests while the store's changes are heard (server/db/change-signals.ts). */
+function keptReads(signals: ChangeSignals): KeptReads {
+  const now = () => performance.now();
+  return {
+    // A token's expiry is checked at each use; a minute bounds what a lost signal could cost.
+    tokens: new Kept<unknown>(signals, { maxAgeMs: 60_000, maxEntries: 50_000, now }),
+    // A second: an ingest run that died stops holding the feeds back by time alone, never signalled.
+    statementVersions: new Kept<string>(signals, { maxAgeMs: 1_000, maxEntries: 50_000, now }),
+  };
 }

@@ -6,6 +6,7 @@
 // In production every line it writes is one JSON object; the sandbox prints a banner for people. With `workers > 1` a primary
 // process prepares the database once (migrations, secrets, demo data), then forks that many workers
 // sharing the port (node:cluster); workers keep nothing of their own that changes an answer.
+import { listenForChanges } from './db/change-signals.js';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -174,6 +175,9 @@ export async function serve({
 
   const metrics = appMetrics(db);
   if (cluster.isWorker) reportToPrimary([processMetrics(), metrics.registry]);
+  // Replicas share PostgreSQL: each hears the others' changes, so token lookups and statement data
+  // versions can be kept between requests (server/db/change-signals.ts).
+  const signals = store.kind === 'postgres' ? await listenForChanges(dbPath) : undefined;
   // The composition: the store, the contract index, the services (the card issuer) and the app.
   const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const app = createApp({
@@ -185,6 +189,7 @@ export async function serve({
     rateLimitStore: limits.store,
     metrics,
     readinessChecks: limits.ping ? { redis: limits.ping } : {},
+    signals,
     // Chosen here, never by default: production has no simulated money (CARD_ISSUER, server/settings.ts).
     issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
   });
@@ -217,6 +222,7 @@ export async function serve({
       onClosed: async () => {
         await worker.stop();
         await limits.close();
+        await signals?.close();
         metricsPort?.close();
         await store.close();
         logger.info('stopped');

@@ -86,7 +86,7 @@ export function authentication(operation: ContractOperation, services: Services)
     const metadata = resourceMetadataUrl(servedBaseUrl(req, services.config));
     const credentials = bearerToken(req.headers.authorization, metadata);
     if ('problem' in credentials) throw credentials.problem;
-    const found = await lookupToken(services.db, services.clock, credentials.token);
+    const found = await lookupToken(services.db, services.clock, credentials.token, services.kept?.tokens);
     if (!found.grant) {
       const [message, description] = REFUSALS[found.refused](found.expiredAt);
       throw refuse(metadata, message, 'invalid_token', description);

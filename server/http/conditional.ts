@@ -12,10 +12,8 @@
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
 import { statementDataVersion } from '../areas/statements/public.js';
-import type { AuthContext } from '../kit/handler.js';
+import type { AuthContext, Services } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { Step } from './context.js';
 import { tagMatches } from './etag.js';
@@ -42,13 +40,13 @@ export const declaresIfNoneMatch = (operation: ContractOperation) =>
 
 /** The weak tag of a versioned operation's answer, from the company's statement version; undefined for other operations. */
 export async function versionedTag(
-  db: Kysely<Database>,
+  { db, kept }: Pick<Services, 'db' | 'kept'>,
   operationId: string,
   req: Request,
   auth: AuthContext | undefined,
 ): Promise<string | undefined> {
   if (!auth || !VERSIONED.has(operationId)) return undefined;
-  const version = await statementDataVersion(db, auth.companyId);
+  const version = await statementDataVersion(db, auth.companyId, kept?.statementVersions);
   const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1 || req.originalUrl.length);
   return `W/"${digest(parts(operationId, auth.companyId, version, auth.timeZone, query))}"`;
 }
@@ -57,11 +55,14 @@ export async function versionedTag(
  * The versioned operations' 304, before the body is read and the request validated (see above): the
  * step of a versioned read that declares `If-None-Match`; none for other operations.
  */
-export function notModifiedEarly(operation: ContractOperation, db: Kysely<Database>): Step | undefined {
+export function notModifiedEarly(
+  operation: ContractOperation,
+  services: Pick<Services, 'db' | 'kept'>,
+): Step | undefined {
   if (!VERSIONED.has(operation.operationId) || !declaresIfNoneMatch(operation)) return undefined;
   return async (req, res, context) => {
     if (req.headers['if-none-match'] === undefined || !isRead(req)) return;
-    const tag = await versionedTag(db, operation.operationId, req, context.auth);
+    const tag = await versionedTag(services, operation.operationId, req, context.auth);
     if (tag === undefined) return;
     context.versionedTag = tag;
     answeredNotModified(req, res, tag);

@@ -147,13 +147,18 @@ function answer(operation: ContractOperation, services: Services, reads: Map<str
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const versioned =
       conditional && isRead
-        ? (context.versionedTag ?? (await versionedTag(services.db, operation.operationId, req, context.auth)))
+        ? (context.versionedTag ?? (await versionedTag(services, operation.operationId, req, context.auth)))
         : undefined;
     if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
     const params = context.match?.params ?? {};
     const ctx = handlerContext(services, req, res, context);
     if (readHandler) await checkIfMatch(req, () => readHandler({ params, query: {}, body: undefined }, ctx));
     const reply = await handler({ params, query: req.query, body: req.body }, ctx);
+    // A write of this process (committed by now) is never answered from what was kept before it.
+    if (!isRead && context.auth && services.kept) {
+      services.kept.statementVersions.forgetOwner(context.auth.companyId);
+      services.kept.tokens.forgetOwner(context.auth.companyId);
+    }
     if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
     const text = reply.body === undefined ? undefined : JSON.stringify(reply.body);
     if (conditional && isRead && reply.status === 200) {
@@ -227,7 +232,7 @@ function chainOf(
     shared.shed,
     authentication(operation, services),
     shared.rateLimit,
-    notModifiedEarly(operation, services.db),
+    notModifiedEarly(operation, services),
     rejectBracketedArrays,
     mediaTypeCheck(operation),
     preflight ? (req, res, context) => preflight(req, res, context.match?.params ?? {}) : undefined,

@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { CardIssuer } from './card-issuer.js';
+import type { Kept } from '../db/change-signals.js';
 
 /** Operations the server answers; `receive…` are the webhook payloads it sends (the contract's `webhooks`). */
 export type OperationId = Exclude<keyof operations, `receive${string}`>;
@@ -88,6 +89,15 @@ export interface Services {
   config: Config;
   /** The card processor behind the virtual-card operations. */
   issuer: CardIssuer;
+  /** Reads kept between requests while the store's changes are heard (PostgreSQL: server/db/change-signals.ts). */
+  kept?: KeptReads;
+}
+
+export interface KeptReads {
+  /** Token lookups by digest (the auth store's rows). */
+  tokens: Kept<unknown>;
+  /** The statements' data version by company (the statement lists' and feeds' ETags). */
+  statementVersions: Kept<string>;
 }
 
 export interface HandlerContext extends Services {

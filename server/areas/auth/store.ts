@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
+import type { Kept } from '../../db/change-signals.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { prepared } from '../../db/prepared.js';
 
@@ -201,12 +202,22 @@ const tokenLookup = prepared((db, p: { digest: string }) =>
     .where('t.token_hash', '=', p.digest),
 );
 
+type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenLookup>>['rows'][number]>;
+
 /** Why a token does not authenticate; `undefined` when it does. */
 export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
 
 /** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
-export async function lookupToken(db: Db, clock: Clock, token: string) {
-  const [row] = (await tokenLookup(db, { digest: digestToken(token) })).rows;
+export async function lookupToken(db: Db, clock: Clock, token: string, kept?: Kept<unknown>) {
+  const digest = digestToken(token);
+  const read = async () => (await tokenLookup(db, { digest })).rows[0];
+  // Kept between requests on PostgreSQL (server/db/change-signals.ts): any change to a token, its
+  // client or its company is signalled, and a write for the company forgets it. Unknown tokens never.
+  const row = kept
+    ? ((await kept.get(digest, read, (found) =>
+        found ? { topic: 'tokens', owner: (found as TokenRow).company_id } : undefined,
+      )) as TokenRow | undefined)
+    : await read();
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
   if (new Date(row.expires_at).getTime() <= clock.now().getTime())

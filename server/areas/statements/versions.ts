@@ -22,6 +22,7 @@ import type { Database } from '../../db/database.js';
 import { storeKind } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import { recordEvent } from '../events/public.js';
+import { signalSql, type Kept } from '../../db/change-signals.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
@@ -56,7 +57,10 @@ export async function statementWriteTransaction<T>(
 export async function nextStatementVersion(trx: Db, companyId: string): Promise<number> {
   if (storeKind(trx) === 'sqlite') return (await statementVersion(trx, companyId)) + 1;
   await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, hashtext(${companyId}))`.execute(trx);
-  const { rows } = await sql<{ n: string | number }>`select nextval('statement_change_seq') as n`.execute(trx);
+  // Every process keeping the company's data version hears of the change when it commits.
+  const { rows } = await sql<{
+    n: string | number;
+  }>`select nextval('statement_change_seq') as n, ${signalSql(`statements:${companyId}`)}`.execute(trx);
   return Number(rows[0]!.n);
 }
 
@@ -65,9 +69,15 @@ export async function nextStatementVersion(trx: Db, companyId: string): Promise<
  * and removals), the number an unfinished ingest run holds (its rows appear when it ends, below the
  * largest maybe) and the store's history (a restored copy answers other tags however far it moved).
  */
-export async function statementDataVersion(db: Db, companyId: string): Promise<string> {
-  const { version, horizon: h, history } = await feedCeiling(db, companyId);
-  return `${version}:${h ?? ''}:${history}`;
+export async function statementDataVersion(db: Db, companyId: string, kept?: Kept<string>): Promise<string> {
+  const read = async () => {
+    const { version, horizon: h, history } = await feedCeiling(db, companyId);
+    return `${version}:${h ?? ''}:${history}`;
+  };
+  // Kept between requests on PostgreSQL (server/db/change-signals.ts): every change number taken is
+  // signalled, a write for the company forgets it, and it lives a second at most (an ingest run that
+  // died stops holding the feeds back by time alone).
+  return kept ? kept.get(companyId, read, () => ({ topic: `statements:${companyId}`, owner: companyId })) : read();
 }
 
 /** What a feed page is read against: the company's largest change number, the ingest horizon, the store's history. */

@@ -6,6 +6,7 @@
 // taking the same credit-card id, a lost connection); then the run is undone: its staged rows
 // deleted, nothing else had moved. A process that died mid-run leaves a LOADING run whose heartbeat
 // stops; the next ingest undoes it first.
+import { signalChange } from '../../../db/change-signals.js';
 import { ulid } from 'ulid';
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
@@ -75,6 +76,8 @@ export async function publishIngest(
         .execute();
       await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now, version);
       await finish?.(trx, version);
+      // The run's rows appear under a number taken earlier (PostgreSQL): the data version changes now.
+      if (reserved !== undefined) await signalChange(trx, `statements:${companyId}`);
     });
   } catch (err) {
     await undoRun(db, runId);
