@@ -74,7 +74,7 @@ export function createApp({
   readinessChecks,
   signals,
 }: AppOptions) {
-  const services: Services = { db, clock, config, issuer, kept: signals ? keptReads(signals) : undefined };
+  const services: Services = { db, clock, config, issuer, kept: signals ? keptReads(signals, config) : undefined };
   const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();
@@ -166,12 +166,13 @@ export function createApp({
 }
 
 /** What a process keeps between requests while the store's changes are heard (server/db/change-signals.ts). */
-function keptReads(signals: ChangeSignals): KeptReads {
+function keptReads(signals: ChangeSignals, config: Config): KeptReads {
   const now = () => performance.now();
   return {
     // A token's expiry is checked at each use; a minute bounds what a lost signal could cost.
     tokens: new Kept<unknown>(signals, { maxAgeMs: 60_000, maxEntries: 50_000, now }),
-    // A second: an ingest run that died stops holding the feeds back by time alone, never signalled.
-    statementVersions: new Kept<string>(signals, { maxAgeMs: 1_000, maxEntries: 50_000, now }),
+    // PG_KEEP_VERSION_MS (a second): an ingest run that died stops holding the feeds back by time
+    // alone, never signalled.
+    statementVersions: new Kept<string>(signals, { maxAgeMs: config.keepVersionMs, maxEntries: 50_000, now }),
   };
 }

@@ -375,6 +375,15 @@ const SETTINGS: readonly Setting[] = [
     check: wholeNumber(1),
   },
   {
+    name: 'PG_KEEP_VERSION_MS',
+    group: 'database',
+    type: 'integer',
+    default: '1000',
+    description:
+      "How long a process keeps a company's statement data version between polls (PostgreSQL; changes are heard at once, this bounds what only time changes); 0: read each time.",
+    check: wholeNumber(),
+  },
+  {
     name: 'REDIS_URL',
     group: 'database',
     type: 'URL',

@@ -2,7 +2,7 @@
 // version behind the polls' 304s: server/db/change-signals.ts) is never answered after a change
 // committed: two `finance serve` processes on one database; a write in one process, a revocation
 // from outside both (the CLI's store functions, another connection), and each process answers the
-// change well before what it kept would have aged out (a second for versions, a minute for tokens).
+// change well before what it kept would have aged out (versions kept 30 s here, tokens a minute).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ let servers: ServerProcess[];
 beforeAll(async () => {
   if (!onPostgres) return;
   dir = mkdtempSync(join(tmpdir(), 'change-signals-'));
-  ({ db, servers } = await startProcesses(await freshDatabase(dir), [1, 1]));
+  ({ db, servers } = await startProcesses(await freshDatabase(dir), [1, 1], { PG_KEEP_VERSION_MS: '30000' }));
 }, 120_000);
 afterAll(async () => {
   await Promise.all((servers ?? []).map((s) => s.stop()));
@@ -88,7 +88,7 @@ describe.runIf(onPostgres)('kept reads on PostgreSQL', () => {
     expect(after.response.headers.get('ETag')).not.toBe(tag);
   });
 
-  it('when another process writes, then this one stops answering 304 well within the second a version is kept', async () => {
+  it('when another process writes, then this one stops answering 304 at once, not when the version ages out', async () => {
     const acme = await company();
     const [a, b] = acme.apis as [ReturnType<typeof apiFor>, ReturnType<typeof apiFor>];
     const tag = (await b.GET(PAGE, { params: { query: {} } })).response.headers.get('ETag')!;
@@ -101,9 +101,9 @@ describe.runIf(onPostgres)('kept reads on PostgreSQL', () => {
     const ms = await msUntil(
       async () =>
         (await b.GET(PAGE, { params: { query: {}, header: { 'If-None-Match': tag } } })).response.status === 200,
-      3_000,
+      10_000,
     );
-    expect(ms).toBeLessThan(600);
+    expect(ms).toBeLessThan(5_000);
   });
 
   it('when a client is revoked outside the server, then every process refuses its token at once, not a minute later', async () => {
@@ -115,7 +115,7 @@ describe.runIf(onPostgres)('kept reads on PostgreSQL', () => {
         async () => (await api.GET('/cost-centers/v1/cost-centers')).response.status === 401,
         3_000,
       );
-      expect(ms).toBeLessThan(600);
+      expect(ms).toBeLessThan(5_000);
     }
   });
 });

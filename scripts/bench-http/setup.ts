@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { SERVER_SECRETS } from '../../server/settings.js';
 import { existsSync } from 'node:fs';
-import { openStore } from '../../server/db/store.js';
+import { isPostgresUrl, openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
 import { seedCompany } from '../../server/cli/seed.js';
@@ -22,8 +22,11 @@ export interface BenchData {
 
 /** Seeds `file` when it does not exist yet (reused otherwise) and issues a fresh day-long token. */
 export async function prepareDatabase(file: string, transactions: number): Promise<BenchData> {
-  const fresh = !existsSync(file);
   const db = (await openStore(file)).db;
+  // A SQLite file is reused when it exists; a PostgreSQL database when it holds the seeded company.
+  const fresh = isPostgresUrl(file)
+    ? !(await db.selectFrom('companies').select('id').where('name', '=', COMPANY).executeTakeFirst())
+    : !existsSync(file);
   try {
     let companyId: string;
     let writesId: string;
