@@ -176,8 +176,8 @@ export async function serve({
   const metrics = appMetrics(db);
   if (cluster.isWorker) reportToPrimary([processMetrics(), metrics.registry]);
   // Replicas share PostgreSQL: each hears the others' changes, so token lookups and statement data
-  // versions can be kept between requests (server/db/change-signals.ts).
-  const signals = store.kind === 'postgres' ? await listenForChanges(dbPath) : undefined;
+  // versions can be kept between requests (server/db/change-signals.ts); PG_KEEP_VERSION_MS=0 keeps nothing.
+  const signals = store.kind === 'postgres' && config.keepVersionMs > 0 ? await listenForChanges(dbPath) : undefined;
   // The composition: the store, the contract index, the services (the card issuer) and the app.
   const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const app = createApp({

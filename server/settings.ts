@@ -380,7 +380,7 @@ const SETTINGS: readonly Setting[] = [
     type: 'integer',
     default: '1000',
     description:
-      "How long a process keeps a company's statement data version between polls (PostgreSQL; changes are heard at once, this bounds what only time changes); 0: read each time.",
+      "How long a process keeps a company's statement data version between polls (PostgreSQL; changes are heard at once, this bounds what only time changes); 0: nothing kept between requests and no LISTEN connection (PgBouncer in transaction mode).",
     check: wholeNumber(),
   },
   {
