@@ -165,6 +165,8 @@ describe('samples and error reasons in a browser', () => {
 
   it('when a query is typed as the page opens, then the box answers before the viewer starts, which starts a second after the typing', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    // The page's timers run on a clock the test moves: a busy machine cannot start the viewer early.
+    await page.clock.install();
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
     const box = page.locator('#docs-search input');
     await box.waitFor();
@@ -172,6 +174,9 @@ describe('samples and error reasons in a browser', () => {
     await page.locator('#docs-search li[role=option]').first().waitFor();
     const viewer = () => page.evaluate(() => document.documentElement.dataset.viewer ?? 'waiting');
     expect(await viewer()).toBe('waiting');
+    await page.clock.runFor(800);
+    expect(await viewer()).toBe('waiting');
+    await page.clock.resume();
     await expect.poll(viewer, { timeout: 10_000 }).toBe('started');
     // The viewer's own full-text search comes up once it has started.
     await expect
@@ -183,6 +188,7 @@ describe('samples and error reasons in a browser', () => {
 
   it('when the menu is clicked before the viewer has started, then the viewer starts and shows that section', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.clock.install();
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
     const box = page.locator('#docs-search input');
     await box.waitFor();
@@ -191,6 +197,7 @@ describe('samples and error reasons in a browser', () => {
     await box.press('Escape');
     expect(await page.evaluate(() => document.documentElement.dataset.viewer ?? 'waiting')).toBe('waiting');
     await page.locator('#redoc').getByText('Rate limits', { exact: true }).first().click();
+    await page.clock.resume();
     await expect.poll(() => new URL(page.url()).hash).toBe('#/section/rate-limits');
     expect(new URL(page.url()).pathname).toBe('/docs');
     await expect
