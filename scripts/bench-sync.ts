@@ -156,12 +156,14 @@ async function main() {
     const ids: number[] = [];
     for await (const t of finance.paginate.bankingTransactions({ limit: 50 })) ids.push(t.id);
     const changed = ids.filter((_, i) => i % Math.round(1 / CHANGED_SHARE) === 0);
+    // Notes of this run (a reused database holds the last run's: writing those again changes nothing).
+    const run = Date.now().toString(36);
     for (let i = 0; i < changed.length; i += 10)
       await Promise.all(
         changed.slice(i, i + 10).map((transactionId, k) =>
           finance.PATCH('/statements/v1/banking/{transactionId}', {
             params: { path: { transactionId } },
-            body: { notes: `bench change ${i + k}` },
+            body: { notes: `bench change ${run} ${i + k}` },
           }),
         ),
       );
