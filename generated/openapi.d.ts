@@ -4312,6 +4312,13 @@ export interface components {
              * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             requestId: string | null;
+            /**
+             * @description The API client whose token made the change (tell your integration's own writes from people's
+             *     and other apps'); null for changes made by the platform or the operator (statement
+             *     ingestion, expiry, the command line, the sandbox's helpers when called without a token).
+             * @example cli_242794b805132019871a1de3
+             */
+            clientId: string | null;
             /** @description The resource after the change and, for updates, the previous values of the attributes that changed. */
             data: {
                 /**
@@ -10800,6 +10807,7 @@ export interface operations {
                      *           "type": "banking_transaction.updated",
                      *           "createdAt": "2026-11-20T15:04:05.123Z",
                      *           "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "clientId": "cli_242794b805132019871a1de3",
                      *           "data": {
                      *             "object": {
                      *               "id": 48213,
@@ -10859,6 +10867,7 @@ export interface operations {
                      *       "type": "banking_transaction.updated",
                      *       "createdAt": "2026-11-20T15:04:05.123Z",
                      *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "clientId": "cli_242794b805132019871a1de3",
                      *       "data": {
                      *         "object": {
                      *           "id": 48213,
@@ -12340,6 +12349,7 @@ export interface operations {
                  *       "type": "banking_transaction.reconciled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 48213,
@@ -12455,6 +12465,7 @@ export interface operations {
                  *       "type": "credit_card_transaction.reconciled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
@@ -12549,6 +12560,7 @@ export interface operations {
                  *       "type": "attachment.created",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
@@ -12610,6 +12622,7 @@ export interface operations {
                  *       "type": "cost_center.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
@@ -12664,6 +12677,7 @@ export interface operations {
                  *       "type": "supplier.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 1042,
@@ -12722,6 +12736,7 @@ export interface operations {
                  *       "type": "category.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 12,
@@ -12812,6 +12827,7 @@ export interface operations {
                  *       "type": "user.deleted",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "3f9c2b1e-8d4a-4c6f-a2b7-5e1d0c9f8a64",
@@ -12872,6 +12888,7 @@ export interface operations {
                  *       "type": "invite.created",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
@@ -12926,6 +12943,7 @@ export interface operations {
                  *       "type": "vcn.authorized",
                  *       "createdAt": "2026-12-10T18:42:11.000Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
@@ -13016,6 +13034,7 @@ export interface operations {
                  *       "type": "statement.ingested",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": null,
+                 *       "clientId": null,
                  *       "data": {
                  *         "object": {
                  *           "file": "extrato-2026-11.jsonl",
@@ -13068,6 +13087,7 @@ export interface operations {
                  *       "type": "webhook_endpoint.disabled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": null,
+                 *       "clientId": null,
                  *       "data": {
                  *         "object": {
                  *           "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",

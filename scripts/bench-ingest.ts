@@ -5,6 +5,7 @@
 // Two figures: the move with its balances, and the whole hold of `finance ingest`, which also records
 // one created event per row in the same transaction (its line keys, a small part, are left out).
 // Usage: npm run bench:ingest [-- --rows 40000 --db FILE|postgres://…] (default: a temporary SQLite file).
+import { PLATFORM } from '../server/kit/handler.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +120,7 @@ try {
       await recordCreatedEvents(trx, companyId, version, {
         now: clock.now(),
         timeZone: 'America/Sao_Paulo',
-        requestId: null,
+        actor: PLATFORM,
       });
       evented = performance.now();
     },

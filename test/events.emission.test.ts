@@ -129,3 +129,38 @@ describe('attachment events', () => {
     expect(data?.items.map((e) => [e.type, e.data.object.id])).toEqual([['attachment.created', declared.data!.id]]);
   });
 });
+
+describe('who made a change', () => {
+  it('when a change is made through the API, then its event names the request and the API client; a change outside a request, neither', async () => {
+    const acme = await server.newCompany();
+    const created = await acme.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Auditoria' } });
+    const account = await createAccount(server.db, acme.companyId);
+    const id = await createBankingTransaction(server.db, acme.companyId, account);
+    const patched = await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: id } },
+      body: { notes: 'conferido', costCenterId: created.data!.id },
+    });
+    // A rename changes what statement rows show: its statement.updates_available is the renamer's too.
+    await acme.api.PATCH('/cost-centers/v1/cost-centers/{id}', {
+      params: { path: { id: created.data!.id } },
+      body: { name: 'Auditoria interna' },
+    });
+    const role = await createRole(server.db, acme.companyId, { profile: 'EMPLOYEE', name: 'Analista' });
+    await acme.api.POST('/users/v1/invites', { body: { email: 'fora.de.request@acme.com.br', roleId: role.id } });
+    await acceptInvite(server.db, server.clock, acme.companyId, { email: 'fora.de.request@acme.com.br' });
+    const { data } = await acme.api.GET('/events/v1/events', { params: { query: { limit: 100 } } });
+    const byType = new Map(data!.items.map((e) => [e.type, e]));
+    expect(byType.get('cost_center.created')).toMatchObject({
+      clientId: acme.clientId,
+      requestId: created.response.headers.get('X-Request-Id'),
+    });
+    expect(byType.get('banking_transaction.updated')).toMatchObject({
+      clientId: acme.clientId,
+      requestId: patched.response.headers.get('X-Request-Id'),
+    });
+    expect(byType.get('statement.updates_available')?.clientId).toBe(acme.clientId);
+    expect(byType.get('invite.created')?.clientId).toBe(acme.clientId);
+    expect(byType.get('invite.accepted')).toMatchObject({ clientId: null, requestId: null });
+    expect(data!.items.every((e) => e.clientId === acme.clientId || e.clientId === null)).toBe(true);
+  });
+});

@@ -4235,6 +4235,13 @@ export interface components {
              * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
              */
             requestId: string | null;
+            /**
+             * @description The API client whose token made the change (tell your integration's own writes from people's
+             *     and other apps'); null for changes made by the platform or the operator (statement
+             *     ingestion, expiry, the command line, the sandbox's helpers when called without a token).
+             * @example cli_242794b805132019871a1de3
+             */
+            clientId: string | null;
             /** @description The resource after the change and, for updates, the previous values of the attributes that changed. */
             data: {
                 /**
@@ -10675,6 +10682,7 @@ export interface operations {
                      *           "type": "banking_transaction.updated",
                      *           "createdAt": "2026-11-20T15:04:05.123Z",
                      *           "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "clientId": "cli_242794b805132019871a1de3",
                      *           "data": {
                      *             "object": {
                      *               "id": 48213,
@@ -10734,6 +10742,7 @@ export interface operations {
                      *       "type": "banking_transaction.updated",
                      *       "createdAt": "2026-11-20T15:04:05.123Z",
                      *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *       "clientId": "cli_242794b805132019871a1de3",
                      *       "data": {
                      *         "object": {
                      *           "id": 48213,
@@ -12215,6 +12224,7 @@ export interface operations {
                  *       "type": "banking_transaction.reconciled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 48213,
@@ -12330,6 +12340,7 @@ export interface operations {
                  *       "type": "credit_card_transaction.reconciled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
@@ -12424,6 +12435,7 @@ export interface operations {
                  *       "type": "attachment.created",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "0b6a8f7e-2c1d-4e3f-9a8b-7c6d5e4f3a2b",
@@ -12485,6 +12497,7 @@ export interface operations {
                  *       "type": "cost_center.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "3f6c1f5e-8a4b-4d7e-9c21-5b0e7a9d2c14",
@@ -12539,6 +12552,7 @@ export interface operations {
                  *       "type": "supplier.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 1042,
@@ -12597,6 +12611,7 @@ export interface operations {
                  *       "type": "category.updated",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": 12,
@@ -12687,6 +12702,7 @@ export interface operations {
                  *       "type": "user.deleted",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "3f9c2b1e-8d4a-4c6f-a2b7-5e1d0c9f8a64",
@@ -12747,6 +12763,7 @@ export interface operations {
                  *       "type": "invite.created",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "id": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
@@ -12801,6 +12818,7 @@ export interface operations {
                  *       "type": "vcn.authorized",
                  *       "createdAt": "2026-12-10T18:42:11.000Z",
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
                  *       "data": {
                  *         "object": {
                  *           "vcnId": "01JD3R7M5Q2W8E4T6Y1V9K0PZX",
@@ -12891,6 +12909,7 @@ export interface operations {
                  *       "type": "statement.ingested",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": null,
+                 *       "clientId": null,
                  *       "data": {
                  *         "object": {
                  *           "file": "extrato-2026-11.jsonl",
@@ -12943,6 +12962,7 @@ export interface operations {
                  *       "type": "webhook_endpoint.disabled",
                  *       "createdAt": "2026-11-20T15:04:05.123Z",
                  *       "requestId": null,
+                 *       "clientId": null,
                  *       "data": {
                  *         "object": {
                  *           "id": "we_01JD3R9A7B5C3D1E2F4G6H8J0K",

@@ -190,6 +190,7 @@ const handlerContext = (services: Services, req: Request, res: Response, context
   issuer: services.issuer,
   auth: context.auth!,
   requestId: context.requestId,
+  actor: { requestId: context.requestId, clientId: context.auth?.clientId ?? null },
   req,
   res,
   logFields: (fields) => {

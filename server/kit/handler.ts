@@ -100,9 +100,20 @@ export interface KeptReads {
   statementVersions: Kept<string>;
 }
 
+/** Who made a change, as its event records it: the request (`X-Request-Id`) and the API client whose token it carried. */
+export interface Actor {
+  requestId: string | null;
+  clientId: string | null;
+}
+
+/** A change made outside any request (ingestion, expiry, the command line). */
+export const PLATFORM: Actor = { requestId: null, clientId: null };
+
 export interface HandlerContext extends Services {
   auth: AuthContext;
   requestId: string;
+  /** The request and its API client, for the events the handler's changes record. */
+  actor: Actor;
   req: Request;
   res: Response;
   /** Adds fields to the request's access log line (an export's filters and rows, read when it ends). */

@@ -21,7 +21,7 @@ const arrival = (ctx: HandlerContext): Arrival => ({
   companyId: ctx.auth.companyId,
   timeZone: ctx.auth.timeZone,
   now: ctx.auth.companyClock.now(),
-  requestId: ctx.requestId,
+  actor: ctx.actor,
 });
 
 /** The card as `getVcn` shows it, on the company's day at `now`. */
@@ -111,7 +111,7 @@ export const handlers = defineHandlers({
       const user = await acceptInvite(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, {
         email: invite.email,
         inviteId: invite.id,
-        requestId: ctx.requestId,
+        actor: ctx.actor,
         ...(body?.name !== undefined ? { name: body.name } : {}),
       });
       return { status: 200, body: presentUser(user) };

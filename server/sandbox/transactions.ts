@@ -2,6 +2,7 @@
 // arriving as the bank or card processor would report them. Each is checked as an ingest line is
 // (the contract's schema by the validator, then the statement's rules and the company's references),
 // and all of them are stored in one transaction with one `statement.ingested` event.
+import type { Actor } from '../kit/handler.js';
 import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { recordEvent } from '../areas/events/log.js';
@@ -34,7 +35,7 @@ export interface Arrival {
   timeZone: string;
   /** The company's instant. */
   now: Date;
-  requestId: string;
+  actor: Actor;
 }
 
 /** The transactions of a body: one, or a batch's `transactions`. */
@@ -76,7 +77,7 @@ async function inChunks<T, R>(items: T[], read: (item: T) => Promise<R>): Promis
 const event = (a: Arrival, banking: number, creditCard: number) => ({
   companyId: a.companyId,
   type: 'statement.ingested' as const,
-  requestId: a.requestId,
+  ...a.actor,
   object: { file: 'sandbox', banking, creditCard, ingestedAt: a.now.toISOString() },
 });
 
@@ -85,7 +86,7 @@ const recordCreated = async (trx: Db, a: Arrival) =>
   recordCreatedEvents(trx, a.companyId, await statementVersion(trx, a.companyId), {
     now: a.now,
     timeZone: a.timeZone,
-    requestId: a.requestId,
+    actor: a.actor,
   });
 
 export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], batch: boolean) {

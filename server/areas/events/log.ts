@@ -29,6 +29,8 @@ interface NewEvent {
   type: EventType;
   /** The request that made the change (`X-Request-Id`); null for changes made outside a request. */
   requestId: string | null | undefined;
+  /** The API client whose token the request carried; null or absent outside a request. */
+  clientId?: string | null;
   /** The resource as the API shows it — never card numbers. */
   object: unknown;
   /** The changed attributes' values before the change (updates only). */
@@ -61,6 +63,7 @@ export async function recordEvents(
     type: event.type,
     created_at: at.toISOString(),
     request_id: event.requestId ?? null,
+    client_id: event.clientId ?? null,
     data: JSON.stringify({
       object: event.object,
       ...(event.previousAttributes && Object.keys(event.previousAttributes).length > 0
@@ -89,6 +92,7 @@ interface EventBody {
   type: string;
   createdAt: string;
   requestId: string | null;
+  clientId: string | null;
   data: {
     object: Record<string, unknown>;
     previousAttributes?: Record<string, unknown>;
@@ -101,6 +105,7 @@ export const presentEvent = (row: EventRow): EventBody => ({
   type: row.type,
   createdAt: row.created_at,
   requestId: row.request_id,
+  clientId: row.client_id ?? null,
   data: JSON.parse(row.data) as EventBody['data'],
 });
 

@@ -8,6 +8,8 @@ export interface EventRow {
   type: string;
   created_at: string;
   request_id: string | null;
+  /** The API client whose request made the change (migration 0029); null for the platform's changes. */
+  client_id: string | null;
   /** JSON `{object, previousAttributes?}`. */
   data: string;
 }

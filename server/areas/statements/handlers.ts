@@ -17,11 +17,11 @@ const reconcile =
   (statement: Parameters<typeof annotateTransaction>[1]) =>
   async (
     { params, body }: { params: { transactionId: number | string }; body: Parameters<typeof annotateTransaction>[4] },
-    { db, auth, requestId }: HandlerContext,
+    { db, auth, actor }: HandlerContext,
   ) => {
     await annotateTransaction(db, statement, auth.companyId, params.transactionId, body, auth.companyClock.now(), {
       timeZone: auth.timeZone,
-      requestId,
+      actor,
     });
     return { status: 204 as const };
   };
@@ -37,7 +37,7 @@ const reconcileMany =
   (statement: Parameters<typeof annotateTransactions>[1]) =>
   async (
     { body }: { body: { transactions: Parameters<typeof annotateTransactions>[3] } },
-    { db, auth, requestId, req }: HandlerContext,
+    { db, auth, actor, req }: HandlerContext,
   ) => {
     if (req.headers['if-match'] !== undefined)
       throw badRequest(BATCH_IF_MATCH, [`If-Match: ${BATCH_IF_MATCH}`], {
@@ -46,7 +46,7 @@ const reconcileMany =
       });
     await annotateTransactions(db, statement, auth.companyId, body.transactions, auth.companyClock.now(), {
       timeZone: auth.timeZone,
-      requestId,
+      actor,
     });
     return { status: 204 as const };
   };

@@ -23,6 +23,7 @@ import { storeKind } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import { recordEvent } from '../events/public.js';
 import { signalSql, type Kept } from '../../db/change-signals.js';
+import type { Actor } from '../../kit/handler.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
@@ -184,9 +185,8 @@ export const horizon = (db: Db, companyId: string, liveSince: string = liveRunsS
 const liveRunsSince = () => new Date(Date.now() - DEAD_RUN_MS).toISOString();
 
 /** Who changed what the rows show, for the event that announces it. */
-export interface Announcement {
+export interface Announcement extends Actor {
   now: Date | string;
-  requestId: string | null;
 }
 
 /**
@@ -216,6 +216,7 @@ export async function touchStatementRows(
       companyId,
       type: 'statement.updates_available',
       requestId: at.requestId,
+      clientId: at.clientId,
       object: { statement: table === 'banking_transactions' ? 'banking' : 'credit-card' },
     });
   }

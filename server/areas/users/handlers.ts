@@ -28,19 +28,12 @@ export const handlers = defineHandlers({
   },
 
   updateUser: async ({ params, body }, ctx) => {
-    const user = await updateUser(
-      ctx.db,
-      ctx.auth.companyClock,
-      ctx.auth.companyId,
-      params.userId,
-      body,
-      ctx.requestId,
-    );
+    const user = await updateUser(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, params.userId, body, ctx.actor);
     return { status: 200, body: presentUser(user) };
   },
 
   deleteUser: async ({ params }, ctx) => {
-    await deleteUser(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, params.userId, ctx.requestId);
+    await deleteUser(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, params.userId, ctx.actor);
     return { status: 204 };
   },
 
@@ -73,7 +66,7 @@ export const handlers = defineHandlers({
   },
 
   createInvite: async ({ body }, ctx) => {
-    const email = await createInvite(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, body, ctx.requestId);
+    const email = await createInvite(ctx.db, ctx.auth.companyClock, ctx.auth.companyId, body, ctx.actor);
     return { status: 201, body: { message: `Invite sent to ${email}` } };
   },
 });

@@ -1,6 +1,7 @@
 // Invites: creating one (refused for members and pending addresses) and accepting one (sandbox).
 // Checks and writes share one transaction; the unique index on pending invites backs them up
 // should two requests still meet (several replicas on one PostgreSQL).
+import { PLATFORM, type Actor } from '../../kit/handler.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -45,7 +46,7 @@ export async function createInvite(
   clock: Clock,
   companyId: string,
   body: { roleId: string; email: string },
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<string> {
   const email = body.email.trim();
   const normalized = normalizeEmail(email);
@@ -69,7 +70,7 @@ export async function createInvite(
         user_id: null,
       };
       await insertInvite(trx, invite);
-      await recordEvent(trx, now, { companyId, type: 'invite.created', requestId, object: presentInvite(invite) });
+      await recordEvent(trx, now, { companyId, type: 'invite.created', ...actor, object: presentInvite(invite) });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyInvited(email);
@@ -91,7 +92,7 @@ export async function acceptInvite(
   db: Db,
   clock: Clock,
   companyId: string,
-  input: { email: string; name?: string; inviteId?: string; requestId?: string | null },
+  input: { email: string; name?: string; inviteId?: string; actor?: Actor },
 ): Promise<UserView> {
   const normalized = normalizeEmail(input.email);
   const now = clock.now().toISOString();
@@ -129,7 +130,7 @@ export async function acceptInvite(
     await recordEvent(trx, now, {
       companyId,
       type: 'invite.accepted',
-      requestId: input.requestId ?? null,
+      ...(input.actor ?? PLATFORM),
       object: presentInvite({ ...invite, status: 'ACCEPTED', accepted_at: now, user_id: id }),
       previousAttributes: { status: invite.status },
     });

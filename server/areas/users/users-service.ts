@@ -1,5 +1,6 @@
 // The rules of updating and deleting users. Each check and its write run in one transaction,
 // so concurrent requests cannot together break a rule (e.g. demote the last two administrators).
+import { PLATFORM, type Actor } from '../../kit/handler.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../kit/errors.js';
@@ -48,7 +49,7 @@ export async function updateUser(
   companyId: string,
   userId: string,
   body: { name?: string; roleId?: string },
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<UserView> {
   return writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
@@ -79,7 +80,7 @@ export async function updateUser(
     await recordEvent(trx, clock.now(), {
       companyId,
       type: 'user.updated',
-      requestId,
+      ...actor,
       object: after,
       previousAttributes: changedAttributes(before, after),
     });
@@ -92,7 +93,7 @@ export async function deleteUser(
   clock: Clock,
   companyId: string,
   userId: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<void> {
   await writeTransaction(db, async (trx) => {
     const user = await findUser(trx, companyId, userId);
@@ -106,6 +107,6 @@ export async function deleteUser(
       throw conflict('The last administrator cannot be deleted', [{ field: 'userId', message: KEEP_ADMIN }]);
     }
     await softDeleteUser(trx, companyId, userId, clock.now().toISOString());
-    await recordEvent(trx, clock.now(), { companyId, type: 'user.deleted', requestId, object: presentUser(user) });
+    await recordEvent(trx, clock.now(), { companyId, type: 'user.deleted', ...actor, object: presentUser(user) });
   });
 }

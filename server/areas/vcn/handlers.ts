@@ -65,7 +65,7 @@ export const handlers = defineHandlers({
       today,
       now,
       panKey: ctx.config.secrets.panKey,
-      requestId: ctx.requestId,
+      actor: ctx.actor,
     });
     return {
       status: 201,
@@ -83,7 +83,7 @@ export const handlers = defineHandlers({
       endDate: body.endDate,
       today,
       now,
-      requestId: ctx.requestId,
+      actor: ctx.actor,
     });
     return { status: 200, body: presentSummary(row, today) };
   },

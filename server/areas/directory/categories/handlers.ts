@@ -36,7 +36,7 @@ export const handlers = defineHandlers({
     const category = await createCategory(
       ctx.db,
       newCategory(companyId, body.name, 'CUSTOM', ctx.auth.companyClock.now().toISOString()),
-      ctx.requestId,
+      ctx.actor,
     );
     return {
       status: 201,
@@ -58,7 +58,7 @@ export const handlers = defineHandlers({
       params.id,
       body.name,
       ctx.auth.companyClock.now().toISOString(),
-      ctx.requestId,
+      ctx.actor,
     );
     return { status: 200, body: await one(ctx.db, companyId, row) };
   },
@@ -70,7 +70,7 @@ export const handlers = defineHandlers({
       query.ids,
       query.moveTo,
       ctx.auth.companyClock.now().toISOString(),
-      ctx.requestId,
+      ctx.actor,
     );
     return { status: 204 };
   },

@@ -31,7 +31,7 @@ export const handlers = defineHandlers({
 
   createCostCenter: async ({ body }, ctx) => {
     const row = newCostCenter(ctx.auth.companyId, body.name, ctx.auth.companyClock.now().toISOString());
-    await createCostCenter(ctx.db, row, ctx.requestId);
+    await createCostCenter(ctx.db, row, ctx.actor);
     return {
       status: 201,
       body: present(row),
@@ -52,7 +52,7 @@ export const handlers = defineHandlers({
       idOf(params),
       body.name,
       ctx.auth.companyClock.now().toISOString(),
-      ctx.requestId,
+      ctx.actor,
     );
     if (!row) throw costCenterNotFound();
     return { status: 200, body: present(row) };
@@ -65,7 +65,7 @@ export const handlers = defineHandlers({
         ctx.auth.companyId,
         idOf(params),
         ctx.auth.companyClock.now().toISOString(),
-        ctx.requestId,
+        ctx.actor,
       ))
     )
       throw costCenterNotFound();

@@ -1,4 +1,5 @@
 // Queries on the company's cost centers.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import type { CostCenterRow } from '../tables.js';
@@ -54,13 +55,13 @@ export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<
 }
 
 /** Creates one cost center (409 on a taken name) and records `cost_center.created`. */
-export async function createCostCenter(db: Db, row: CostCenterRow, requestId: string | null): Promise<void> {
+export async function createCostCenter(db: Db, row: CostCenterRow, actor: Actor): Promise<void> {
   await writeTransaction(db, async (trx) => {
     await insertCostCenters(trx, [row]);
     await recordEvent(trx, row.created_at, {
       companyId: row.company_id,
       type: 'cost_center.created',
-      requestId,
+      ...actor,
       object: presentCostCenter(row),
     });
   });
@@ -73,7 +74,7 @@ export async function renameCostCenter(
   id: string,
   name: string,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<CostCenterRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const before = await findCostCenter(trx, companyId, id);
@@ -87,12 +88,11 @@ export async function renameCostCenter(
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
-    if (after.name !== before.name)
-      await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, requestId });
+    if (after.name !== before.name) await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, ...actor });
     await recordEvent(trx, now, {
       companyId,
       type: 'cost_center.updated',
-      requestId,
+      ...actor,
       object: presentCostCenter(after),
       previousAttributes: changedAttributes(presentCostCenter(before), presentCostCenter(after)),
     });
@@ -106,14 +106,14 @@ export async function deleteCostCenter(
   companyId: string,
   id: string,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const row = await findCostCenter(trx, companyId, id);
     if (!row) return false;
-    await clearCostCenter(trx, companyId, id, { now, requestId });
+    await clearCostCenter(trx, companyId, id, { now, ...actor });
     await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).execute();
-    await recordEvent(trx, now, { companyId, type: 'cost_center.deleted', requestId, object: presentCostCenter(row) });
+    await recordEvent(trx, now, { companyId, type: 'cost_center.deleted', ...actor, object: presentCostCenter(row) });
     return true;
   });
 }

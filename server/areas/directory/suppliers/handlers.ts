@@ -21,7 +21,7 @@ export const handlers = defineHandlers({
     const row = await createSupplier(
       ctx.db,
       newSupplier(companyId, body.name, 'CUSTOM', ctx.auth.companyClock.now().toISOString()),
-      ctx.requestId,
+      ctx.actor,
     );
     return {
       status: 201,
@@ -43,7 +43,7 @@ export const handlers = defineHandlers({
       params.id,
       body.name,
       ctx.auth.companyClock.now().toISOString(),
-      ctx.requestId,
+      ctx.actor,
     );
     if (!row) throw supplierNotFound();
     return { status: 200, body: present(row) };
@@ -56,7 +56,7 @@ export const handlers = defineHandlers({
         ctx.auth.companyId,
         params.id,
         ctx.auth.companyClock.now().toISOString(),
-        ctx.requestId,
+        ctx.actor,
       ))
     )
       throw supplierNotFound();

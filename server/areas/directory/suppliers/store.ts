@@ -1,4 +1,5 @@
 // Queries on the company's suppliers.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import type { Db } from '../../../db/database.js';
 import { conflict } from '../../../kit/errors.js';
 import type { DirectoryType, NewSupplier } from '../tables.js';
@@ -62,7 +63,7 @@ export async function insertSuppliers(db: Db, rows: NewSupplier[]): Promise<numb
 }
 
 /** Creates one CUSTOM supplier (409 on a taken name), records `supplier.created`, answers it. */
-export async function createSupplier(db: Db, row: NewSupplier, requestId: string | null): Promise<Supplier> {
+export async function createSupplier(db: Db, row: NewSupplier, actor: Actor): Promise<Supplier> {
   return writeTransaction(db, async (trx) => {
     const [id] = await insertSuppliers(trx, [row]);
     const created = id === undefined ? undefined : await findSupplier(trx, row.company_id, id);
@@ -70,7 +71,7 @@ export async function createSupplier(db: Db, row: NewSupplier, requestId: string
     await recordEvent(trx, row.created_at, {
       companyId: row.company_id,
       type: 'supplier.created',
-      requestId,
+      ...actor,
       object: presentSupplier(created),
     });
     return created;
@@ -87,7 +88,7 @@ export async function renameSupplier(
   id: number,
   name: string,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<Supplier | undefined> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
@@ -105,7 +106,7 @@ export async function renameSupplier(
     await recordEvent(trx, now, {
       companyId,
       type: 'supplier.updated',
-      requestId,
+      ...actor,
       object: presentSupplier(renamed),
       previousAttributes: changedAttributes(presentSupplier(supplier), presentSupplier(renamed)),
     });
@@ -119,14 +120,14 @@ export async function deleteSupplier(
   companyId: string,
   id: number,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const supplier = await findSupplier(trx, companyId, id);
     if (!supplier) return false;
     if (supplier.type === 'DEFAULT') throw protectedSupplier(id);
     await trx.deleteFrom('suppliers').where('company_id', '=', companyId).where('id', '=', id).execute();
-    await recordEvent(trx, now, { companyId, type: 'supplier.deleted', requestId, object: presentSupplier(supplier) });
+    await recordEvent(trx, now, { companyId, type: 'supplier.deleted', ...actor, object: presentSupplier(supplier) });
     return true;
   });
 }

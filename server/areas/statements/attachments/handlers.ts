@@ -102,7 +102,7 @@ export const handlers = defineHandlers({
     };
   },
 
-  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, requestId }) => {
+  uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, actor }) => {
     const now = clock.now();
     const attachment = await admitUpload(
       db,
@@ -127,7 +127,7 @@ export const handlers = defineHandlers({
       attachment,
       { sha256: hash, size: bytes.length, blob: config.dataDir ? undefined : bytes },
       now,
-      requestId,
+      actor,
     );
     const timeZone = (await companyTimeZone(db, done.company_id)) ?? 'America/Sao_Paulo';
     return {

@@ -1,4 +1,5 @@
 // Attachment rows: declaration, the all-or-nothing completion of an upload, and reads.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../db/database.js';
 import { conflict, notFound } from '../../../kit/errors.js';
@@ -103,7 +104,7 @@ export async function completeUpload(
   attachment: AttachmentRow,
   content: { sha256: string; size: number; blob?: Buffer },
   now: Date,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<AttachmentRow> {
   return statementWriteTransaction(db, attachment.company_id, async (trx) => {
     if (content.blob) {
@@ -142,7 +143,7 @@ export async function completeUpload(
     await recordEvent(trx, now, {
       companyId: updated.company_id,
       type: 'attachment.created',
-      requestId,
+      ...actor,
       object: presentUploaded(updated, (await companyTimeZone(trx, updated.company_id)) ?? 'America/Sao_Paulo'),
     });
     // The transaction shows its attachments: it comes again in its statement's change feed.

@@ -3,6 +3,7 @@
 // `{"statement": "credit-card", "remove": "01JD…"}`. Checked with the file's other lines before
 // anything is written (the id must be a PENDING transaction of the company, or one already removed:
 // re-ingesting a file is harmless), then removed in the run's closing transaction (store/remove.ts).
+import { PLATFORM } from '../../../kit/handler.js';
 import type { Db } from '../../../db/database.js';
 import { findBankingItem } from '../store/banking-page.js';
 import { findCreditCardItem } from '../store/credit-card-page.js';
@@ -71,7 +72,7 @@ export async function applyRemovals(
   removals: Removal[],
   at: { now: Date; timeZone: string },
 ): Promise<void> {
-  const context = { companyId, now: at.now, timeZone: at.timeZone, requestId: null };
+  const context = { companyId, now: at.now, timeZone: at.timeZone, actor: PLATFORM };
   for (const r of removals)
     if (r.statement === 'banking') await removeBankingTransaction(trx, r.id, context);
     else await removeCreditCardTransaction(trx, r.id, context);

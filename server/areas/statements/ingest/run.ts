@@ -7,6 +7,7 @@
 // Idempotent per line: a line whose key (its `externalId`, else a hash of its content and how many
 // identical lines precede it in the file) was stored before is skipped, so re-ingesting a file
 // adds nothing, and a file that grew adds only its new lines.
+import { PLATFORM } from '../../../kit/handler.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
@@ -222,7 +223,7 @@ export async function ingestFile(
   await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx, version) => {
     for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
     await applyRemovals(trx, companyId, toRemove, { now, timeZone });
-    await recordCreatedEvents(trx, companyId, version, { now, timeZone, requestId: null });
+    await recordCreatedEvents(trx, companyId, version, { now, timeZone, actor: PLATFORM });
     // The summary of the whole file, after one event per new transaction.
     await recordEvent(trx, now, {
       companyId,

@@ -3,6 +3,7 @@
 // every field of a request applies together or not at all. A field set to the value it has is no
 // change: a write that changes nothing records no event, puts nothing in the feed and keeps every
 // ETag. A batch item's `ifMatch` is checked against the item as its GET shows it, in the same transaction.
+import type { Actor } from '../../../kit/handler.js';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/errors.js';
@@ -40,7 +41,7 @@ type View = Kysely<Record<Statement, Annotatable>>;
 /** Who changes the transaction: the company's time zone shapes the event's object; the request id goes on the event. */
 interface ChangeContext {
   timeZone: string;
-  requestId: string;
+  actor: Actor;
 }
 
 /** The transaction as the API shows it. */
@@ -168,7 +169,7 @@ async function applyAnnotation(
   await recordEvent(trx, now, {
     companyId,
     type: `${object}.${reconcile ? 'reconciled' : 'updated'}`,
-    requestId: context.requestId,
+    ...context.actor,
     object: after,
     previousAttributes: changedAttributes(before, after),
   });

@@ -2,6 +2,7 @@
 // position, each in its latest state, and whether it was created after that position. The order and
 // why a reader never misses a change: server/areas/statements/versions.ts. Also the `*.created` events
 // of the rows a write created, read back as the lists show them.
+import type { Actor } from '../../../kit/handler.js';
 import type { Db } from '../../../db/database.js';
 import { recordEvents } from '../../events/public.js';
 import { bankingItems, type BankingItem } from './banking-page.js';
@@ -177,7 +178,7 @@ export async function recordCreatedEvents(
   trx: Db,
   companyId: string,
   version: number,
-  at: { now: Date; timeZone: string; requestId: string | null },
+  at: { now: Date; timeZone: string; actor: Actor },
 ): Promise<void> {
   for (let after = 0; ; ) {
     const rows = await bankingItems(trx)
@@ -191,7 +192,7 @@ export async function recordCreatedEvents(
       .execute();
     const events = rows.map((row) => ({
       type: 'banking_transaction.created' as const,
-      requestId: at.requestId,
+      ...at.actor,
       object: presentBanking(withAttachments(row), at.timeZone),
     }));
     await recordEvents(trx, at.now, companyId, events);
@@ -209,7 +210,7 @@ export async function recordCreatedEvents(
       .execute();
     const events = rows.map((row) => ({
       type: 'credit_card_transaction.created' as const,
-      requestId: at.requestId,
+      ...at.actor,
       object: presentCreditCard(withAttachments(row), at.timeZone),
     }));
     await recordEvents(trx, at.now, companyId, events);

@@ -3,6 +3,7 @@
 // blocks its account's balance, and its id is kept in `statement_removals` with the change number of
 // the removal, so the change feeds answer it once in `removed`; the `*.removed` event carries it as it
 // was last shown. Only a PENDING transaction can be dropped: a PROCESSED or CANCELED one is final (409).
+import type { Actor } from '../../../kit/handler.js';
 import type { Db } from '../../../db/database.js';
 import { conflict, notFound } from '../../../kit/errors.js';
 import { recordEvent } from '../../events/public.js';
@@ -18,8 +19,8 @@ interface Removal {
   /** The company's instant. */
   now: Date;
   timeZone: string;
-  /** The request behind it; null for an ingest. */
-  requestId: string | null;
+  /** Who removed it: the request and its client; the platform's for an ingest. */
+  actor: Actor;
 }
 
 const notPending = (status: 1 | 2 | 3) =>
@@ -63,7 +64,7 @@ export async function removeBankingTransaction(db: Db, id: number, r: Removal): 
     await recordEvent(trx, r.now, {
       companyId: r.companyId,
       type: 'banking_transaction.removed',
-      requestId: r.requestId,
+      ...r.actor,
       object,
     });
   });
@@ -98,7 +99,7 @@ export async function removeCreditCardTransaction(db: Db, id: string, r: Removal
     await recordEvent(trx, r.now, {
       companyId: r.companyId,
       type: 'credit_card_transaction.removed',
-      requestId: r.requestId,
+      ...r.actor,
       object,
     });
   });

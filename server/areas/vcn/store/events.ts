@@ -1,4 +1,5 @@
 // The `vcn.*` events: the card as `getVcn` shows it (never card data), written in the change's transaction.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { companyTimeZone } from '../../auth/public.js';
@@ -31,7 +32,8 @@ export async function recordVcnEvent(
   card: VcnRow,
   now: Date,
   options: {
-    requestId?: string | null;
+    /** Who made the change; the platform's when absent (the card network, expiry). */
+    actor?: Actor;
     before?: Record<string, unknown>;
     authorization?: components['schemas']['VcnEventAuthorization'];
   } = {},
@@ -40,7 +42,7 @@ export async function recordVcnEvent(
   await recordEvent(db, now, {
     companyId: card.company_id,
     type,
-    requestId: options.requestId ?? null,
+    ...(options.actor ?? PLATFORM),
     object,
     previousAttributes: options.before
       ? changedAttributes(options.before, pick(object, Object.keys(options.before)))

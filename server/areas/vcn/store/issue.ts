@@ -42,6 +42,6 @@ export async function issueVcn(db: Kysely<Database>, issuer: CardIssuer, request
     panCiphertext: encryptPan(request.panKey, reservation.id, card.pan),
     panLast4: card.pan.slice(-4),
   };
-  const row = await confirmReservation(db, reservation, data, now, request.requestId ?? null);
+  const row = await confirmReservation(db, reservation, data, now, request.actor);
   return { row, pan: card.pan };
 }

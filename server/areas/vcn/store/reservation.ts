@@ -1,5 +1,6 @@
 // The idempotency key's reservation: a PENDING row that holds the key (the partial unique index
 // counts it) while the issuer is called, then becomes the card or is removed.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import { type Kysely, sql } from 'kysely';
 import { recordVcnEvent } from './events.js';
 import { ulid } from 'ulid';
@@ -22,7 +23,7 @@ export interface IssueRequest {
   now: Date;
   panKey: Buffer;
   /** Goes on the `vcn.issued` event. */
-  requestId?: string;
+  actor?: Actor;
 }
 
 type Holder = Pick<VcnTable, 'id' | 'status' | 'end_date' | 'created_at' | 'replaces_id'>;
@@ -166,7 +167,7 @@ export async function confirmReservation(
   reservation: VcnTable,
   card: CardData,
   now: Date,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<VcnRow> {
   const changes = {
     status: 'ACTIVE' as const,
@@ -185,7 +186,7 @@ export async function confirmReservation(
       .executeTakeFirst();
     if (done.numUpdatedRows !== 1n) throw providerUnavailable();
     const issued = issuedCard({ ...reservation, ...changes });
-    await recordVcnEvent(trx, 'vcn.issued', issued, now, { requestId });
+    await recordVcnEvent(trx, 'vcn.issued', issued, now, { actor });
     return issued;
   });
 }

@@ -3,6 +3,7 @@
 // compare-and-set and takes the slot; the issuer is called outside any transaction; a second
 // short transaction applies the change, or frees the slot on failure (the card unchanged).
 // While a change is in flight, any other change of the card is refused with 409.
+import { PLATFORM, type Actor } from '../../../kit/handler.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordVcnEvent, shownCard } from './events.js';
@@ -25,7 +26,7 @@ interface UpdateRequest {
   today: string;
   now: Date;
   /** Goes on the `vcn.updated` event. */
-  requestId?: string;
+  actor?: Actor;
 }
 
 interface Change {
@@ -101,7 +102,7 @@ async function settleChange(
   change: Change,
   apply: boolean,
   now: Date,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<boolean> {
   const values = apply
     ? { ...NO_CHANGE, limit_minor: change.limitMinor, end_date: change.endDate, updated_at: now.toISOString() }
@@ -128,7 +129,7 @@ async function settleChange(
           updated_at: now.toISOString(),
         },
         now,
-        { requestId, before },
+        { actor, before },
       );
     }
     return true;
@@ -147,7 +148,7 @@ export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, reques
     throw error;
   }
   // The slot is gone only if this request outlived the abandonment delay and another change took over.
-  if (!(await settleChange(db, change, true, request.now, request.requestId ?? null))) throw providerUnavailable();
+  if (!(await settleChange(db, change, true, request.now, request.actor))) throw providerUnavailable();
   return {
     ...card,
     ...NO_CHANGE,

@@ -1,4 +1,5 @@
 // Queries on the company's categories and their establishments.
+import { PLATFORM, type Actor } from '../../../../kit/handler.js';
 import type { Db } from '../../../../db/database.js';
 import { conflict } from '../../../../kit/errors.js';
 import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '../../tables.js';
@@ -53,7 +54,7 @@ export async function insertCategories(db: Db, rows: NewCategory[]): Promise<num
 }
 
 /** Creates one CUSTOM category (409 on a taken name), records `category.created`, answers it as shown. */
-export async function createCategory(db: Db, row: NewCategory, requestId: string | null) {
+export async function createCategory(db: Db, row: NewCategory, actor: Actor) {
   return writeTransaction(db, async (trx) => {
     const [id] = await insertCategories(trx, [row]);
     const created = id === undefined ? undefined : await findCategory(trx, row.company_id, id);
@@ -62,7 +63,7 @@ export async function createCategory(db: Db, row: NewCategory, requestId: string
     await recordEvent(trx, row.created_at, {
       companyId: row.company_id,
       type: 'category.created',
-      requestId,
+      ...actor,
       object: shown,
     });
     return shown!;
@@ -86,7 +87,7 @@ export async function renameCategory(
   id: number,
   name: string,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<CategoryRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const category = await findCategory(trx, companyId, id);
@@ -97,13 +98,13 @@ export async function renameCategory(
       trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute(),
     );
     if (changes.name !== category.name)
-      await touchStatementRows(trx, companyId, 'custom_category_id', [id], { now, requestId });
+      await touchStatementRows(trx, companyId, 'custom_category_id', [id], { now, ...actor });
     const renamed = { ...category, ...changes };
     const [before, after] = await shownCategories(trx, companyId, [category, renamed]);
     await recordEvent(trx, now, {
       companyId,
       type: 'category.updated',
-      requestId,
+      ...actor,
       object: after,
       previousAttributes: changedAttributes(before!, after!),
     });

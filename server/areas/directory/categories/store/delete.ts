@@ -1,4 +1,5 @@
 // The collection DELETE of categories: every check first, then one atomic step.
+import { PLATFORM, type Actor } from '../../../../kit/handler.js';
 import type { Db } from '../../../../db/database.js';
 import { badRequest, unprocessable, ApiError } from '../../../../kit/errors.js';
 import { TYPE_ID } from '../../store/types.js';
@@ -20,7 +21,7 @@ export async function deleteCategories(
   ids: readonly number[],
   moveTo: number | undefined,
   now: string,
-  requestId: string | null = null,
+  actor: Actor = PLATFORM,
 ): Promise<void> {
   await writeTransaction(db, async (trx) => {
     if (moveTo !== undefined) {
@@ -88,8 +89,8 @@ export async function deleteCategories(
         .where('category_id', 'in', ids)
         .execute();
     }
-    await reassignCategory(trx, companyId, ids, moveTo ?? null, { now, requestId });
-    for (const object of shown) await recordEvent(trx, now, { companyId, type: 'category.deleted', requestId, object });
+    await reassignCategory(trx, companyId, ids, moveTo ?? null, { now, ...actor });
+    for (const object of shown) await recordEvent(trx, now, { companyId, type: 'category.deleted', ...actor, object });
     await trx.deleteFrom('categories').where('company_id', '=', companyId).where('id', 'in', ids).execute();
   });
 }
