@@ -75,7 +75,8 @@ async function snapshot(): Promise<string> {
     // in no fixed order): other test files write to the same server all the time, moving the WAL
     // position this file watches, so this runs often.
     const parts = tables.map(
-      (t) => `(select md5(coalesce(string_agg(x::text, chr(10) order by x::text), '')) from "${t.replace(/"/g, '""')}" x)`,
+      (t) =>
+        `(select md5(coalesce(string_agg(x::text, chr(10) order by x::text), '')) from "${t.replace(/"/g, '""')}" x)`,
     );
     const { rows } = await sql<{ h: string }>`select ${sql.raw(parts.join(" || ' ' || "))} as h`.execute(server.db);
     return rows[0]!.h;
