@@ -12,7 +12,7 @@ type Db = Kysely<Database>;
 
 const nextAuditId = monotonicUlids();
 
-export interface AuditEntry {
+interface AuditEntry {
   companyId: string;
   action: AuditAction;
   /** The API client id that acted, `cli` or `system`. */

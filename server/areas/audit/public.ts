@@ -1,5 +1,5 @@
 // What other areas may use of the audit area: recording an entry in the action's transaction, who
-// made a request, the actions, and the retention purge.
-export { CLI_ACTOR, SYSTEM_ACTOR, type AuditAction } from './actions.js';
-export { auditing, plainAddress, recordAudit, requestActor, type AuditEntry, type AuditWrite } from './log.js';
+// made a request, the actors outside a request, and the retention purge.
+export { CLI_ACTOR, SYSTEM_ACTOR } from './actions.js';
+export { auditing, plainAddress, recordAudit, requestActor, type AuditWrite } from './log.js';
 export { purgeAuditEntries } from './store.js';

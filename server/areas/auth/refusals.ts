@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit } from '../audit/public.js';
 
-export type RefusalReason = 'invalid_credentials' | 'client_expired' | 'address_not_allowed' | 'scope_not_granted';
+type RefusalReason = 'invalid_credentials' | 'client_expired' | 'address_not_allowed' | 'scope_not_granted';
 
 interface Refusal {
   db: Db;

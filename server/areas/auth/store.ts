@@ -9,7 +9,7 @@ import { prepared } from '../../db/prepared.js';
 import { recordAudit } from '../audit/public.js';
 
 /** Who made a change to a client, for its audit entry: an API client id (with its address and request), `cli` or `system`. */
-export interface ChangedBy {
+interface ChangedBy {
   actor: string;
   ip?: string | null;
   requestId?: string | null;
