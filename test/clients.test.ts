@@ -147,6 +147,16 @@ describe('createApiClient', () => {
     expect(data?.lastUsedAt).toBeNull();
   });
 
+  it('when a token request with one of its client ids has a wrong secret, then it is audited; an unknown id is in no log', async () => {
+    const acme = await server.newCompany();
+    const c = await created(acme, { name: 'typo', scopes: ['statements:read'] });
+    expect((await tokenFor(server.baseUrl, c.clientId, `${c.clientSecret}x`)).status).toBe(401);
+    expect((await tokenFor(server.baseUrl, 'cli_000000000000000000000000', c.clientSecret)).status).toBe(401);
+    const refused = await audit(acme, ['token.refused']);
+    expect(refused.map((e) => [e.actor, e.details])).toEqual([[c.clientId, { reason: 'invalid_credentials' }]]);
+    expect(JSON.stringify(refused)).not.toContain(c.clientSecret);
+  });
+
   it('when the server trusts a proxy on loopback, then the allowlist reads the forwarded address', async () => {
     const proxied = await startTestServer({ deliveries: 'manual', config: { trustProxy: ['loopback'] } });
     try {
@@ -279,7 +289,7 @@ describe('deleteApiClient', () => {
       }),
     ]);
     const refused = await audit(acme, ['token.refused']);
-    expect(refused[0]).toMatchObject({ actor: c.clientId, details: { reason: 'invalid_credentials' } });
+    expect(refused[0]).toMatchObject({ actor: c.clientId, details: { reason: 'client_revoked' } });
   });
 
   it('when the client holds scopes the caller does not, then 403 and it keeps working', async () => {

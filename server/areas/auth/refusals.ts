@@ -5,7 +5,12 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit } from '../audit/public.js';
 
-type RefusalReason = 'invalid_credentials' | 'client_expired' | 'address_not_allowed' | 'scope_not_granted';
+type RefusalReason =
+  | 'invalid_credentials'
+  | 'client_revoked'
+  | 'client_expired'
+  | 'address_not_allowed'
+  | 'scope_not_granted';
 
 interface Refusal {
   db: Db;
@@ -23,10 +28,18 @@ export async function refuseToken(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   const { db, clock, clientId, ip, requestId } = refusal;
-  const company =
-    companyId ??
-    (await db.selectFrom('api_clients').select('company_id').where('id', '=', clientId).executeTakeFirst())?.company_id;
-  if (!company) return;
+  const known =
+    companyId === undefined
+      ? await db
+          .selectFrom('api_clients')
+          .select(['company_id', 'revoked_at'])
+          .where('id', '=', clientId)
+          .executeTakeFirst()
+      : { company_id: companyId, revoked_at: null };
+  if (!known) return;
+  const company = known.company_id;
+  // Any secret of a revoked client is refused: the log says the client is revoked, not that the secret was wrong.
+  const why: RefusalReason = reason === 'invalid_credentials' && known.revoked_at !== null ? 'client_revoked' : reason;
   await recordAudit(db, clock, {
     companyId: company,
     action: 'token.refused',
@@ -34,6 +47,6 @@ export async function refuseToken(
     target: clientId,
     ip,
     requestId,
-    details: { reason, ...details },
+    details: { reason: why, ...details },
   });
 }
