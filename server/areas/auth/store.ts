@@ -304,18 +304,38 @@ export async function listCompanies(db: Db) {
 export async function listClients(db: Db, companyId?: string) {
   let query = db
     .selectFrom('api_clients')
-    .select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at', 'last_used_at', 'previous_secret_expires_at'])
+    .select([
+      'id',
+      'company_id',
+      'name',
+      'scopes',
+      'allowed_ips',
+      'expires_at',
+      'created_at',
+      'created_by',
+      'revoked_at',
+      'last_used_at',
+      'last_used_ip',
+      'previous_secret_expires_at',
+    ])
     .orderBy('created_at');
   if (companyId) query = query.where('company_id', '=', companyId);
   const rows = await query.execute();
   return rows.map((r) => ({
     clientId: r.id,
     companyId: r.company_id,
+    name: r.name,
     scopes: r.scopes.split(' ').filter(Boolean),
+    /** CIDR blocks it may get tokens from; null: any address. */
+    allowedIps: r.allowed_ips ? (JSON.parse(r.allowed_ips) as string[]) : null,
+    expiresAt: r.expires_at,
     createdAt: r.created_at,
+    /** The API client id that created it, `cli`, or null. */
+    createdBy: r.created_by,
     revokedAt: r.revoked_at,
     /** When the client was last given a token; null when never. */
     lastUsedAt: r.last_used_at,
+    lastUsedIp: r.last_used_ip,
     /** Until when its previous secret (of a rotation with a grace) is still accepted. */
     previousSecretExpiresAt: r.previous_secret_expires_at,
   }));
