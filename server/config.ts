@@ -21,6 +21,10 @@ export interface Config {
   /** Folder for uploaded files and other data next to the database. */
   dataDir: string;
   tokenTtlSeconds: number;
+  /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, at least 400). */
+  auditRetentionDays: number;
+  /** Days without a token after which an API client is revoked (`CLIENT_UNUSED_EXPIRY_DAYS`); 0: never. */
+  clientUnusedExpiryDays: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** Statement exports one company may run at once (`EXPORTS_PER_COMPANY`, 2); beyond, 429. */
@@ -143,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     corsOrigins: parseOrigins(env.CORS_ORIGINS) ?? (production ? [] : SANDBOX_ORIGINS),
     dataDir: env.DATA_DIR ?? './data',
     tokenTtlSeconds: 1800,
+    auditRetentionDays: nonNegative(env.AUDIT_RETENTION_DAYS, 'AUDIT_RETENTION_DAYS', 400),
+    clientUnusedExpiryDays: nonNegative(env.CLIENT_UNUSED_EXPIRY_DAYS, 'CLIENT_UNUSED_EXPIRY_DAYS', 0),
     rateLimitPerMinute: nonNegative(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 600),
     exportsPerCompany: nonNegative(env.EXPORTS_PER_COMPANY, 'EXPORTS_PER_COMPANY', 2),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),

@@ -29,6 +29,8 @@ import { ALL_SCOPES, listCompanies } from './areas/auth/public.js';
 import { prepareSandbox } from './sandbox/startup.js';
 import { createDeliveryWorker } from './areas/webhooks/worker.js';
 import { recordExpiries } from './areas/vcn/public.js';
+import { purgeAuditEntries } from './areas/audit/public.js';
+import { expireUnusedClients } from './areas/auth/public.js';
 import { purgeKeys } from './idempotency/store.js';
 import { docsPath } from './docs.js';
 import { contract } from './contract/index.js';
@@ -207,7 +209,12 @@ export async function serve({
     clock: systemClock,
     logger,
     allowPrivate: config.webhooksAllowPrivate,
-    housekeeping: [(now) => recordExpiries(db, now), (now) => purgeKeys(db, now)],
+    housekeeping: [
+      (now) => recordExpiries(db, now),
+      (now) => purgeKeys(db, now),
+      (now) => purgeAuditEntries(db, now, config.auditRetentionDays),
+      () => expireUnusedClients(db, systemClock, config.clientUnusedExpiryDays),
+    ],
   });
   worker.start();
   if (!cluster.isWorker) announce(prepared, 1, host, logger);

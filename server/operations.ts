@@ -1,7 +1,9 @@
 // Every operation of the contract, by operationId: its handler (`satisfies Handlers` makes a missing
 // handler a compile error) and, for the few that have one, its preflight (server/kit/handler.ts).
 import type { Handlers, Preflights } from './kit/handler.js';
+import { handlers as audit } from './areas/audit/handlers.js';
 import { handlers as auth, liveHandlers as liveAuth } from './areas/auth/handlers.js';
+import { handlers as clients } from './areas/auth/client-handlers.js';
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
@@ -17,8 +19,10 @@ import { handlers as webhooks } from './areas/webhooks/handlers.js';
 import { handlers as sandbox } from './sandbox/handlers.js';
 
 export const operations = {
+  ...audit,
   ...auth,
   ...liveAuth,
+  ...clients,
   ...directory,
   ...users,
   ...statements,

@@ -163,6 +163,24 @@ const SETTINGS: readonly Setting[] = [
     check: wholeNumber(),
   },
   {
+    name: 'AUDIT_RETENTION_DAYS',
+    group: 'server',
+    type: 'integer',
+    default: '400',
+    description:
+      'Days an audit log entry is kept (`GET /audit/v1/entries`) before the worker deletes it; at least 400.',
+    check: wholeNumber(400, 36_500),
+  },
+  {
+    name: 'CLIENT_UNUSED_EXPIRY_DAYS',
+    group: 'server',
+    type: 'integer',
+    default: '0',
+    description:
+      'An API client given no token for this many days (counted from its creation when never used) is revoked by the worker; `0` off.',
+    check: wholeNumber(0, 36_500),
+  },
+  {
     name: 'EXPORTS_PER_COMPANY',
     group: 'server',
     type: 'integer',

@@ -1371,6 +1371,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API clients
+         * @description The company's API clients, oldest first, a page at a time, revoked ones included: their
+         *     scopes, address allowlist, expiry, who created them, and when and from where each last got a
+         *     token. Secrets never appear.
+         */
+        get: operations["listApiClients"];
+        put?: never;
+        /**
+         * Create an API client
+         * @description Creates another API client of the company and answers with its secret, shown only now. Its
+         *     scopes must be among the scopes of the calling token (403 otherwise: a client cannot give
+         *     more than it holds). `allowedIps` limits the addresses it may get tokens from; `expiresAt`
+         *     ends it. Recorded in the audit log (`api_client.created`).
+         */
+        post: operations["createApiClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/v1/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+                clientId: components["parameters"]["ApiClientId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an API client
+         * @description One API client of the company, without its secret.
+         */
+        get: operations["getApiClient"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API client
+         * @description Revokes the client: its secret and every token issued to it stop working at once. The client
+         *     stays in the list as `revoked`. A client whose scopes go beyond the calling token's cannot be
+         *     revoked with it (403). Revoking a revoked client answers 204 and changes nothing. Recorded in
+         *     the audit log (`api_client.revoked`).
+         */
+        delete: operations["deleteApiClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clients/v1/clients/{clientId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+                clientId: components["parameters"]["ApiClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API client's secret
+         * @description Gives the client a new secret, shown only in this answer. Without a grace the old secret and
+         *     the tokens issued to the client stop working at once; with `graceSeconds` the old secret still
+         *     gets tokens until the grace ends, and no token outlives it. A revoked client answers 409; a
+         *     client whose scopes go beyond the calling token's, 403. Recorded in the audit log
+         *     (`api_client.secret_rotated`).
+         */
+        post: operations["rotateApiClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/v1/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit entries
+         * @description The company's audit log, newest first, a page at a time: who created, rotated or revoked an
+         *     API client, which token requests were refused, who revealed a card, downloaded an export or
+         *     changed a webhook endpoint — with the actor, its address, the request id and the time. Entries
+         *     are kept at least 400 days (`AUDIT_RETENTION_DAYS`). Filter by `actions` (comma-separated),
+         *     `actor` and a time range (`createdAfter`, `createdBefore`). A company sees only its own entries.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/v1/banking-transactions": {
         parameters: {
             query?: never;
@@ -4451,6 +4561,195 @@ export interface components {
             nextPageStartKey?: string;
         };
         /**
+         * @description A scope of the API (see the OAuth2 security scheme).
+         * @example statements:read
+         * @enum {string}
+         */
+        ScopeName: "statements:read" | "statements:write" | "directory:read" | "directory:write" | "users:read" | "users:write" | "vcn:read" | "vcn:write" | "vcn:reveal" | "events:read" | "webhooks:read" | "webhooks:write" | "sandbox:write" | "audit:read" | "clients:manage";
+        /**
+         * @description The addresses the client may ask for tokens from: IPv4 or IPv6 CIDR blocks (`203.0.113.0/24`)
+         *     or single addresses. A token request from any other address is refused (`invalid_client`) and
+         *     recorded in the audit log. Null: any address.
+         * @example [
+         *       "203.0.113.0/24",
+         *       "2001:db8::/32"
+         *     ]
+         */
+        AllowedIps: string[] | null;
+        /**
+         * @description An API client of the company: what exchanges a client id and secret for access tokens at
+         *     `POST /oauth/token`. The secret is shown only when the client is created or rotated.
+         */
+        ApiClient: {
+            /** @example cli_9a8b7c6d5e4f3a2b1c0d9e8f */
+            clientId: string;
+            /**
+             * @description What the client is for; null for clients made by the command line without one.
+             * @example ERP nightly sync
+             */
+            name: string | null;
+            /** @description The scopes the client's tokens may carry. */
+            scopes: components["schemas"]["ScopeName"][];
+            allowedIps: components["schemas"]["AllowedIps"];
+            /**
+             * Format: date-time
+             * @description When the client stops getting tokens (its tokens end then too); null when it does not expire.
+             * @example 2027-06-30T00:00:00.000Z
+             */
+            expiresAt: string | null;
+            /**
+             * @description `active`; `expired` once `expiresAt` has passed; `revoked` when deleted (or revoked for disuse).
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The API client id that created it, `cli` for the operator's command line, or null for clients older than this field.
+             * @example cli_4f1c2a9e8b7d6c5a4f3e2d1c
+             */
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the client was last given a token; null when never.
+             * @example 2026-11-20T15:04:05.123Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * @description The address it last got a token from; null when never.
+             * @example 203.0.113.7
+             */
+            lastUsedIp: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation with a grace, until when the previous secret still gets tokens.
+             * @example null
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        /** @description A page of the company's API clients, oldest first. Secrets never appear. */
+        ApiClientList: {
+            items: components["schemas"]["ApiClient"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMTEtMjBUMTU6MDA6MDAuMDAwWiIsImNsaV85YThiIl19.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /** @description A new API client. Its scopes must be among the scopes of the token that creates it. */
+        ApiClientCreate: {
+            /**
+             * @description What the client is for.
+             * @example ERP nightly sync
+             */
+            name: string;
+            scopes: components["schemas"]["ScopeName"][];
+            allowedIps?: components["schemas"]["AllowedIps"];
+            /**
+             * Format: date-time
+             * @description When the client stops getting tokens; in the future. Null or absent: it does not expire.
+             * @example 2027-06-30T00:00:00Z
+             */
+            expiresAt?: string | null;
+        };
+        /** @description The client with its secret, shown only in this answer. */
+        ApiClientWithSecret: components["schemas"]["ApiClient"] & {
+            /**
+             * @description The client secret. Store it now; it is never shown again.
+             * @example sk_Mf9r8GKYqrTwjUPD8ILPZIo2LaLaSwQ1d2e3f4g5h6
+             */
+            clientSecret: string;
+        };
+        /** @description How long the old secret keeps working after the rotation. */
+        ApiClientRotate: {
+            /**
+             * @description Seconds the old secret still gets tokens (and the tokens already issued live on, none beyond
+             *     the grace's end); 0, the old secret and its tokens stop working at once. At most 7 days.
+             * @default 0
+             * @example 86400
+             */
+            graceSeconds: number;
+        };
+        /**
+         * @description What was done: `api_client.created`, `api_client.secret_rotated`, `api_client.revoked`,
+         *     `api_client.expired` (revoked for disuse), `token.refused` (a token request with a known client
+         *     id was refused: wrong secret, address outside the allowlist, expired or revoked client, scope not
+         *     granted), `vcn.revealed`, `export.downloaded`, `webhook_endpoint.created`,
+         *     `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`.
+         *     New actions may be added: ignore actions you do not know.
+         * @example api_client.created
+         * @enum {string}
+         */
+        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+        /**
+         * @description One action on the company's credentials, cards, exports or webhook endpoints, recorded in the
+         *     same transaction as the action. Entries are never changed; they are kept at least 400 days.
+         */
+        AuditEntry: {
+            /**
+             * @description Unique; later entries have greater ids.
+             * @example aud_01JD3S2K8Z9Y7X6V5T4S3R2Q1P
+             */
+            id: string;
+            action: components["schemas"]["AuditAction"];
+            /**
+             * @description Who acted: the API client id (`cli_…`) the access token was issued to (for `token.refused`,
+             *     the client id that asked), `cli` for the operator's command line, or `system` for what the
+             *     service does on its own.
+             * @example cli_4f1c2a9e8b7d6c5a4f3e2d1c
+             */
+            actor: string;
+            /**
+             * @description What the action was done to (a client id, a card id, a webhook endpoint id, an export path); null when nothing in particular.
+             * @example cli_9a8b7c6d5e4f3a2b1c0d9e8f
+             */
+            target: string | null;
+            /**
+             * @description The caller's address as the server determines it; null for the command line and the service itself.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+            /**
+             * @description The `X-Request-Id` of the request; null outside a request.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId: string | null;
+            /**
+             * Format: date-time
+             * @description When the action was done.
+             * @example 2026-11-20T15:04:05.123Z
+             */
+            createdAt: string;
+            /**
+             * @description What else the action says, per action: `scopes`, `allowedIps`, `expiresAt`, `graceEndsAt` for clients; `reason` for a refused token request; `format` for an export. Never a secret.
+             * @example {
+             *       "scopes": [
+             *         "statements:read"
+             *       ]
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the company's audit entries, newest first. */
+        AuditEntryList: {
+            items: components["schemas"]["AuditEntry"][];
+            /**
+             * @description Pass it back as `nextPageStartKey` to get the next (older) page. Absent on the last page.
+             * @example eyJrIjpbImF1ZF8wMUpEM1MySzhaOVk3WDZWNVQ0UzNSMlExUCJdfQ.c2ln
+             */
+            nextPageStartKey?: string;
+        };
+        /**
          * @description A banking transaction as the bank would report it: `BankingTransaction` without the fields the
          *     platform assigns (`id`, `companyId`, `statusDescription`, `showReceipt`, `attachments`); the same
          *     shape as an ingest line's `transaction`.
@@ -5944,6 +6243,8 @@ export interface components {
         WebhookEndpointId: string;
         /** @description The delivery's `id` (`msg_` and 26 characters), also sent as the `webhook-id` header. */
         WebhookDeliveryId: string;
+        /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+        ApiClientId: string;
         /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
         WebhookIdHeader: string;
         /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
@@ -11276,6 +11577,392 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiClients: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API clients. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "clientId": "cli_9a8b7c6d5e4f3a2b1c0d9e8f",
+                     *           "name": "ERP nightly sync",
+                     *           "scopes": [
+                     *             "statements:read",
+                     *             "directory:read"
+                     *           ],
+                     *           "allowedIps": [
+                     *             "203.0.113.0/24"
+                     *           ],
+                     *           "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *           "status": "active",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "createdBy": "cli_4f1c2a9e8b7d6c5a4f3e2d1c",
+                     *           "revokedAt": null,
+                     *           "lastUsedAt": "2026-11-20T15:04:05.123Z",
+                     *           "lastUsedIp": "203.0.113.7",
+                     *           "previousSecretExpiresAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiClientList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ERP nightly sync",
+                 *       "scopes": [
+                 *         "statements:read",
+                 *         "directory:read"
+                 *       ],
+                 *       "allowedIps": [
+                 *         "203.0.113.0/24"
+                 *       ],
+                 *       "expiresAt": "2027-06-30T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiClientCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the client's URL. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description The URL of the new client. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_9a8b7c6d5e4f3a2b1c0d9e8f",
+                     *       "name": "ERP nightly sync",
+                     *       "scopes": [
+                     *         "statements:read",
+                     *         "directory:read"
+                     *       ],
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24"
+                     *       ],
+                     *       "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *       "status": "active",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "createdBy": "cli_4f1c2a9e8b7d6c5a4f3e2d1c",
+                     *       "revokedAt": null,
+                     *       "lastUsedAt": null,
+                     *       "lastUsedIp": null,
+                     *       "previousSecretExpiresAt": null,
+                     *       "clientSecret": "sk_Mf9r8GKYqrTwjUPD8ILPZIo2LaLaSwQ1d2e3f4g5h6"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiClientWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+                clientId: components["parameters"]["ApiClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_9a8b7c6d5e4f3a2b1c0d9e8f",
+                     *       "name": "ERP nightly sync",
+                     *       "scopes": [
+                     *         "statements:read",
+                     *         "directory:read"
+                     *       ],
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24"
+                     *       ],
+                     *       "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *       "status": "active",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "createdBy": "cli_4f1c2a9e8b7d6c5a4f3e2d1c",
+                     *       "revokedAt": null,
+                     *       "lastUsedAt": "2026-11-20T15:04:05.123Z",
+                     *       "lastUsedIp": "203.0.113.7",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiClient"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+                clientId: components["parameters"]["ApiClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateApiClientSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The API client's id (`cli_` and 24 hex characters). A client of another company answers 404. */
+                clientId: components["parameters"]["ApiClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "graceSeconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiClientRotate"];
+            };
+        };
+        responses: {
+            /** @description The client with its new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "clientId": "cli_9a8b7c6d5e4f3a2b1c0d9e8f",
+                     *       "name": "ERP nightly sync",
+                     *       "scopes": [
+                     *         "statements:read",
+                     *         "directory:read"
+                     *       ],
+                     *       "allowedIps": [
+                     *         "203.0.113.0/24"
+                     *       ],
+                     *       "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *       "status": "active",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "createdBy": "cli_4f1c2a9e8b7d6c5a4f3e2d1c",
+                     *       "revokedAt": null,
+                     *       "lastUsedAt": "2026-11-20T15:04:05.123Z",
+                     *       "lastUsedIp": "203.0.113.7",
+                     *       "previousSecretExpiresAt": "2026-11-21T15:10:00.000Z",
+                     *       "clientSecret": "sk_Mf9r8GKYqrTwjUPD8ILPZIo2LaLaSwQ1d2e3f4g5h6"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiClientWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of these actions (comma-separated). */
+                actions?: components["schemas"]["AuditAction"][];
+                /** @description Only entries of this actor (an API client id, `cli` or `system`). */
+                actor?: string;
+                /** @description Only entries created after this instant. */
+                createdAfter?: string;
+                /** @description Only entries created before this instant; later than `createdAfter` when both are given. */
+                createdBefore?: string;
+                /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "aud_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                     *           "action": "api_client.created",
+                     *           "actor": "cli_4f1c2a9e8b7d6c5a4f3e2d1c",
+                     *           "target": "cli_9a8b7c6d5e4f3a2b1c0d9e8f",
+                     *           "ip": "203.0.113.7",
+                     *           "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                     *           "createdAt": "2026-11-20T15:04:05.123Z",
+                     *           "details": {
+                     *             "scopes": [
+                     *               "statements:read"
+                     *             ],
+                     *             "allowedIps": [
+                     *               "203.0.113.0/24"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -6,9 +6,12 @@ import { OAuthError } from '../../kit/errors.js';
 import { authenticateClient, issueToken } from './store.js';
 import { formDecoded } from './form-decode.js';
 import { assertNotThrottled, recordFailure } from './throttle.js';
+import { refuseToken } from './refusals.js';
+import { plainAddress } from '../audit/public.js';
+import { addressAllowed } from './ip-allowlist.js';
 
 export const handlers = defineHandlers({
-  createToken: async ({ body }, { db, clock, config, req, logFields }) => {
+  createToken: async ({ body }, { db, clock, config, req, requestId, logFields }) => {
     if (body.grant_type !== 'client_credentials') {
       throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
     }
@@ -29,27 +32,48 @@ export const handlers = defineHandlers({
     const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
     const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
     await assertNotThrottled(db, attempt, clock.now(), limits);
+    // A refusal of a client id that exists is written to its company's audit log (refusals.ts).
+    const refusal = { db, clock, clientId, ip: attempt.address, requestId };
     const client = await authenticateClient(db, clock, clientId, secret);
     if (!client) {
       await recordFailure(db, attempt, clock.now());
+      await refuseToken(refusal, 'invalid_credentials');
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+    }
+    if (client.expires_at && Date.parse(client.expires_at) <= clock.now().getTime()) {
+      await refuseToken(refusal, 'client_expired', client.company_id);
+      throw new OAuthError(401, 'invalid_client', `The client expired at ${client.expires_at}`);
+    }
+    const allowedIps = client.allowed_ips ? (JSON.parse(client.allowed_ips) as string[]) : undefined;
+    if (allowedIps && !addressAllowed(attempt.address, allowedIps)) {
+      await refuseToken(refusal, 'address_not_allowed', client.company_id);
+      throw new OAuthError(401, 'invalid_client', 'This client may not get tokens from this address');
     }
 
     const granted = client.scopes.split(' ').filter(Boolean);
     const asked = body.scope?.split(' ').filter(Boolean);
     const refused = asked?.filter((s) => !granted.includes(s)) ?? [];
-    if (refused.length > 0)
+    if (refused.length > 0) {
+      await refuseToken(refusal, 'scope_not_granted', client.company_id, { scopes: refused });
       throw new OAuthError(400, 'invalid_scope', `Scopes not granted to this client: ${refused.join(' ')}`);
+    }
     const scopes = asked && asked.length > 0 ? [...new Set(asked)] : granted;
 
-    // A token got with the previous secret of a rotation ends with its grace.
-    const ttlSeconds = client.graceEndsAt
-      ? Math.max(
-          1,
-          Math.min(config.tokenTtlSeconds, Math.floor((Date.parse(client.graceEndsAt) - clock.now().getTime()) / 1000)),
-        )
+    // A token got with the previous secret of a rotation ends with its grace; none outlives its client's expiry.
+    const endsAt = Math.min(
+      client.graceEndsAt ? Date.parse(client.graceEndsAt) : Number.POSITIVE_INFINITY,
+      client.expires_at ? Date.parse(client.expires_at) : Number.POSITIVE_INFINITY,
+    );
+    const ttlSeconds = Number.isFinite(endsAt)
+      ? Math.max(1, Math.min(config.tokenTtlSeconds, Math.floor((endsAt - clock.now().getTime()) / 1000)))
       : config.tokenTtlSeconds;
-    const token = await issueToken(db, clock, { clientId, companyId: client.company_id, scopes, ttlSeconds });
+    const token = await issueToken(db, clock, {
+      clientId,
+      companyId: client.company_id,
+      scopes,
+      ttlSeconds,
+      address: plainAddress(attempt.address),
+    });
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },

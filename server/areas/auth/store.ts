@@ -7,6 +7,14 @@ import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import type { Kept } from '../../db/change-signals.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { prepared } from '../../db/prepared.js';
+import { recordAudit } from '../audit/public.js';
+
+/** Who made a change to a client, for its audit entry: an API client id (with its address and request), `cli` or `system`. */
+interface ChangedBy {
+  actor: string;
+  ip?: string | null;
+  requestId?: string | null;
+}
 
 export const ALL_SCOPES = [
   'statements:read',
@@ -22,6 +30,8 @@ export const ALL_SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'sandbox:write',
+  'audit:read',
+  'clients:manage',
 ] as const;
 
 /** The scopes a new company's first client gets: all of them, less `sandbox:write` where the sandbox helpers are off. */
@@ -56,41 +66,83 @@ export async function createCompany(db: Db, clock: Clock, input: { name: string;
 export async function createClient(
   db: Db,
   clock: Clock,
-  input: { companyId: string; scopes: readonly string[] },
+  input: {
+    companyId: string;
+    scopes: readonly string[];
+    name?: string | null;
+    /** Canonical CIDR blocks (ip-allowlist.ts); null or absent: any address. */
+    allowedIps?: readonly string[] | null;
+    expiresAt?: string | null;
+  },
+  /** Who creates it: recorded as `created_by` and in the audit log (`api_client.created`); absent, neither. */
+  by?: ChangedBy,
 ): Promise<NewClient> {
   const unknown = input.scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
-  const company = await db.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
-  if (!company) throw new Error(`no company ${input.companyId}`);
   const clientId = `cli_${randomBytes(12).toString('hex')}`;
   const clientSecret = newSecret('sk_');
-  await db
-    .insertInto('api_clients')
-    .values({
-      id: clientId,
-      company_id: input.companyId,
-      secret_hash: await hashSecret(clientSecret),
-      scopes: [...new Set(input.scopes)].join(' '),
-      created_at: clock.now().toISOString(),
-      revoked_at: null,
-      previous_secret_hash: null,
-      previous_secret_expires_at: null,
-      last_used_at: null,
-    })
-    .execute();
-  return { companyId: input.companyId, clientId, clientSecret, scopes: [...new Set(input.scopes)] };
+  const secretHash = await hashSecret(clientSecret);
+  const scopes = [...new Set(input.scopes)];
+  await writeTransaction(db, async (trx) => {
+    const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
+    if (!company) throw new Error(`no company ${input.companyId}`);
+    await trx
+      .insertInto('api_clients')
+      .values({
+        id: clientId,
+        company_id: input.companyId,
+        secret_hash: secretHash,
+        scopes: scopes.join(' '),
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+        previous_secret_hash: null,
+        previous_secret_expires_at: null,
+        last_used_at: null,
+        name: input.name ?? null,
+        created_by: by?.actor ?? null,
+        allowed_ips: input.allowedIps ? JSON.stringify(input.allowedIps) : null,
+        expires_at: input.expiresAt ?? null,
+        last_used_ip: null,
+      })
+      .execute();
+    if (by)
+      await recordAudit(trx, clock, {
+        companyId: input.companyId,
+        action: 'api_client.created',
+        ...by,
+        target: clientId,
+        details: {
+          scopes,
+          ...(input.allowedIps ? { allowedIps: input.allowedIps } : {}),
+          ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+        },
+      });
+  });
+  return { companyId: input.companyId, clientId, clientSecret, scopes };
 }
 
 /**
  * Revokes a client: its secret and every token issued to it stop working at once. The tokens are
  * kept until they expire, so a call with one is told the token was revoked, not that it is unknown.
  */
-export async function revokeClient(db: Db, clock: Clock, clientId: string): Promise<void> {
-  await db
-    .updateTable('api_clients')
-    .set({ revoked_at: clock.now().toISOString() })
-    .where('id', '=', clientId)
-    .execute();
+export async function revokeClient(db: Db, clock: Clock, clientId: string, by?: ChangedBy): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const revoked = await trx
+      .updateTable('api_clients')
+      .set({ revoked_at: clock.now().toISOString() })
+      .where('id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .returning('company_id')
+      .executeTakeFirst();
+    if (revoked && by)
+      await recordAudit(trx, clock, {
+        companyId: revoked.company_id,
+        action: 'api_client.revoked',
+        ...by,
+        target: clientId,
+      });
+    return revoked !== undefined;
+  });
 }
 
 /**
@@ -101,7 +153,7 @@ export async function revokeClient(db: Db, clock: Clock, clientId: string): Prom
 export async function rotateClientSecret(
   db: Db,
   clientId: string,
-  { clock, graceSeconds = 0 }: { clock?: Clock; graceSeconds?: number } = {},
+  { clock, graceSeconds = 0, by }: { clock?: Clock; graceSeconds?: number; by?: ChangedBy } = {},
 ): Promise<{ clientSecret: string; graceEndsAt: string | null }> {
   const clientSecret = newSecret('sk_');
   const secretHash = await hashSecret(clientSecret);
@@ -110,7 +162,7 @@ export async function rotateClientSecret(
   await writeTransaction(db, async (trx) => {
     const current = await trx
       .selectFrom('api_clients')
-      .select('secret_hash')
+      .select(['secret_hash', 'company_id'])
       .where('id', '=', clientId)
       .executeTakeFirst();
     await trx
@@ -130,6 +182,14 @@ export async function rotateClientSecret(
         .where('client_id', '=', clientId)
         .where('expires_at', '>', graceEndsAt)
         .execute();
+    if (current && by && clock)
+      await recordAudit(trx, clock, {
+        companyId: current.company_id,
+        action: 'api_client.secret_rotated',
+        ...by,
+        target: clientId,
+        details: graceEndsAt ? { graceEndsAt } : {},
+      });
   });
   return { clientSecret, graceEndsAt };
 }
@@ -160,7 +220,7 @@ export async function authenticateClient(db: Db, clock: Clock, clientId: string,
 export async function issueToken(
   db: Db,
   clock: Clock,
-  input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number },
+  input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number; address?: string | null },
 ) {
   const token = newSecret('');
   const now = clock.now();
@@ -178,7 +238,7 @@ export async function issueToken(
   // When the client was last used: written here, once per token, not on every request.
   await db
     .updateTable('api_clients')
-    .set({ last_used_at: now.toISOString() })
+    .set({ last_used_at: now.toISOString(), last_used_ip: input.address ?? null })
     .where('id', '=', input.clientId)
     .execute();
   return token;
@@ -255,18 +315,38 @@ export async function listCompanies(db: Db) {
 export async function listClients(db: Db, companyId?: string) {
   let query = db
     .selectFrom('api_clients')
-    .select(['id', 'company_id', 'scopes', 'created_at', 'revoked_at', 'last_used_at', 'previous_secret_expires_at'])
+    .select([
+      'id',
+      'company_id',
+      'name',
+      'scopes',
+      'allowed_ips',
+      'expires_at',
+      'created_at',
+      'created_by',
+      'revoked_at',
+      'last_used_at',
+      'last_used_ip',
+      'previous_secret_expires_at',
+    ])
     .orderBy('created_at');
   if (companyId) query = query.where('company_id', '=', companyId);
   const rows = await query.execute();
   return rows.map((r) => ({
     clientId: r.id,
     companyId: r.company_id,
+    name: r.name,
     scopes: r.scopes.split(' ').filter(Boolean),
+    /** CIDR blocks it may get tokens from; null: any address. */
+    allowedIps: r.allowed_ips ? (JSON.parse(r.allowed_ips) as string[]) : null,
+    expiresAt: r.expires_at,
     createdAt: r.created_at,
+    /** The API client id that created it, `cli`, or null. */
+    createdBy: r.created_by,
     revokedAt: r.revoked_at,
     /** When the client was last given a token; null when never. */
     lastUsedAt: r.last_used_at,
+    lastUsedIp: r.last_used_ip,
     /** Until when its previous secret (of a rotation with a grace) is still accepted. */
     previousSecretExpiresAt: r.previous_secret_expires_at,
   }));

@@ -1,4 +1,4 @@
-// Row types of companies, API clients and access tokens (migration 0001).
+// Row types of companies, API clients and access tokens (migrations 0001, 0017, 0026).
 import type { Generated } from 'kysely';
 
 export interface CompanyRow {
@@ -25,6 +25,16 @@ export interface ApiClientRow {
   previous_secret_expires_at: string | null;
   /** When the client was last given a token (ISO). */
   last_used_at: string | null;
+  /** Migration 0026: what the client is for (null for clients made by the CLI). */
+  name: string | null;
+  /** The API client id that created it, `cli`, `system`; null for clients older than 0026. */
+  created_by: string | null;
+  /** JSON array of canonical CIDR blocks the client may get tokens from; null: any address. */
+  allowed_ips: string | null;
+  /** When the client stops getting tokens (ISO); null: never. */
+  expires_at: string | null;
+  /** The address of its last token request that got a token. */
+  last_used_ip: string | null;
 }
 
 export interface AccessTokenRow {

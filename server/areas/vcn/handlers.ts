@@ -9,6 +9,7 @@ import { getVcn, spentOn } from './store/cards.js';
 import { listCards, spendingOf } from './store/read.js';
 import { issueVcn } from './store/issue.js';
 import { assertIssuerConfigured } from './store/provider.js';
+import { auditing } from '../audit/public.js';
 import { recordReveal } from './store/reveal.js';
 import { listTransactions } from './store/transactions.js';
 import { updateVcn } from './store/update.js';
@@ -95,6 +96,7 @@ export const handlers = defineHandlers({
       clientId: ctx.auth.clientId,
       requestId: ctx.requestId,
       now: ctx.clock.now(),
+      audit: auditing(ctx, 'vcn.revealed'),
     });
     return { status: 200, body: cardData(row, ctx.config.secrets), headers: NO_STORE };
   },

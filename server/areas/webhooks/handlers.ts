@@ -6,6 +6,7 @@ import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecr
 import { findDelivery, listDeliveries, retryDelivery } from './queue.js';
 import { presentDelivery, presentEndpoint, withSecret } from './present.js';
 import { webhookUrlProblem } from './url-policy.js';
+import { auditing } from '../audit/public.js';
 
 const endpointNotFound = () => notFound('Webhook endpoint not found');
 
@@ -35,7 +36,13 @@ export const handlers = defineHandlers({
   createWebhookEndpoint: async ({ body }, ctx) => {
     await checkUrl(body.url, ctx.config.webhooksAllowPrivate);
     checkEvents(body.enabledEvents);
-    const row = await createEndpoint(ctx.db, ctx.auth.companyId, body, ctx.clock.now());
+    const row = await createEndpoint(
+      ctx.db,
+      ctx.auth.companyId,
+      body,
+      ctx.clock.now(),
+      auditing(ctx, 'webhook_endpoint.created'),
+    );
     return {
       status: 201,
       body: withSecret(row),
@@ -52,18 +59,21 @@ export const handlers = defineHandlers({
   updateWebhookEndpoint: async ({ params, body }, ctx) => {
     if (body.url !== undefined) await checkUrl(body.url, ctx.config.webhooksAllowPrivate);
     if (body.enabledEvents !== undefined) checkEvents(body.enabledEvents);
-    const row = await updateEndpoint(ctx.db, ctx.auth.companyId, params.endpointId, body, ctx.clock.now());
+    const audit = auditing(ctx, 'webhook_endpoint.updated');
+    const row = await updateEndpoint(ctx.db, ctx.auth.companyId, params.endpointId, body, ctx.clock.now(), audit);
     if (!row) throw endpointNotFound();
     return { status: 200, body: presentEndpoint(row) };
   },
 
   deleteWebhookEndpoint: async ({ params }, ctx) => {
-    if (!(await deleteEndpoint(ctx.db, ctx.auth.companyId, params.endpointId))) throw endpointNotFound();
+    const audit = auditing(ctx, 'webhook_endpoint.deleted');
+    if (!(await deleteEndpoint(ctx.db, ctx.auth.companyId, params.endpointId, audit))) throw endpointNotFound();
     return { status: 204 };
   },
 
   rotateWebhookEndpointSecret: async ({ params }, ctx) => {
-    const row = await rotateSecret(ctx.db, ctx.auth.companyId, params.endpointId, ctx.clock.now());
+    const audit = auditing(ctx, 'webhook_endpoint.secret_rotated');
+    const row = await rotateSecret(ctx.db, ctx.auth.companyId, params.endpointId, ctx.clock.now(), audit);
     if (!row) throw endpointNotFound();
     return { status: 200, body: withSecret(row) };
   },

@@ -9,6 +9,7 @@ import { failPending } from './queue.js';
 import { recordEvent } from '../events/public.js';
 import { presentEndpoint } from './present.js';
 import { writeTransaction } from '../../db/transaction.js';
+import type { AuditWrite } from '../audit/public.js';
 
 type Db = Kysely<Database>;
 
@@ -34,6 +35,7 @@ export async function createEndpoint(
   companyId: string,
   input: EndpointInput,
   now: Date,
+  audit?: AuditWrite,
 ): Promise<WebhookEndpointRow> {
   const at = now.toISOString();
   const row: WebhookEndpointRow = {
@@ -50,7 +52,10 @@ export async function createEndpoint(
     created_at: at,
     updated_at: at,
   };
-  await db.insertInto('webhook_endpoints').values(row).execute();
+  await writeTransaction(db, async (trx) => {
+    await trx.insertInto('webhook_endpoints').values(row).execute();
+    await audit?.(trx, row.id, { url: row.url });
+  });
   return row;
 }
 
@@ -84,8 +89,17 @@ export async function updateEndpoint(
   id: string,
   input: Partial<EndpointInput>,
   now: Date,
+  audit?: AuditWrite,
 ): Promise<WebhookEndpointRow | undefined> {
-  return db
+  return writeTransaction(db, async (trx) => {
+    const row = await updateRow(trx, companyId, id, input, now);
+    if (row) await audit?.(trx, id, { changed: Object.keys(input).sort() });
+    return row;
+  });
+}
+
+const updateRow = (db: Db, companyId: string, id: string, input: Partial<EndpointInput>, now: Date) =>
+  db
     .updateTable('webhook_endpoints')
     .set({
       ...(input.url !== undefined ? { url: input.url } : {}),
@@ -101,9 +115,8 @@ export async function updateEndpoint(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-}
 
-export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<boolean> {
+export async function deleteEndpoint(db: Db, companyId: string, id: string, audit?: AuditWrite): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     await trx
       .deleteFrom('webhook_deliveries')
@@ -115,7 +128,9 @@ export async function deleteEndpoint(db: Db, companyId: string, id: string): Pro
       .where('company_id', '=', companyId)
       .where('id', '=', id)
       .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    const deleted = result.numDeletedRows > 0n;
+    if (deleted) await audit?.(trx, id);
+    return deleted;
   });
 }
 
@@ -125,10 +140,12 @@ export async function rotateSecret(
   companyId: string,
   id: string,
   now: Date,
+  audit?: AuditWrite,
 ): Promise<WebhookEndpointRow | undefined> {
   return writeTransaction(db, async (trx) => {
     const current = await findEndpoint(trx, companyId, id);
     if (!current) return undefined;
+    await audit?.(trx, id);
     return trx
       .updateTable('webhook_endpoints')
       .set({

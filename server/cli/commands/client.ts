@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { ALL_SCOPES, createClient, listClients, revokeClient, rotateClientSecret } from '../../areas/auth/store.js';
+import { CLI_ACTOR } from '../../areas/audit/public.js';
 import { duration, output, parseScopes, usingDb, withDb } from '../options.js';
+
+/** What the command line changes is recorded in the company's audit log with the actor `cli`. */
+const byCli = { actor: CLI_ACTOR };
 
 export function register(program: Command): void {
   const client = program.command('client').description('Manage API clients');
@@ -9,10 +13,11 @@ export function register(program: Command): void {
     .description('Create another API client of a company')
     .requiredOption('--company <id>', 'company id')
     .requiredOption('--scopes <scopes>', `comma-separated scopes (${ALL_SCOPES.join(', ')})`, parseScopes)
+    .option('--name <name>', 'what the client is for')
     .option('--json', 'print one JSON document')
-    .action(async (opts: { db: string; company: string; scopes: string[]; json?: boolean }) => {
+    .action(async (opts: { db: string; company: string; scopes: string[]; name?: string; json?: boolean }) => {
       const result = await usingDb(opts.db, (db) =>
-        createClient(db, systemClock, { companyId: opts.company, scopes: opts.scopes }),
+        createClient(db, systemClock, { companyId: opts.company, scopes: opts.scopes, name: opts.name }, byCli),
       );
       output(Boolean(opts.json), { ...result });
     });
@@ -21,7 +26,7 @@ export function register(program: Command): void {
     .requiredOption('--client <id>', 'client id')
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; client: string; json?: boolean }) => {
-      await usingDb(opts.db, (db) => revokeClient(db, systemClock, opts.client));
+      await usingDb(opts.db, (db) => revokeClient(db, systemClock, opts.client, byCli));
       output(Boolean(opts.json), { clientId: opts.client, revoked: true });
     });
   withDb(client.command('list'))
@@ -57,7 +62,7 @@ export function register(program: Command): void {
         if (!found) throw new Error(`no client ${opts.client} (see \`finance client list\`)`);
         if (found.revokedAt)
           throw new Error(`client ${opts.client} is revoked; create a new one with \`finance client create\``);
-        return rotateClientSecret(db, opts.client, { clock: systemClock, graceSeconds: opts.grace });
+        return rotateClientSecret(db, opts.client, { clock: systemClock, graceSeconds: opts.grace, by: byCli });
       });
       output(Boolean(opts.json), { clientId: opts.client, clientSecret, previousSecretExpiresAt: graceEndsAt });
     });

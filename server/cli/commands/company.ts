@@ -1,3 +1,4 @@
+import { CLI_ACTOR } from '../../areas/audit/public.js';
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, defaultScopes, listCompanies } from '../../areas/auth/store.js';
@@ -22,7 +23,7 @@ export function register(program: Command): void {
         opts.db,
         async (db) => {
           const companyId = await createCompany(db, systemClock, { name: opts.name, timeZone: opts.timeZone });
-          return createClient(db, systemClock, { companyId, scopes: opts.scopes });
+          return createClient(db, systemClock, { companyId, scopes: opts.scopes }, { actor: CLI_ACTOR });
         },
         { create: true },
       );

@@ -8,6 +8,7 @@ import { acquireExportLease, RETRY_AFTER_SECONDS } from './leases.js';
 import { exportBanking, exportCreditCard, type ExportRequest } from './sources.js';
 import { streamExport, type ExportLog } from './stream.js';
 import type { ExportFormat } from './write.js';
+import { auditing } from '../../audit/public.js';
 
 const MEDIA_TYPES = { csv: 'text/csv; charset=utf-8', ofx: 'application/x-ofx' } as const;
 
@@ -19,7 +20,8 @@ interface Common {
 }
 
 /** The checks both exports share, then a lease, or 429 when the company runs as many exports as it may. */
-async function begin(statement: string, q: Common, { db, auth, config, clock }: HandlerContext) {
+async function begin(statement: string, q: Common, ctx: HandlerContext) {
+  const { db, auth, config, clock } = ctx;
   if (q.format === 'ofx' && q.dialect !== undefined) throw badRequest('dialect applies to format=csv only');
   const max = config.exportsPerCompany;
   const lease = max > 0 ? await acquireExportLease(db, clock, auth.companyId, max) : { release: async () => {} };
@@ -28,6 +30,15 @@ async function begin(statement: string, q: Common, { db, auth, config, clock }: 
     throw new ApiError(429, message, [], { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
   const period = q.startDate && q.endDate ? `${q.startDate}-${q.endDate}` : 'all';
+  // Recorded when the download starts: the rows are streamed after the answer's status is sent.
+  await auditing(ctx, 'export.downloaded')(db, `/statements/v1/exports/${statement}`, {
+    format: q.format,
+    ...(q.startDate ? { startDate: q.startDate } : {}),
+    ...(q.endDate ? { endDate: q.endDate } : {}),
+  }).catch(async (err: unknown) => {
+    await lease.release();
+    throw err;
+  });
   const request: ExportRequest = {
     format: q.format,
     dialect: q.dialect ?? 'rfc4180',

@@ -1,9 +1,10 @@
-// Reading a card for a reveal, recorded in the audit table in the same transaction.
+// Reading a card for a reveal, recorded in the reveals table and the audit log in the same transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn } from './cards.js';
 import { writeTransaction } from '../../../db/transaction.js';
+import type { AuditWrite } from '../../audit/public.js';
 
 interface RevealRequest {
   companyId: string;
@@ -11,6 +12,8 @@ interface RevealRequest {
   clientId: string;
   requestId: string;
   now: Date;
+  /** Writes the reveal's `vcn.revealed` audit entry, readable by the company (`GET /audit/v1/entries`). */
+  audit?: AuditWrite;
 }
 
 /** The card to reveal; the reveal is recorded (card, client, time) before anything is returned. */
@@ -27,6 +30,7 @@ export async function recordReveal(db: Kysely<Database>, request: RevealRequest)
         revealed_at: request.now.toISOString(),
       })
       .execute();
+    await request.audit?.(trx, request.vcnId);
     return card;
   });
 }
