@@ -16,6 +16,8 @@ export type OperationId = Exclude<keyof operations, `receive${string}`>;
 type PublicOperationId =
   | 'createToken'
   | 'createAccessToken'
+  | 'registerOAuthClient'
+  | 'revokeOAuthToken'
   | 'downloadBankingTransactionReceipt'
   | 'uploadAttachmentContent';
 

@@ -6,6 +6,7 @@ import { isTimeZone } from '../../lib/time-zone.js';
 import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { prepared } from '../../db/prepared.js';
+import { findGrantAccessToken, GRANT_TOKEN_PREFIX } from './grant-tokens.js';
 
 export const ALL_SCOPES = [
   'statements:read',
@@ -20,6 +21,7 @@ export const ALL_SCOPES = [
   'events:read',
   'webhooks:read',
   'webhooks:write',
+  'apps:manage',
   'sandbox:write',
 ] as const;
 
@@ -204,9 +206,15 @@ const tokenLookup = prepared((db, p: { digest: string }) =>
 /** Why a token does not authenticate; `undefined` when it does. */
 export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
 
-/** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
+/**
+ * The token's grant, or why it is refused (never issued, expired, or its client or app grant revoked).
+ * An app's token (`oat_…`) is looked up among the grants' tokens first.
+ */
 export async function lookupToken(db: Db, clock: Clock, token: string) {
-  const [row] = (await tokenLookup(db, { digest: digestToken(token) })).rows;
+  const grantRow = token.startsWith(GRANT_TOKEN_PREFIX) ? await findGrantAccessToken(db, token) : undefined;
+  const row = grantRow
+    ? { ...grantRow, client_id: grantRow.app_id }
+    : (await tokenLookup(db, { digest: digestToken(token) })).rows[0];
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
   if (new Date(row.expires_at).getTime() <= clock.now().getTime())
