@@ -121,7 +121,7 @@ describe('authorization code with PKCE', () => {
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(
       await tokenError(await post({ client_id: app.client_id, redirect_uri: REDIRECT, resource: 'https://evil.example' })),
-    ).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const ok = await post({ client_id: app.client_id, redirect_uri: REDIRECT, resource: server.baseUrl });
     expect(ok.status).toBe(200);
   });

@@ -26,7 +26,8 @@ export interface paths {
          *     `grant_type=refresh_token`; both answer a `refresh_token` too. A code works once, for
          *     60 seconds; presenting it again revokes what it gave. Refresh tokens rotate on every use, and
          *     an old one presented again revokes the whole grant. `resource` (RFC 8707), when sent, must be
-         *     this API's base URL.
+         *     this API's base URL (or its `/mcp`); another answers `invalid_request` (this endpoint's error
+         *     codes are those of RFC 6749 §5.2).
          *
          *     Errors follow RFC 6749 §5.2, not the API's error body. This endpoint is rate limited per
          *     caller address.
@@ -2126,7 +2127,7 @@ export interface components {
              */
             refresh_token?: string;
             /**
-             * @description RFC 8707 resource indicator. Only this API's base URL is served; any other gets `invalid_target`.
+             * @description RFC 8707 resource indicator. Only this API's base URL (or its `/mcp`) is served; any other gets `invalid_request`.
              * @example http://localhost:8080
              */
             resource?: string;
@@ -2156,13 +2157,13 @@ export interface components {
              */
             refresh_token?: string;
         };
-        /** @description The error body of the OAuth endpoints, as RFC 6749 §5.2 (and RFC 7591 §3.2.2, RFC 8707 §2) prescribe. */
+        /** @description The error body of the token and revocation endpoints, as RFC 6749 §5.2 prescribes. */
         OAuthError: {
             /**
              * @description The RFC 6749 error code.
              * @enum {string}
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "invalid_redirect_uri" | "invalid_client_metadata";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /**
              * @description A human-readable explanation. Not contractual.
              * @example Client authentication failed
@@ -2356,6 +2357,24 @@ export interface components {
              * @example statements:read statements:write
              */
             scope?: string;
+        };
+        /** @description The error body of dynamic client registration (RFC 7591 §3.2.2). */
+        ClientRegistrationError: {
+            /**
+             * @description `invalid_redirect_uri` for a redirect URI that is not https or loopback http; `invalid_client_metadata` for other metadata (an unknown scope, a blank name); `invalid_request` for a malformed body.
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_redirect_uri" | "invalid_client_metadata";
+            /**
+             * @description A human-readable explanation. Not contractual.
+             * @example http://app.example/cb: use https, or http on a loopback host
+             */
+            error_description?: string;
+            /**
+             * @description Equals the `X-Request-Id` header; quote it when asking for help.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId?: string;
         };
         /** @description A token revocation request (RFC 7009 §2.1). */
         TokenRevocationRequest: {
@@ -5385,7 +5404,7 @@ export interface components {
                 "application/json": components["schemas"]["Token"];
             };
         };
-        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or `invalid_target` (a `resource` other than this API). */
+        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or a `resource` other than this API, as `invalid_request`). */
         400: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6367,7 +6386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Token"];
                 };
             };
-            /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or `invalid_target` (a `resource` other than this API). */
+            /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or a `resource` other than this API, as `invalid_request`). */
             400: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6493,7 +6512,7 @@ export interface operations {
                      *       "error_description": "http://app.example/cb: use https, or http on a loopback host"
                      *     }
                      */
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["ClientRegistrationError"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -103,7 +103,6 @@ export class OAuthError extends Error {
       | 'unauthorized_client'
       | 'unsupported_grant_type'
       | 'invalid_scope'
-      | 'invalid_target'
       | 'invalid_redirect_uri'
       | 'invalid_client_metadata',
     message: string,

@@ -77,7 +77,7 @@ function narrowed(asked: string | undefined, granted: string[]): string[] {
 
 function checkResource(asked: string | undefined, baseUrl: string) {
   if (asked !== undefined && !isThisResource(asked, baseUrl))
-    throw new OAuthError(400, 'invalid_target', `Tokens are issued only for ${baseUrl}`);
+    throw new OAuthError(400, 'invalid_request', `resource: tokens are issued only for ${baseUrl} (RFC 8707)`);
 }
 
 const answer = (tokens: { accessToken: string; refreshToken: string }, scopes: string[], ttl: number) => ({
