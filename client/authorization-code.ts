@@ -45,7 +45,9 @@ export async function startAuthorization(
   options: { scope: string | readonly string[]; resource?: string },
 ): Promise<AuthorizationStart> {
   const codeVerifier = randomText(32);
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(codeVerifier))));
+  const challenge = base64url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(codeVerifier))),
+  );
   const state = randomText(16);
   const url = new URL(`${trimmed(app.baseUrl)}/oauth/authorize`);
   url.search = new URLSearchParams({
@@ -88,7 +90,8 @@ export async function exchangeAuthorizationCode(
     new FinanceApiError({ status: 400, error, message, code: 400, body: Object.fromEntries(params) });
   if (params.get('state') !== started.state) throw fail('state_mismatch', 'The callback state is not the one sent');
   const iss = params.get('iss');
-  if (iss !== null && trimmed(iss) !== trimmed(app.baseUrl)) throw fail('issuer_mismatch', `The callback came from ${iss}`);
+  if (iss !== null && trimmed(iss) !== trimmed(app.baseUrl))
+    throw fail('issuer_mismatch', `The callback came from ${iss}`);
   const error = params.get('error');
   if (error) throw fail(error, params.get('error_description') ?? error);
   const code = params.get('code');

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { approveAndExchange, authorizeUrl, decide, discover, insecure, openConsent, registerPublicApp } from './support/oauth-flow.js';
+import {
+  approveAndExchange,
+  authorizeUrl,
+  decide,
+  discover,
+  insecure,
+  openConsent,
+  registerPublicApp,
+} from './support/oauth-flow.js';
 import { connected } from './support/mcp.js';
 
 let server: TestServer;
@@ -24,7 +32,9 @@ afterAll(async () => server.close());
 
 describe('createApprovalCode', () => {
   it('when an administrator asks, then a one-time code is shown once and approves the app for that company', async () => {
-    const { data, response } = await acme.api.POST('/apps/v1/approval-codes', { body: { scopes: ['statements:read'] } });
+    const { data, response } = await acme.api.POST('/apps/v1/approval-codes', {
+      body: { scopes: ['statements:read'] },
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(data!.code).toMatch(/^apv_[A-Za-z0-9_-]{32}$/);
@@ -43,7 +53,12 @@ describe('createApprovalCode', () => {
   it('when the code is older than 10 minutes, then the consent page refuses it', async () => {
     const { data } = await acme.api.POST('/apps/v1/approval-codes', {});
     server.clock.advance(10 * 60 * 1000 + 1);
-    const answer = await decide(server.baseUrl, await openConsent((await authorizeUrl(as, app)).url), 'approve', data!.code);
+    const answer = await decide(
+      server.baseUrl,
+      await openConsent((await authorizeUrl(as, app)).url),
+      'approve',
+      data!.code,
+    );
     expect(answer.status).toBe(400);
   });
 

@@ -10,7 +10,14 @@ import {
   type AppTokens,
 } from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { REDIRECT, approvalCodeFromCli, decide, discover, openConsent, registerPublicApp } from './support/oauth-flow.js';
+import {
+  REDIRECT,
+  approvalCodeFromCli,
+  decide,
+  discover,
+  openConsent,
+  registerPublicApp,
+} from './support/oauth-flow.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -27,7 +34,12 @@ const identity = () => ({ baseUrl: server.baseUrl, clientId, redirectUri: REDIRE
 
 /** What the administrator's browser does with the URL: the consent page, approved with a code. */
 async function approveInBrowser(url: string): Promise<string> {
-  const answer = await decide(server.baseUrl, await openConsent(url), 'approve', await approvalCodeFromCli(server, acme.companyId));
+  const answer = await decide(
+    server.baseUrl,
+    await openConsent(url),
+    'approve',
+    await approvalCodeFromCli(server, acme.companyId),
+  );
   expect(answer.status).toBe(302);
   return answer.headers.get('location')!;
 }
@@ -73,7 +85,9 @@ describe('authorization-code helper of the client', () => {
       error: 'state_mismatch',
     });
     const denied = `${REDIRECT}?error=access_denied&state=${started.state}`;
-    await expect(exchangeAuthorizationCode(identity(), started, denied)).rejects.toMatchObject({ error: 'access_denied' });
+    await expect(exchangeAuthorizationCode(identity(), started, denied)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
     // The real callback still works: nothing was spent.
     expect((await exchangeAuthorizationCode(identity(), started, callback)).accessToken).toMatch(/^oat_/);
   });

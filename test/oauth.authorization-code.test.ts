@@ -48,10 +48,24 @@ describe('authorization code with PKCE', () => {
 
     // A wrong verifier is refused and leaves the code usable; the right one works once.
     const wrong = await oauth.authorizationCodeGrantRequest(
-      as, app, oauth.None(), callback, REDIRECT, oauth.generateRandomCodeVerifier(), insecure,
+      as,
+      app,
+      oauth.None(),
+      callback,
+      REDIRECT,
+      oauth.generateRandomCodeVerifier(),
+      insecure,
     );
     expect(await tokenError(wrong)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    const res = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), callback, REDIRECT, started.verifier, insecure);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      app,
+      oauth.None(),
+      callback,
+      REDIRECT,
+      started.verifier,
+      insecure,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, app, res);
     expect(tokens.scope).toBe('statements:read statements:write');
     expect(tokens.refresh_token).toMatch(/^rt_/);
@@ -62,7 +76,15 @@ describe('authorization code with PKCE', () => {
     expect(directory.response.status).toBe(403);
 
     // The code again: refused, and the token it gave stops working.
-    const again = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), callback, REDIRECT, started.verifier, insecure);
+    const again = await oauth.authorizationCodeGrantRequest(
+      as,
+      app,
+      oauth.None(),
+      callback,
+      REDIRECT,
+      started.verifier,
+      insecure,
+    );
     expect(await tokenError(again)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await api.GET('/statements/v1/banking', {})).response.status).toBe(401);
   });
@@ -96,21 +118,39 @@ describe('authorization code with PKCE', () => {
     const code = await approvalCodeFromCli(server, acme.companyId, 'statements:read');
     const answer = await decide(server.baseUrl, await openConsent(started.url), 'approve', code);
     const callback = oauth.validateAuthResponse(as, app, new URL(answer.headers.get('location')!), started.state);
-    const res = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), callback, REDIRECT, started.verifier, insecure);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      app,
+      oauth.None(),
+      callback,
+      REDIRECT,
+      started.verifier,
+      insecure,
+    );
     expect((await oauth.processAuthorizationCodeResponse(as, app, res)).scope).toBe('statements:read');
   });
 
   it('when the code is exchanged with another redirect_uri or by another client, then it is invalid_grant', async () => {
     const other = await registerPublicApp(as, { client_name: 'Other app' });
     const started = await authorizeUrl(as, app);
-    const answer = await decide(server.baseUrl, await openConsent(started.url), 'approve', await approvalCodeFromCli(server, acme.companyId));
+    const answer = await decide(
+      server.baseUrl,
+      await openConsent(started.url),
+      'approve',
+      await approvalCodeFromCli(server, acme.companyId),
+    );
     const callback = oauth.validateAuthResponse(as, app, new URL(answer.headers.get('location')!), started.state);
     const code = callback.get('code')!;
     const post = (fields: Record<string, string>) =>
       fetch(`${server.baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: started.verifier, ...fields }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: started.verifier,
+          ...fields,
+        }),
       });
     expect(await tokenError(await post({ client_id: other.client_id, redirect_uri: REDIRECT }))).toMatchObject({
       status: 400,
@@ -120,7 +160,9 @@ describe('authorization code with PKCE', () => {
       await tokenError(await post({ client_id: app.client_id, redirect_uri: 'http://127.0.0.1:8765/other' })),
     ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(
-      await tokenError(await post({ client_id: app.client_id, redirect_uri: REDIRECT, resource: 'https://evil.example' })),
+      await tokenError(
+        await post({ client_id: app.client_id, redirect_uri: REDIRECT, resource: 'https://evil.example' }),
+      ),
     ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     const ok = await post({ client_id: app.client_id, redirect_uri: REDIRECT, resource: server.baseUrl });
     expect(ok.status).toBe(200);
@@ -128,10 +170,23 @@ describe('authorization code with PKCE', () => {
 
   it('when the code is older than a minute, then it is invalid_grant', async () => {
     const started = await authorizeUrl(as, app);
-    const answer = await decide(server.baseUrl, await openConsent(started.url), 'approve', await approvalCodeFromCli(server, acme.companyId));
+    const answer = await decide(
+      server.baseUrl,
+      await openConsent(started.url),
+      'approve',
+      await approvalCodeFromCli(server, acme.companyId),
+    );
     const callback = oauth.validateAuthResponse(as, app, new URL(answer.headers.get('location')!), started.state);
     server.clock.advance(61_000);
-    const res = await oauth.authorizationCodeGrantRequest(as, app, oauth.None(), callback, REDIRECT, started.verifier, insecure);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      app,
+      oauth.None(),
+      callback,
+      REDIRECT,
+      started.verifier,
+      insecure,
+    );
     expect(await tokenError(res)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });
@@ -175,7 +230,9 @@ describe('revokeOAuthToken (RFC 7009)', () => {
     const tokens = await approveAndExchange(server, as, app, acme.companyId);
     const res = await oauth.revocationRequest(as, app, oauth.None(), tokens.refresh_token!, insecure);
     await oauth.processRevocationResponse(res);
-    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(401);
+    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(
+      401,
+    );
     const refresh = await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, insecure);
     expect(refresh.status).toBe(400);
   });
@@ -187,7 +244,9 @@ describe('revokeOAuthToken (RFC 7009)', () => {
       additionalParameters: { token_type_hint: 'access_token' },
     });
     await oauth.processRevocationResponse(res);
-    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(401);
+    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(
+      401,
+    );
     const refreshed = await oauth.refreshTokenGrantRequest(as, app, oauth.None(), tokens.refresh_token!, insecure);
     expect(refreshed.status).toBe(200);
   });
@@ -198,7 +257,9 @@ describe('revokeOAuthToken (RFC 7009)', () => {
     const res = await oauth.revocationRequest(as, other, oauth.None(), tokens.refresh_token!, insecure);
     expect(res.status).toBe(200);
     expect((await oauth.revocationRequest(as, app, oauth.None(), 'rt_unknown', insecure)).status).toBe(200);
-    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(200);
+    expect((await server.apiWithToken(tokens.access_token).GET('/statements/v1/banking', {})).response.status).toBe(
+      200,
+    );
     const unknownClient = await fetch(`${server.baseUrl}/oauth/revoke`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -2,9 +2,16 @@
 // requests that must never redirect (unregistered redirect, no PKCE), open redirects, CSRF and the
 // throttle on wrong approval codes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { approvalCodeFromCli, authorizeUrl, decide, discover, openConsent, registerPublicApp } from './support/oauth-flow.js';
+import {
+  approvalCodeFromCli,
+  authorizeUrl,
+  decide,
+  discover,
+  openConsent,
+  registerPublicApp,
+} from './support/oauth-flow.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -41,13 +48,19 @@ describe('consent page', () => {
   });
 
   it('when the redirect_uri is not registered, then an error page answers and nothing is redirected', async () => {
-    for (const redirect of ['https://evil.example/cb', 'http://127.0.0.1:8765/callback/../evil', 'http://127.0.0.1:8765/callback?x=1']) {
+    for (const redirect of [
+      'https://evil.example/cb',
+      'http://127.0.0.1:8765/callback/../evil',
+      'http://127.0.0.1:8765/callback?x=1',
+    ]) {
       const page = await openConsent((await authorizeUrl(as, app, { redirect_uri: redirect })).url);
       expect(page.status, redirect).toBe(400);
       expect(page.headers.get('location')).toBeNull();
       expect(page.html).toContain('is not one the app registered');
     }
-    const unknownClient = await openConsent((await authorizeUrl(as, { client_id: 'app_ffffffffffffffffffffffff' })).url);
+    const unknownClient = await openConsent(
+      (await authorizeUrl(as, { client_id: 'app_ffffffffffffffffffffffff' })).url,
+    );
     expect(unknownClient.status).toBe(400);
     expect(unknownClient.headers.get('location')).toBeNull();
   });
@@ -83,7 +96,9 @@ describe('consent page', () => {
     const noCookie = await decide(server.baseUrl, { ...page, cookie: undefined }, 'approve', code);
     expect(noCookie.status).toBe(403);
     expect(noCookie.headers.get('location')).toBeNull();
-    const otherRedirect = await decide(server.baseUrl, page, 'approve', code, { redirect_uri: 'https://evil.example/cb' });
+    const otherRedirect = await decide(server.baseUrl, page, 'approve', code, {
+      redirect_uri: 'https://evil.example/cb',
+    });
     expect(otherRedirect.status).toBe(400);
     expect(otherRedirect.headers.get('location')).toBeNull();
     const otherScope = await decide(server.baseUrl, page, 'approve', code, { scope: 'statements:read vcn:reveal' });
@@ -94,7 +109,8 @@ describe('consent page', () => {
 
   it('when wrong approval codes keep coming from one address, then the page answers 429 and even a right code waits', async () => {
     const page = await openConsent((await authorizeUrl(as, app)).url);
-    for (let i = 0; i < 5; i++) expect((await decide(server.baseUrl, page, 'approve', `apv_guess${i}`)).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await decide(server.baseUrl, page, 'approve', `apv_guess${i}`)).status).toBe(400);
     const right = await approvalCodeFromCli(server, acme.companyId);
     const throttled = await decide(server.baseUrl, page, 'approve', right);
     expect(throttled.status).toBe(429);

@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { REDIRECT, approveAndExchange, authorizeUrl, discover, insecure, openConsent, registerPublicApp } from './support/oauth-flow.js';
+import {
+  REDIRECT,
+  approveAndExchange,
+  authorizeUrl,
+  discover,
+  insecure,
+  openConsent,
+  registerPublicApp,
+} from './support/oauth-flow.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -36,12 +44,20 @@ describe('registerOAuthClient', () => {
   });
 
   it('when a redirect is plain http on a remote host, then it is invalid_redirect_uri', async () => {
-    for (const uri of ['http://app.example/callback', 'javascript:alert(1)', 'https://app.example/cb#frag', 'not a uri']) {
+    for (const uri of [
+      'http://app.example/callback',
+      'javascript:alert(1)',
+      'https://app.example/cb#frag',
+      'not a uri',
+    ]) {
       const res = await register({ client_name: 'Bad', redirect_uris: [uri], token_endpoint_auth_method: 'none' });
       expect(res.status, uri).toBe(400);
       expect(((await res.json()) as { error: string }).error, uri).toBe('invalid_redirect_uri');
     }
-    const ok = await register({ client_name: 'Good', redirect_uris: ['https://app.example/callback', 'http://[::1]:9/cb'] });
+    const ok = await register({
+      client_name: 'Good',
+      redirect_uris: ['https://app.example/callback', 'http://[::1]:9/cb'],
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -56,14 +72,24 @@ describe('registerOAuthClient', () => {
   it('when a confidential client registers, then it gets a secret once and authenticates with it at the token endpoint', async () => {
     const res = await oauth.dynamicClientRegistrationRequest(
       as,
-      { client_name: 'Ledgerly Server', redirect_uris: ['https://ledgerly.example/cb'], token_endpoint_auth_method: 'client_secret_basic' },
+      {
+        client_name: 'Ledgerly Server',
+        redirect_uris: ['https://ledgerly.example/cb'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
       insecure,
     );
     const client = await oauth.processDynamicClientRegistrationResponse(res);
     expect(client.client_secret).toMatch(/^sk_app_/);
     const bad = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic('wrong'), 'rt_x', insecure);
     expect(bad.status).toBe(401);
-    const good = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(client.client_secret as string), 'rt_x', insecure);
+    const good = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(client.client_secret as string),
+      'rt_x',
+      insecure,
+    );
     expect(good.status).toBe(400); // authenticated; the refresh token is what is unknown
   });
 
@@ -80,7 +106,8 @@ describe('registerOAuthClient', () => {
 
   it('when one address registers too many apps in a minute, then it gets 429', async () => {
     let last = 0;
-    for (let i = 0; i < 21; i++) last = (await register({ client_name: `Flood ${i}`, redirect_uris: [REDIRECT] })).status;
+    for (let i = 0; i < 21; i++)
+      last = (await register({ client_name: `Flood ${i}`, redirect_uris: [REDIRECT] })).status;
     expect(last).toBe(429);
   });
 });

@@ -10,7 +10,10 @@ export const REDIRECT = 'http://127.0.0.1:8765/callback';
 
 export async function discover(server: TestServer): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(server.baseUrl);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }));
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...insecure, algorithm: 'oauth2' }),
+  );
 }
 
 /** A public client (PKCE only) registered through RFC 7591. */
@@ -60,8 +63,11 @@ export async function authorizeUrl(
   return { verifier, state, url };
 }
 
-const unescape = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+const unescapeHtml = (text: string) =>
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
+  );
 
 export interface ConsentPage {
   status: number;
@@ -78,7 +84,7 @@ export async function openConsent(url: URL | string, cookie?: string): Promise<C
   const setCookie = res.headers.get('set-cookie');
   const fields: Record<string, string> = {};
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
-    fields[unescape(name!)] = unescape(value!);
+    fields[unescapeHtml(name!)] = unescapeHtml(value!);
   return { status: res.status, html, headers: res.headers, cookie: setCookie?.split(';')[0] ?? cookie, fields };
 }
 
@@ -117,6 +123,14 @@ export async function approveAndExchange(
   const answer = await decide(server.baseUrl, page, 'approve', await approvalCodeFromCli(server, companyId));
   if (answer.status !== 302) throw new Error(`approval failed: ${answer.status} ${await answer.text()}`);
   const callback = oauth.validateAuthResponse(as, client, new URL(answer.headers.get('location')!), started.state);
-  const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, REDIRECT, started.verifier, insecure);
+  const res = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    callback,
+    REDIRECT,
+    started.verifier,
+    insecure,
+  );
   return oauth.processAuthorizationCodeResponse(as, client, res);
 }

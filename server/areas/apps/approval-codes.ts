@@ -13,14 +13,21 @@ export async function createApprovalCode(
   input: { companyId: string; scopes?: string[]; createdBy: string },
 ) {
   const unknown = input.scopes?.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s)) ?? [];
-  if (unknown.length > 0) throw new ApiError(400, `Unknown scopes: ${unknown.join(', ')}`, [`body.scopes: unknown ${unknown.join(', ')}`]);
-  if (input.scopes?.length === 0) throw new ApiError(400, 'Give at least one scope, or omit scopes', ['body.scopes: empty']);
-  if ((await companyTimeZone(db, input.companyId)) === undefined) throw new ApiError(404, `No company ${input.companyId}`);
+  if (unknown.length > 0)
+    throw new ApiError(400, `Unknown scopes: ${unknown.join(', ')}`, [`body.scopes: unknown ${unknown.join(', ')}`]);
+  if (input.scopes?.length === 0)
+    throw new ApiError(400, 'Give at least one scope, or omit scopes', ['body.scopes: empty']);
+  if ((await companyTimeZone(db, input.companyId)) === undefined)
+    throw new ApiError(404, `No company ${input.companyId}`);
   const code = newSecret('apv_').slice(0, 36);
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + APPROVAL_CODE_TTL_MS).toISOString();
   const scopes = input.scopes ? [...new Set(input.scopes)] : null;
-  await db.deleteFrom('approval_codes').where('expires_at', '<=', now.toISOString()).where('used_at', 'is', null).execute();
+  await db
+    .deleteFrom('approval_codes')
+    .where('expires_at', '<=', now.toISOString())
+    .where('used_at', 'is', null)
+    .execute();
   await db
     .insertInto('approval_codes')
     .values({

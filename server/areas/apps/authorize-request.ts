@@ -59,7 +59,8 @@ export async function readAuthorizeRequest(
   const app = await findApp(db, clock, fields.client_id);
   if (!app) return { kind: 'page', message: `No registered app has the client_id ${fields.client_id}.` };
   const redirectUri = fields.redirect_uri ?? (app.redirectUris.length === 1 ? app.redirectUris[0] : undefined);
-  if (!redirectUri) return { kind: 'page', message: 'The request names no redirect_uri, and the app registered several.' };
+  if (!redirectUri)
+    return { kind: 'page', message: 'The request names no redirect_uri, and the app registered several.' };
   if (!app.redirectUris.includes(redirectUri))
     return { kind: 'page', message: `The redirect_uri ${redirectUri} is not one the app registered.` };
   if (!fields.code_challenge)
@@ -70,7 +71,8 @@ export async function readAuthorizeRequest(
     return { kind: 'page', message: 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).' };
   const redirect = (error: string, description: string) =>
     ({ kind: 'redirect', redirectUri, error, description, state: fields.state }) as const;
-  if (fields.response_type !== 'code') return redirect('unsupported_response_type', 'Only response_type=code is supported');
+  if (fields.response_type !== 'code')
+    return redirect('unsupported_response_type', 'Only response_type=code is supported');
   const scopes = [...new Set((fields.scope ?? app.scopes?.join(' ') ?? '').split(' ').filter(Boolean))];
   if (scopes.length === 0) return redirect('invalid_scope', 'Name the scopes the app needs');
   const unknown = scopes.filter(

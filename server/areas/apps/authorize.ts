@@ -44,7 +44,9 @@ const same = (a: string, b: string) => {
 export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptions) {
   const csrfKey = createHmac('sha256', config.secrets.urls).update('consent-csrf').digest();
   const formToken = (cookie: string, fields: Record<string, string>) =>
-    createHmac('sha256', csrfKey).update(`${cookie}\n${JSON.stringify(fields)}`).digest('base64url');
+    createHmac('sha256', csrfKey)
+      .update(`${cookie}\n${JSON.stringify(fields)}`)
+      .digest('base64url');
 
   const send = (res: Response, status: number, html: string, redirectOrigin?: string) => {
     res.status(status);
@@ -102,7 +104,8 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
   const show: RequestHandler = async (req, res, next) => {
     try {
       const fields = fieldsOf(req.query as Record<string, unknown>);
-      if (typeof fields === 'string') return send(res, 400, errorPage(`The parameter ${fields} is repeated or malformed.`));
+      if (typeof fields === 'string')
+        return send(res, 400, errorPage(`The parameter ${fields} is repeated or malformed.`));
       const read = await readAuthorizeRequest(db, clock, fields, baseUrlOf(req));
       if (read.kind !== 'consent') return answerOther(req, res, read);
       showConsent(req, res, read);
@@ -121,12 +124,21 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       const cookie = cookieOf(req);
       const csrf = typeof body.csrf === 'string' ? body.csrf : '';
       if (!cookie || !same(csrf, formToken(cookie, read.fields)))
-        return send(res, 403, errorPage('This form expired or was not sent from the consent page: open the link again.'));
+        return send(
+          res,
+          403,
+          errorPage('This form expired or was not sent from the consent page: open the link again.'),
+        );
       const iss = baseUrlOf(req);
       if (body.decision === 'deny')
         return redirect(
           res,
-          redirectTo(read.redirectUri, { error: 'access_denied', error_description: 'The company denied access', state: read.state, iss }),
+          redirectTo(read.redirectUri, {
+            error: 'access_denied',
+            error_description: 'The company denied access',
+            state: read.state,
+            iss,
+          }),
         );
       if (body.decision !== 'approve') return showConsent(req, res, read, 400, 'Choose Approve or Deny.');
       const attempt = { clientId: 'consent approval code', address: req.ip ?? req.socket.remoteAddress ?? '' };
@@ -136,7 +148,13 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       } catch (err) {
         if (err instanceof ApiError && err.status === 429) {
           res.setHeader('Retry-After', err.headers['Retry-After'] ?? '60');
-          return showConsent(req, res, read, 429, 'Too many wrong approval codes from this address: wait a minute and try again.');
+          return showConsent(
+            req,
+            res,
+            read,
+            429,
+            'Too many wrong approval codes from this address: wait a minute and try again.',
+          );
         }
         throw err;
       }

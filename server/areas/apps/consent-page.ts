@@ -18,7 +18,7 @@ button[value=approve]{background:#32329f;color:#fff}button[value=deny]{backgroun
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The page's CSP: nothing but its style; forms post here and redirect only to the app's origin. */
@@ -33,13 +33,13 @@ export function consentPolicy(redirectOrigin?: string): string {
 }
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 
 /** An authorization request that cannot be answered to the app: said here, never redirected. */
 export function errorPage(message: string): string {
   return page(
     'Authorization request refused',
-    `<h1>This authorization request cannot be processed</h1><p class="error">${escape(message)}</p><p class="small">Nothing was sent to the app. Ask its developer to check how it starts the authorization.</p>`,
+    `<h1>This authorization request cannot be processed</h1><p class="error">${escapeHtml(message)}</p><p class="small">Nothing was sent to the app. Ask its developer to check how it starts the authorization.</p>`,
   );
 }
 
@@ -56,17 +56,19 @@ export interface ConsentView {
 
 export function consentPage(view: ConsentView): string {
   const hidden = Object.entries({ ...view.fields, csrf: view.csrf })
-    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   const scopes = view.scopes
-    .map((s) => `<li>${escape(SCOPE_WORDS[s] ?? s)} <span class="small">(<code>${escape(s)}</code>)</span></li>`)
+    .map(
+      (s) => `<li>${escapeHtml(SCOPE_WORDS[s] ?? s)} <span class="small">(<code>${escapeHtml(s)}</code>)</span></li>`,
+    )
     .join('');
   return page(
     `Approve ${view.appName}`,
-    `<h1>Approve <strong>${escape(view.appName)}</strong> for your company?</h1>
-<p><strong>${escape(view.appName)}</strong> <span class="small">(${escape(view.clientId)})</span> asks to act for your company. After you decide, you go back to <strong>${escape(view.redirectHost)}</strong>.</p>
+    `<h1>Approve <strong>${escapeHtml(view.appName)}</strong> for your company?</h1>
+<p><strong>${escapeHtml(view.appName)}</strong> <span class="small">(${escapeHtml(view.clientId)})</span> asks to act for your company. After you decide, you go back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
 <p>It will be able to:</p><ul>${scopes}</ul>
-${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ''}
+${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}
 <form method="post" action="/oauth/authorize">${hidden}
 <label for="approval_code">Approval code</label>
 <input type="text" id="approval_code" name="approval_code" autocomplete="one-time-code" spellcheck="false" maxlength="64">

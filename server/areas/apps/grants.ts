@@ -88,7 +88,17 @@ export async function findRefreshToken(db: Db, token: string) {
   return db
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-    .select(['r.token_hash', 'r.grant_id', 'r.expires_at', 'r.used_at', 'g.app_id', 'g.company_id', 'g.scopes', 'g.resource', 'g.revoked_at'])
+    .select([
+      'r.token_hash',
+      'r.grant_id',
+      'r.expires_at',
+      'r.used_at',
+      'g.app_id',
+      'g.company_id',
+      'g.scopes',
+      'g.resource',
+      'g.revoked_at',
+    ])
     .where('r.token_hash', '=', digestToken(token))
     .executeTakeFirst();
 }
@@ -123,7 +133,11 @@ export async function issueGrantTokens(
       used_at: null,
     })
     .execute();
-  await db.updateTable('oauth_grants').set({ last_used_at: now.toISOString() }).where('id', '=', input.grantId).execute();
+  await db
+    .updateTable('oauth_grants')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', input.grantId)
+    .execute();
   return { accessToken, refreshToken };
 }
 

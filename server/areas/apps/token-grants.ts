@@ -51,7 +51,11 @@ export async function clientOf(body: { client_id?: string; client_secret?: strin
   const basic = req.headers.authorization ? basicAuth(req) : undefined;
   if (req.headers.authorization && !basic)
     throw new OAuthError(401, 'invalid_client', 'The Authorization header is not valid HTTP Basic');
-  if (basic && (body.client_id !== undefined || body.client_secret !== undefined) && body.client_id !== formDecoded(basic.name))
+  if (
+    basic &&
+    (body.client_id !== undefined || body.client_secret !== undefined) &&
+    body.client_id !== formDecoded(basic.name)
+  )
     throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
   const clientId = (basic ? formDecoded(basic.name) : body.client_id)?.replaceAll('\u0000', '\uFFFD');
   const secret = basic ? formDecoded(basic.pass) : body.client_secret;
@@ -98,7 +102,11 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
   if (!body.code || !body.redirect_uri || !body.code_verifier)
     throw new OAuthError(400, 'invalid_request', 'code, redirect_uri and code_verifier are required');
   if (!PKCE_VERIFIER.test(body.code_verifier))
-    throw new OAuthError(400, 'invalid_request', 'code_verifier must be 43 to 128 unreserved characters (RFC 7636 §4.1)');
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      'code_verifier must be 43 to 128 unreserved characters (RFC 7636 §4.1)',
+    );
   const code = await findCode(db, body.code);
   if (!code || code.app_id !== app.id) throw invalidGrant('The code is unknown, or was issued to another client');
   if (code.used_at !== null || code.revoked_at !== null) {
@@ -106,8 +114,10 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
     throw invalidGrant('The code was already used: the tokens it gave are revoked');
   }
   if (new Date(code.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The code expired');
-  if (code.redirect_uri !== body.redirect_uri) throw invalidGrant('redirect_uri differs from the authorization request');
-  if (!verifierMatches(body.code_verifier, code.code_challenge)) throw invalidGrant('The PKCE code_verifier does not match');
+  if (code.redirect_uri !== body.redirect_uri)
+    throw invalidGrant('redirect_uri differs from the authorization request');
+  if (!verifierMatches(body.code_verifier, code.code_challenge))
+    throw invalidGrant('The PKCE code_verifier does not match');
   checkResource(body.resource, config.baseUrl);
   const granted = code.scopes.split(' ').filter(Boolean);
   const scopes = narrowed(body.scope, granted);

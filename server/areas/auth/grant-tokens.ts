@@ -57,7 +57,15 @@ export async function findGrantAccessToken(db: Db, token: string) {
   return db
     .selectFrom('grant_access_tokens as t')
     .innerJoin('companies as co', 'co.id', 't.company_id')
-    .select(['t.app_id', 't.company_id', 't.scopes', 't.expires_at', 't.revoked_at', 'co.time_zone', 'co.clock_offset_ms'])
+    .select([
+      't.app_id',
+      't.company_id',
+      't.scopes',
+      't.expires_at',
+      't.revoked_at',
+      'co.time_zone',
+      'co.clock_offset_ms',
+    ])
     .where('t.token_hash', '=', digestToken(token))
     .executeTakeFirst();
 }

@@ -10,7 +10,11 @@ export function register(program: Command): void {
       "Make a one-time approval code (10 minutes, single use) with which the company's administrator approves an app on the consent page; shown only now",
     )
     .requiredOption('--company <id>', 'company id')
-    .option('--scopes <scopes>', 'comma-separated scopes an app approved with it may get at most (default: any)', parseScopes)
+    .option(
+      '--scopes <scopes>',
+      'comma-separated scopes an app approved with it may get at most (default: any)',
+      parseScopes,
+    )
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; scopes?: string[]; json?: boolean }) => {
       const made = await usingDb(opts.db, (db) =>

@@ -39,7 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_used_at', t.time)
     .addColumn('revoked_at', t.time)
     .execute();
-  await db.schema.createIndex('oauth_grants_company').on('oauth_grants').columns(['company_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('oauth_grants_company')
+    .on('oauth_grants')
+    .columns(['company_id', 'created_at'])
+    .execute();
   await db.schema
     .createTable('oauth_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())
