@@ -36,7 +36,7 @@ export async function approvalCodeFromCli(server: TestServer, companyId: string,
   return (JSON.parse(result.stdout) as { code: string }).code;
 }
 
-export interface Started {
+interface Started {
   verifier: string;
   state: string;
   url: URL;
@@ -69,7 +69,7 @@ const unescapeHtml = (text: string) =>
     (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!,
   );
 
-export interface ConsentPage {
+interface ConsentPage {
   status: number;
   html: string;
   headers: Headers;

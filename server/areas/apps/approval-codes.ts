@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../kit/errors.js';
 import { ALL_SCOPES, companyTimeZone, digestToken, newSecret } from '../auth/public.js';
 
-export const APPROVAL_CODE_TTL_MS = 10 * 60 * 1000;
+const APPROVAL_CODE_TTL_MS = 10 * 60 * 1000;
 
 export async function createApprovalCode(
   db: Db,

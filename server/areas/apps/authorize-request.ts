@@ -8,7 +8,7 @@ import { ALL_SCOPES } from '../auth/public.js';
 import { findApp, type App } from './registration.js';
 import { isThisResource } from './resource.js';
 
-export const REQUEST_FIELDS = [
+const REQUEST_FIELDS = [
   'response_type',
   'client_id',
   'redirect_uri',
@@ -19,7 +19,7 @@ export const REQUEST_FIELDS = [
   'resource',
 ] as const;
 
-export type AuthorizeFields = Partial<Record<(typeof REQUEST_FIELDS)[number], string>>;
+type AuthorizeFields = Partial<Record<(typeof REQUEST_FIELDS)[number], string>>;
 
 export type ReadRequest =
   | { kind: 'page'; message: string }

@@ -43,7 +43,7 @@ export function errorPage(message: string): string {
   );
 }
 
-export interface ConsentView {
+interface ConsentView {
   appName: string;
   clientId: string;
   redirectHost: string;

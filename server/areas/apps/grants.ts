@@ -7,10 +7,10 @@ import type { Clock } from '../../lib/clock.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { digestToken, issueGrantAccessToken, newSecret, revokeGrantAccessTokens } from '../auth/public.js';
 
-export const CODE_TTL_MS = 60 * 1000;
-export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+const CODE_TTL_MS = 60 * 1000;
+const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 
-export interface NewGrant {
+interface NewGrant {
   companyId: string;
   appId: string;
   scopes: string[];

@@ -9,7 +9,7 @@ import { ALL_SCOPES, hashSecret, newSecret, verifySecret } from '../auth/public.
 const UNUSED_TTL_MS = 24 * 3600 * 1000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
-export interface Registration {
+interface Registration {
   client_name: string;
   redirect_uris: string[];
   token_endpoint_auth_method?: 'none' | 'client_secret_basic' | 'client_secret_post';
@@ -19,7 +19,7 @@ export interface Registration {
 }
 
 /** Why a redirect URI is refused, or undefined when it is acceptable (RFC 9700 §2.1, §4.1.3; RFC 8252 §7.3). */
-export function redirectProblem(uri: string): string | undefined {
+function redirectProblem(uri: string): string | undefined {
   let url: URL;
   try {
     url = new URL(uri);

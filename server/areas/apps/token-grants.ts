@@ -39,7 +39,7 @@ const invalidGrant = (message: string) => new OAuthError(400, 'invalid_grant', m
 const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** RFC 7636 §4.6: BASE64URL(SHA256(verifier)) equals the challenge, compared in constant time. */
-export function verifierMatches(verifier: string, challenge: string): boolean {
+function verifierMatches(verifier: string, challenge: string): boolean {
   const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'));
   const expected = Buffer.from(challenge);
   return computed.length === expected.length && timingSafeEqual(computed, expected);
