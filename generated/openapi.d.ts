@@ -5547,6 +5547,51 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Payload Too Large",
+                 *       "message": "The request body is too large",
+                 *       "code": 413,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "reason": "payload_too_large",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unsupported Media Type",
+                 *       "message": "unsupported media type text/plain",
+                 *       "code": 415,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
         BadRequest: {
             headers: {
@@ -5633,51 +5678,6 @@ export interface components {
                  *       "details": [
                  *         "name: already in use"
                  *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
-        PayloadTooLarge: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Payload Too Large",
-                 *       "message": "The request body is too large",
-                 *       "code": 413,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "reason": "payload_too_large",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request body is not of a media type the operation accepts (see its `requestBody`). */
-        UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Unsupported Media Type",
-                 *       "message": "unsupported media type text/plain",
-                 *       "code": 415,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -6554,6 +6554,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRegistrationError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -65,6 +65,8 @@ describe('registerOAuthClient', () => {
     const noName = await register({ redirect_uris: [REDIRECT] });
     expect(noName.status).toBe(400);
     expect(((await noName.json()) as { error: string }).error).toBe('invalid_request');
+    const text = await fetch(`${server.baseUrl}/oauth/register`, { method: 'POST', body: 'client_name=X' });
+    expect(text.status).toBe(415);
     const unknownScope = await register({ client_name: 'X', redirect_uris: [REDIRECT], scope: 'everything' });
     expect(((await unknownScope.json()) as { error: string }).error).toBe('invalid_client_metadata');
   });
