@@ -91,6 +91,7 @@ describe('listGrants', () => {
 
 describe('deleteGrant', () => {
   it('when the company revokes an app, then its access and refresh tokens stop at once', async () => {
+    server.clock.advance(1000); // this grant is the newest, first in the list
     const tokens = await approveAndExchange(server, as, app, acme.companyId);
     const appApi = server.apiWithToken(tokens.access_token);
     expect((await appApi.GET('/statements/v1/banking', {})).response.status).toBe(200);
