@@ -10,16 +10,37 @@ import { requestIdMiddleware } from './request-id.js';
 import { idempotencyKeyMiddleware } from './idempotency.js';
 import { etagMiddleware, type ETagOptions } from './etags.js';
 import { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
-import { TokenSource, type Clock } from './token.js';
+import { TokenSource, clientCredentialsGrant, type Clock } from './token.js';
+import { refreshTokenGrant, type AppTokens } from './authorization-code.js';
 import { createAnonymousSender, createTransport, type Fetch } from './transport.js';
 
-export interface FinanceClientOptions {
-  /** The API's base URL, e.g. `https://sandbox.finance.example` or `http://localhost:8080`. */
-  baseUrl: string;
+/** The company's own API client: client id and secret (client-credentials grant). */
+interface ClientCredentials {
   clientId: string;
   clientSecret: string;
   /** Scopes to ask for, a subset of the client's (`['statements:read']` or `'statements:read directory:read'`). */
   scope?: string | readonly string[];
+  app?: undefined;
+}
+
+/** An app acting for a company: the tokens its approval gave (`exchangeAuthorizationCode`), refreshed as needed. */
+interface ApprovedApp {
+  app: {
+    clientId: string;
+    /** Confidential apps only. */
+    clientSecret?: string;
+    tokens: AppTokens;
+    /** Receives every new token pair (the refresh token rotates): persist it. */
+    onTokens: (tokens: AppTokens) => void | Promise<void>;
+  };
+  clientId?: undefined;
+  clientSecret?: undefined;
+  scope?: undefined;
+}
+
+export type FinanceClientOptions = (ClientCredentials | ApprovedApp) & {
+  /** The API's base URL, e.g. `https://sandbox.finance.example` or `http://localhost:8080`. */
+  baseUrl: string;
   /** The token endpoint; default `<baseUrl>/oauth/token`. */
   tokenUrl?: string;
   /** The transport; default the global `fetch`. Every attempt (token requests included) goes through it. */
@@ -37,7 +58,7 @@ export interface FinanceClientOptions {
    * writes to the same URL. Off by default.
    */
   etags?: boolean | ETagOptions;
-}
+};
 
 export type FinanceClient = Client<paths> & {
   /** Async iterators over every paged list: `for await (const user of client.paginate.users())`. */
@@ -59,9 +80,13 @@ export function createFinanceClient(options: FinanceClientOptions): FinanceClien
   const policy = { ...RETRY_DEFAULTS, ...options.retry };
   const tokens = new TokenSource({
     tokenUrl: options.tokenUrl ?? `${baseUrl}/oauth/token`,
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    scope: options.scope,
+    grant: options.app
+      ? refreshTokenGrant(
+          { clientId: options.app.clientId, clientSecret: options.app.clientSecret },
+          options.app.tokens,
+          options.app.onTokens,
+        )
+      : clientCredentialsGrant(options.clientId, options.clientSecret, options.scope),
     clock: options.clock ?? { now: () => new Date() },
     refreshBeforeMs: options.refreshBeforeExpiryMs ?? 60_000,
     send: createAnonymousSender(fetch, policy),
@@ -120,3 +145,10 @@ export type { SandboxCallOptions, SandboxHelpers } from './sandbox.js';
 export type { Clock } from './token.js';
 export type { Fetch } from './transport.js';
 export type { paths, components, operations } from './generated/openapi.js';
+export {
+  startAuthorization,
+  exchangeAuthorizationCode,
+  type AppIdentity,
+  type AppTokens,
+  type AuthorizationStart,
+} from './authorization-code.js';

@@ -1,5 +1,6 @@
-// The access token: fetched with the client-credentials grant, cached, refreshed shortly before it
-// expires or after the server refused it. Concurrent callers share one token request.
+// The access token: fetched with a grant (client credentials, or an app's refresh token), cached,
+// refreshed shortly before it expires or after the server refused it. Concurrent callers share one
+// token request.
 import { FinanceApiError } from './errors.js';
 
 /** A source of the current time; a test clock (`{ now(): Date }`) fits. */
@@ -7,12 +8,42 @@ export interface Clock {
   now(): Date;
 }
 
+/** What the token endpoint answered, as the grant may need it (a rotated refresh token). */
+export interface TokenAnswer {
+  access_token: string;
+  expires_in: number;
+  scope?: string;
+  refresh_token?: string;
+}
+
+/** How the next token is asked for, and what to do with the answer. */
+export interface TokenGrant {
+  /** The form and headers of the next token request. */
+  request(): { form: URLSearchParams; headers: Record<string, string> };
+  /** Called with each answer before its token is handed out (persists a rotated refresh token). */
+  received?(answer: TokenAnswer, expiresAt: Date): void | Promise<void>;
+  /** A token already held (kept from an earlier run), used until it is due for refreshing. */
+  initial?: { accessToken: string; expiresAt: Date };
+}
+
+/** The client-credentials grant (RFC 6749 §4.4) with HTTP Basic. */
+export function clientCredentialsGrant(
+  clientId: string,
+  clientSecret: string,
+  scope?: string | readonly string[],
+): TokenGrant {
+  return {
+    request: () => {
+      const form = new URLSearchParams({ grant_type: 'client_credentials' });
+      if (scope !== undefined) form.set('scope', typeof scope === 'string' ? scope : scope.join(' '));
+      return { form, headers: { Authorization: basic(clientId, clientSecret) } };
+    },
+  };
+}
+
 interface TokenSourceOptions {
   tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  /** Scopes to ask for (a subset of the client's); omitted, the token carries all of them. */
-  scope?: string | readonly string[] | undefined;
+  grant: TokenGrant;
   clock: Clock;
   /** Refresh this long before the token expires. */
   refreshBeforeMs: number;
@@ -29,7 +60,7 @@ interface Held {
 }
 
 /** HTTP Basic credentials, UTF-8 encoded (btoa alone only takes Latin-1). */
-function basic(id: string, secret: string): string {
+export function basic(id: string, secret: string): string {
   const bytes = new TextEncoder().encode(`${id}:${secret}`);
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
@@ -51,7 +82,13 @@ export class TokenSource {
   private held: Held | undefined;
   private pending: Promise<Held> | undefined;
 
-  constructor(private readonly options: TokenSourceOptions) {}
+  constructor(private readonly options: TokenSourceOptions) {
+    const initial = options.grant.initial;
+    if (initial) {
+      const expiresAt = initial.expiresAt.getTime();
+      this.held = { value: initial.accessToken, refreshAt: expiresAt - options.refreshBeforeMs };
+    }
+  }
 
   /** A token valid for at least `refreshBeforeMs` more; waiting callers can give up with `signal`. */
   async get(signal?: AbortSignal): Promise<string> {
@@ -73,13 +110,12 @@ export class TokenSource {
   }
 
   private async request(): Promise<Held> {
-    const { tokenUrl, clientId, clientSecret, scope, clock, send, signal } = this.options;
-    const form = new URLSearchParams({ grant_type: 'client_credentials' });
-    if (scope !== undefined) form.set('scope', typeof scope === 'string' ? scope : scope.join(' '));
+    const { tokenUrl, grant, clock, send, signal } = this.options;
+    const { form, headers } = grant.request();
     const request = new Request(tokenUrl, {
       method: 'POST',
       headers: {
-        Authorization: basic(clientId, clientSecret),
+        ...headers,
         'Content-Type': 'application/x-www-form-urlencoded',
         Accept: 'application/json',
       },
@@ -89,7 +125,7 @@ export class TokenSource {
     const sentAt = clock.now().getTime();
     const response = await send(request, signal);
     if (!response.ok) throw await FinanceApiError.fromResponse(response);
-    const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
+    const body = (await response.json()) as Partial<Record<keyof TokenAnswer, unknown>>;
     if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {
       throw new FinanceApiError({
         status: response.status,
@@ -100,6 +136,7 @@ export class TokenSource {
       });
     }
     const lifetime = body.expires_in * 1000;
+    await grant.received?.(body as TokenAnswer, new Date(sentAt + lifetime));
     this.held = {
       value: body.access_token,
       refreshAt: sentAt + Math.max(lifetime - this.options.refreshBeforeMs, lifetime / 2),

@@ -21,6 +21,14 @@ export interface paths {
          *     a new one shortly before it expires. Ask for fewer scopes than the client holds with `scope`
          *     (space-separated); a scope the client was not granted gives `invalid_scope`.
          *
+         *     Apps acting for a company use `grant_type=authorization_code` (with `code`, `redirect_uri`,
+         *     `code_verifier` and `client_id`; a confidential app authenticates as above) and
+         *     `grant_type=refresh_token`; both answer a `refresh_token` too. A code works once, for
+         *     60 seconds; presenting it again revokes what it gave. Refresh tokens rotate on every use, and
+         *     an old one presented again revokes the whole grant. `resource` (RFC 8707), when sent, must be
+         *     this API's base URL (or its `/mcp`); another answers `invalid_request` (this endpoint's error
+         *     codes are those of RFC 6749 §5.2).
+         *
          *     Errors follow RFC 6749 §5.2, not the API's error body. This endpoint is rate limited per
          *     caller address.
          */
@@ -50,6 +58,125 @@ export interface paths {
          */
         post: operations["createAccessToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an app (dynamic client registration)
+         * @description RFC 7591 dynamic client registration, open to anyone: registering gives no access. An app
+         *     (an accounting firm's service, an ERP, an assistant speaking MCP) registers its name and
+         *     redirect URIs, then sends the company's administrator to `GET /oauth/authorize` with PKCE
+         *     (S256); the administrator approves with a one-time approval code. Public clients
+         *     (`token_endpoint_auth_method: none`) get no secret; confidential ones get `client_secret`,
+         *     shown only now.
+         *
+         *     Redirect URIs must be `https`, or `http` on a loopback host; anything else answers
+         *     `invalid_redirect_uri`. A registration never used for 24 hours expires. Registrations are
+         *     rate limited per caller address. Errors follow RFC 7591 §3.2.2.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token
+         * @description RFC 7009 token revocation for tokens of the authorization-code flow. Revoking a refresh token
+         *     ends its whole grant (every access and refresh token of it); revoking an access token ends
+         *     that token. The client authenticates as at the token endpoint (public clients send
+         *     `client_id`). An unknown or already revoked token, or one of another client, answers 200 as
+         *     well (RFC 7009 §2.2): the answer tells nothing about the token.
+         */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/v1/approval-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an approval code
+         * @description A one-time code with which the company's administrator approves an app on the consent page
+         *     (`GET /oauth/authorize`). It works once, for 10 minutes, for this company only; with `scopes`,
+         *     an app approved with it gets at most those. The code is shown only now and stored hashed.
+         *     The CLI makes the same codes: `npx finance apps approval-code --company ID`.
+         */
+        post: operations["createApprovalCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/v1/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approved apps
+         * @description Every app the company approved and has not revoked, with its scopes and when it last got a token.
+         */
+        get: operations["listGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/v1/grants/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant's `id` (`grt_` and 24 hex characters). A grant of another company answers 404. */
+                grantId: components["parameters"]["GrantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an approved app
+         * @description Revokes the grant, and every access and refresh token the app holds for the company stops working at once.
+         */
+        delete: operations["deleteGrant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2094,20 +2221,23 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description The client-credentials token request (RFC 6749 §4.4.2). */
+        /**
+         * @description A token request: the client-credentials grant (RFC 6749 §4.4.2), the authorization-code grant
+         *     with PKCE (§4.1.3, RFC 7636 §4.5) or a refresh (§6).
+         */
         TokenRequest: {
             /**
-             * @description Must be `client_credentials`; anything else gets `unsupported_grant_type` (`invalid_request` when longer than 64 characters).
+             * @description `client_credentials`, `authorization_code` or `refresh_token`; anything else gets `unsupported_grant_type` (`invalid_request` when longer than 64 characters).
              * @example client_credentials
              */
             grant_type: string;
             /**
-             * @description Space-separated scopes to grant, a subset of the client's. Omitted, all of them.
+             * @description Space-separated scopes to grant, a subset of the client's (or of the grant's, on a refresh). Omitted, all of them.
              * @example statements:read statements:write
              */
             scope?: string;
             /**
-             * @description The client id, when not sent with HTTP Basic.
+             * @description The client id, when not sent with HTTP Basic (always, for a public client).
              * @example cli_6f1c2d3e4b5a69788796a5b4
              */
             client_id?: string;
@@ -2116,6 +2246,31 @@ export interface components {
              * @example sk_sandbox_8bQ1...
              */
             client_secret?: string;
+            /**
+             * @description `authorization_code`: the code the authorization answer carried.
+             * @example ac_R2l2ZSBtZSBhIHRva2VuIHBsZWFzZQ
+             */
+            code?: string;
+            /**
+             * @description `authorization_code`: the `redirect_uri` of the authorization request, exactly.
+             * @example http://127.0.0.1:8765/callback
+             */
+            redirect_uri?: string;
+            /**
+             * @description `authorization_code`: the PKCE verifier (RFC 7636) whose S256 challenge the authorization request carried.
+             * @example dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
+             */
+            code_verifier?: string;
+            /**
+             * @description `refresh_token`: the latest refresh token; each use returns a new one.
+             * @example rt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0
+             */
+            refresh_token?: string;
+            /**
+             * @description RFC 8707 resource indicator. Only this API's base URL (or its `/mcp`) is served; any other gets `invalid_request`.
+             * @example http://localhost:8080
+             */
+            resource?: string;
         };
         /** @description An access token (RFC 6749 §5.1). */
         Token: {
@@ -2136,8 +2291,13 @@ export interface components {
              * @example statements:read statements:write
              */
             scope: string;
+            /**
+             * @description Authorization-code and refresh grants only. Use it once to get new tokens; it is replaced at every use, and using an old one again revokes the whole grant.
+             * @example rt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0
+             */
+            refresh_token?: string;
         };
-        /** @description The error body of the token endpoint, as RFC 6749 §5.2 prescribes. */
+        /** @description The error body of the token and revocation endpoints, as RFC 6749 §5.2 prescribes. */
         OAuthError: {
             /**
              * @description The RFC 6749 error code.
@@ -2258,6 +2418,197 @@ export interface components {
         };
         /** @description The `ApiError` body as RFC 9457 problem details (`application/problem+json`), see `ProblemDetails`. */
         Problem: components["schemas"]["ApiError"] & components["schemas"]["ProblemDetails"];
+        /**
+         * @description Client metadata of a dynamic registration (RFC 7591 §2). Only the members below are read;
+         *     others are ignored, as §2 allows.
+         */
+        ClientRegistrationRequest: {
+            /**
+             * @description The app's name, shown on the consent page.
+             * @example Ledgerly Accounting
+             */
+            client_name: string;
+            /**
+             * @description Where the authorization answer is sent. `https` URIs, or `http` on a loopback host
+             *     (`127.0.0.1`, `[::1]`, `localhost`) for native apps; no fragment. Anything else gets
+             *     `invalid_redirect_uri`.
+             * @example [
+             *       "http://127.0.0.1:8765/callback"
+             *     ]
+             */
+            redirect_uris: string[];
+            /**
+             * @description `none` registers a public client (PKCE only, no secret); the default, `client_secret_basic`, a confidential one that gets a `client_secret`.
+             * @example none
+             * @enum {string}
+             */
+            token_endpoint_auth_method?: "none" | "client_secret_basic" | "client_secret_post";
+            /** @description Only `authorization_code` and `refresh_token`; both when omitted. */
+            grant_types?: ("authorization_code" | "refresh_token")[];
+            /** @description Only `code`. */
+            response_types?: "code"[];
+            /**
+             * @description Space-separated scopes the app will ask for; omitted, any scope.
+             * @example statements:read statements:write
+             */
+            scope?: string;
+            /**
+             * @description The app's home page (informational).
+             * @example https://ledgerly.example
+             */
+            client_uri?: string;
+        };
+        /** @description A registered client (RFC 7591 §3.2.1). `client_secret` only for confidential clients, shown only now. */
+        ClientRegistration: {
+            /**
+             * @description The public client id (`app_` and 24 hex characters).
+             * @example app_0f3e9b1c7a5d42e8b6c1d9a0
+             */
+            client_id: string;
+            /**
+             * @description The client secret of a confidential client; never shown again.
+             * @example sk_app_Q2hhbmdlIG1lIGJlZm9yZSBsYXVuY2g
+             */
+            client_secret?: string;
+            /**
+             * @description When the client was registered (Unix seconds).
+             * @example 1795000000
+             */
+            client_id_issued_at: number;
+            /**
+             * @description 0 (the secret does not expire), for a confidential client.
+             * @example 0
+             */
+            client_secret_expires_at?: number;
+            /** @example Ledgerly Accounting */
+            client_name: string;
+            /**
+             * @example [
+             *       "http://127.0.0.1:8765/callback"
+             *     ]
+             */
+            redirect_uris: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "none" | "client_secret_basic" | "client_secret_post";
+            grant_types: ("authorization_code" | "refresh_token")[];
+            response_types: "code"[];
+            /**
+             * @description The scopes the app may ask for, when it named them.
+             * @example statements:read statements:write
+             */
+            scope?: string;
+        };
+        /** @description The error body of dynamic client registration (RFC 7591 §3.2.2). */
+        ClientRegistrationError: {
+            /**
+             * @description `invalid_redirect_uri` for a redirect URI that is not https or loopback http; `invalid_client_metadata` for other metadata (an unknown scope, a blank name); `invalid_request` for a malformed body.
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_redirect_uri" | "invalid_client_metadata";
+            /**
+             * @description A human-readable explanation. Not contractual.
+             * @example http://app.example/cb: use https, or http on a loopback host
+             */
+            error_description?: string;
+            /**
+             * @description Equals the `X-Request-Id` header; quote it when asking for help.
+             * @example req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+             */
+            requestId?: string;
+        };
+        /** @description A token revocation request (RFC 7009 §2.1). */
+        TokenRevocationRequest: {
+            /**
+             * @description The access token or refresh token to revoke.
+             * @example rt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0
+             */
+            token: string;
+            /**
+             * @description `access_token` or `refresh_token`; a hint only.
+             * @example refresh_token
+             */
+            token_type_hint?: string;
+            /**
+             * @description The client the token was issued to (public clients; confidential ones may use HTTP Basic).
+             * @example app_0f3e9b1c7a5d42e8b6c1d9a0
+             */
+            client_id?: string;
+            /**
+             * @description The client secret of a confidential client, when not sent with HTTP Basic.
+             * @example sk_app_Q2hhbmdlIG1lIGJlZm9yZSBsYXVuY2g
+             */
+            client_secret?: string;
+        };
+        /** @description What an approval code may approve. */
+        ApprovalCodeCreate: {
+            /**
+             * @description The most an app approved with this code may get; omitted, any scope the app asks for.
+             * @example [
+             *       "statements:read",
+             *       "statements:write"
+             *     ]
+             */
+            scopes?: string[];
+        };
+        /** @description A one-time approval code, entered on the consent page to approve an app for the company. Shown only now; stored hashed. */
+        ApprovalCode: {
+            /**
+             * @description The code (`apv_` and 32 characters). Single use.
+             * @example apv_7hQ2xWm9Kc4Vt1Rb8Np3Ld6Fz0Sg5Yj2
+             */
+            code: string;
+            /**
+             * Format: date-time
+             * @description When the code stops working (10 minutes after it was made).
+             * @example 2026-11-20T15:10:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description The scope ceiling, or null when none.
+             * @example [
+             *       "statements:read",
+             *       "statements:write"
+             *     ]
+             */
+            scopes: string[] | null;
+        };
+        /** @description An app the company approved, with what it may do. */
+        Grant: {
+            /**
+             * @description The grant id.
+             * @example grt_5d2c9a0e7b41f3a86c1d0e92
+             */
+            id: string;
+            /**
+             * @description The app's client id.
+             * @example app_0f3e9b1c7a5d42e8b6c1d9a0
+             */
+            clientId: string;
+            /** @example Ledgerly Accounting */
+            appName: string;
+            /**
+             * @example [
+             *       "statements:read",
+             *       "statements:write"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the app last got a token with this grant; null when never.
+             * @example 2026-11-20T16:30:00.000Z
+             */
+            lastUsedAt: string | null;
+        };
+        /** @description The apps the company approved and has not revoked, newest first. */
+        GrantList: {
+            items: components["schemas"]["Grant"][];
+        };
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -5398,7 +5749,7 @@ export interface components {
                 "application/json": components["schemas"]["Token"];
             };
         };
-        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type` or `invalid_scope`. */
+        /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or a `resource` other than this API, as `invalid_request`). */
         400: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5409,7 +5760,7 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "unsupported_grant_type",
-                 *       "error_description": "Only grant_type=client_credentials is supported"
+                 *       "error_description": "Supported grant types: client_credentials, authorization_code, refresh_token"
                  *     }
                  */
                 "application/json": components["schemas"]["OAuthError"];
@@ -5502,57 +5853,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
-        NotModified: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                "Cache-Control": components["headers"]["Cache-Control"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content?: never;
-        };
-        /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
-        Unauthorized: {
-            headers: {
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Unauthorized",
-                 *       "message": "The access token is missing, invalid or expired",
-                 *       "code": 401,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
-        Forbidden: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Forbidden",
-                 *       "message": "This operation needs the scope directory:write",
-                 *       "code": 403,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The request body is larger than the operation accepts (1 MiB of JSON). */
         PayloadTooLarge: {
             headers: {
@@ -5598,30 +5898,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but cannot be carried out as sent. */
-        UnprocessableEntity: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Unprocessable Entity",
-                 *       "message": "Categories have linked establishments; send moveTo to reassign them",
-                 *       "code": 422,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         "category 12 has 3 linked establishments"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The request is malformed or breaks a rule of the operation; `details` lists each problem. Fix the request before retrying. */
         BadRequest: {
             headers: {
@@ -5649,6 +5925,127 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The access token is missing, malformed, unknown, revoked or expired. Obtain a new token from `POST /oauth/token`. */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unauthorized",
+                 *       "message": "The access token is missing, invalid or expired",
+                 *       "code": 401,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The token is valid but was not granted the scope this operation needs (named in `message`). */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Forbidden",
+                 *       "message": "This operation needs the scope directory:write",
+                 *       "code": 403,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request conflicts with the current state of the resource. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Conflict",
+                 *       "message": "A cost center with this name already exists",
+                 *       "code": 409,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "name: already in use"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request is well formed but cannot be carried out as sent. */
+        UnprocessableEntity: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Unprocessable Entity",
+                 *       "message": "Categories have linked establishments; send moveTo to reassign them",
+                 *       "code": 422,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": [
+                 *         "category 12 has 3 linked establishments"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Not Found",
+                 *       "message": "Resource not found",
+                 *       "code": 404,
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The `If-None-Match` tag is still current; the answer you kept is up to date. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
          *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
@@ -5674,28 +6071,6 @@ export interface components {
                  *       "details": [
                  *         "The change feed can no longer serve this cursor; start again without one (the initial sync)"
                  *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The resource does not exist, or belongs to another company (the two are indistinguishable). */
-        NotFound: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Not Found",
-                 *       "message": "Resource not found",
-                 *       "code": 404,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": []
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -5752,30 +6127,6 @@ export interface components {
                  *       "code": 429,
                  *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                  *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["ApiError"];
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request conflicts with the current state of the resource. */
-        Conflict: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": "Conflict",
-                 *       "message": "A cost center with this name already exists",
-                 *       "code": 409,
-                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
-                 *       "details": [
-                 *         "name: already in use"
-                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -6179,6 +6530,18 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+         *     and the same value on every retry of it. The first response to the key (its status, body and
+         *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+         *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+         *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+         *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+         *     errors (5xx) are not kept, so retrying them runs them again.
+         */
+        IdempotencyKey: string;
+        /** @description The grant's `id` (`grt_` and 24 hex characters). A grant of another company answers 404. */
+        GrantId: string;
         /** @description Only movements of this account. Omitted, all accounts. */
         BankingAccountId: number;
         /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
@@ -6218,16 +6581,6 @@ export interface components {
          *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
          */
         IfNoneMatch: string;
-        /**
-         * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
-         *     and the same value on every retry of it. The first response to the key (its status, body and
-         *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
-         *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
-         *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
-         *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
-         *     errors (5xx) are not kept, so retrying them runs them again.
-         */
-        IdempotencyKey: string;
         /**
          * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
          *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
@@ -6380,7 +6733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Token"];
                 };
             };
-            /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type` or `invalid_scope`. */
+            /** @description `invalid_request` (malformed form, a field over its `maxLength`, or both Basic and form credentials), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token that is unknown, expired, used, of another client or redirect, or a wrong PKCE verifier) or a `resource` other than this API, as `invalid_request`). */
             400: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6391,7 +6744,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "unsupported_grant_type",
-                     *       "error_description": "Only grant_type=client_credentials is supported"
+                     *       "error_description": "Supported grant types: client_credentials, authorization_code, refresh_token"
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];
@@ -6432,6 +6785,309 @@ export interface operations {
             200: components["responses"]["200"];
             400: components["responses"]["400"];
             401: components["responses"]["401"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_name": "Ledgerly Accounting",
+                 *       "redirect_uris": [
+                 *         "http://127.0.0.1:8765/callback"
+                 *       ],
+                 *       "token_endpoint_auth_method": "none",
+                 *       "scope": "statements:read statements:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "client_id": "app_0f3e9b1c7a5d42e8b6c1d9a0",
+                     *       "client_id_issued_at": 1795000000,
+                     *       "client_name": "Ledgerly Accounting",
+                     *       "redirect_uris": [
+                     *         "http://127.0.0.1:8765/callback"
+                     *       ],
+                     *       "token_endpoint_auth_method": "none",
+                     *       "grant_types": [
+                     *         "authorization_code",
+                     *         "refresh_token"
+                     *       ],
+                     *       "response_types": [
+                     *         "code"
+                     *       ],
+                     *       "scope": "statements:read statements:write"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientRegistration"];
+                };
+            };
+            /** @description `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 §3.2.2); `invalid_request` for a malformed body. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_redirect_uri",
+                     *       "error_description": "http://app.example/cb: use https, or http on a loopback host"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientRegistrationError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "rt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0",
+                 *       "token_type_hint": "refresh_token",
+                 *       "client_id": "app_0f3e9b1c7a5d42e8b6c1d9a0"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description Revoked, or nothing to revoke; no body. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request` (malformed form). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "token: required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: unknown client or wrong secret. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApprovalCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "statements:read",
+                 *         "statements:write"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApprovalCodeCreate"];
+            };
+        };
+        responses: {
+            /** @description The code. */
+            201: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "apv_7hQ2xWm9Kc4Vt1Rb8Np3Ld6Fz0Sg5Yj2",
+                     *       "expiresAt": "2026-11-20T15:10:00.000Z",
+                     *       "scopes": [
+                     *         "statements:read",
+                     *         "statements:write"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApprovalCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grants. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "grt_5d2c9a0e7b41f3a86c1d0e92",
+                     *           "clientId": "app_0f3e9b1c7a5d42e8b6c1d9a0",
+                     *           "appName": "Ledgerly Accounting",
+                     *           "scopes": [
+                     *             "statements:read",
+                     *             "statements:write"
+                     *           ],
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "lastUsedAt": "2026-11-20T16:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GrantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The grant's `id` (`grt_` and 24 hex characters). A grant of another company answers 404. */
+                grantId: components["parameters"]["GrantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; no body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

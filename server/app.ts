@@ -39,6 +39,7 @@ import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { apiTokens } from './mcp/bearer.js';
 import { packageVersion } from './mcp/server.js';
+import { authorizeRoutes } from './areas/apps/public.js';
 
 interface AppOptions {
   db: Db;
@@ -100,6 +101,8 @@ export function createApp({
   // OAuth discovery (RFC 8414, RFC 9728): what the token endpoint grants and where to find it.
   app.get(AUTHORIZATION_SERVER_PATH, metadataEndpoint(config, authorizationServerMetadata));
   app.get(PROTECTED_RESOURCE_PATH, metadataEndpoint(config, protectedResourceMetadata));
+  // The consent page of the authorization-code grant (HTML for a person, outside the contract).
+  app.use(authorizeRoutes({ db, clock, config, baseUrlOf: (req) => servedBaseUrl(req, config) }));
   if (!config.metricsPort) app.get('/metrics', metricsEndpoint(metrics, config));
   const publicBundle = servedBundle(loadBundle('public'), config.sandboxHelpers);
   const publicText = JSON.stringify(publicBundle);

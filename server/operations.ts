@@ -1,9 +1,11 @@
 // Every operation of the contract, by operationId: its handler (`satisfies Handlers` makes a missing
 // handler a compile error) and, for the few that have one, its preflight (server/kit/handler.ts).
-import type { Handlers, Preflights } from './kit/handler.js';
+import type { Handler, Handlers, Preflights } from './kit/handler.js';
 import { handlers as audit } from './areas/audit/handlers.js';
-import { handlers as auth, liveHandlers as liveAuth } from './areas/auth/handlers.js';
+import { handlers as auth } from './areas/auth/handlers.js';
 import { handlers as clients } from './areas/auth/client-handlers.js';
+import { handlers as apps } from './areas/apps/handlers.js';
+import { exchangeCode, exchangeRefreshToken } from './areas/apps/public.js';
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
@@ -18,11 +20,21 @@ import { handlers as events } from './areas/events/handlers.js';
 import { handlers as webhooks } from './areas/webhooks/handlers.js';
 import { handlers as sandbox } from './sandbox/handlers.js';
 
+/** The token endpoint: client credentials (auth area), authorization code and refresh (apps area). */
+const byGrantType: Handler<'createToken'> = (input, ctx) =>
+  input.body.grant_type === 'authorization_code'
+    ? exchangeCode(input.body, ctx)
+    : input.body.grant_type === 'refresh_token'
+      ? exchangeRefreshToken(input.body, ctx)
+      : auth.createToken(input, ctx);
+
 export const operations = {
   ...audit,
   ...auth,
-  ...liveAuth,
   ...clients,
+  createToken: byGrantType,
+  createAccessToken: ({ params, query, body }, ctx) => byGrantType({ params, query, body }, ctx),
+  ...apps,
   ...directory,
   ...users,
   ...statements,

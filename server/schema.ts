@@ -1,6 +1,7 @@
 // The database as Kysely sees it: the union of every owner's tables. server/db/ declares the
 // `Database` interface empty (the plumbing knows no table); this is the one place that fills it,
 // from the tables.ts of each owner: the areas, the idempotency store and the rate limit.
+import type { AppsTables } from './areas/apps/tables.js';
 import type { AuditTables } from './areas/audit/tables.js';
 import type { AuthTables } from './areas/auth/tables.js';
 import type { DirectoryTables } from './areas/directory/tables.js';
@@ -14,7 +15,8 @@ import type { IdempotencyTables } from './idempotency/tables.js';
 
 declare module './db/database.js' {
   interface Database
-    extends AuditTables,
+    extends AppsTables,
+      AuditTables,
       AuthTables,
       DirectoryTables,
       EventsTables,

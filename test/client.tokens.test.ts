@@ -29,7 +29,10 @@ function recording() {
   return { sent, fetch, tokenRequests: () => to('/oauth/token').length, to };
 }
 
-async function clientOf(company: TestCompany, options: Partial<FinanceClientOptions> = {}) {
+async function clientOf(
+  company: TestCompany,
+  options: Partial<Extract<FinanceClientOptions, { clientSecret: string }>> = {},
+) {
   const transport = recording();
   const client = createFinanceClient({
     baseUrl: server.baseUrl,

@@ -251,7 +251,7 @@ describe('problem details', () => {
     expect(await res.json()).toMatchObject({ status: 400, code: 'bad-request-exception', param: 'vcnId' });
   });
 
-  it('when the contract is read, then every error response but the token endpoint’s own declares application/problem+json beside its JSON body', () => {
+  it('when the contract is read, then every error response but the OAuth endpoints’ own (RFC 6749, RFC 7591 bodies) declares application/problem+json beside its JSON body', () => {
     const bundle = loadBundle('internal') as {
       paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
     };
@@ -272,7 +272,7 @@ describe('problem details', () => {
         for (const [status, response] of Object.entries(op.responses ?? {})) {
           if (!/^[45]/.test(status)) continue;
           const content = resolve(response).content ?? {};
-          if (content['application/json']?.schema?.$ref?.endsWith('/OAuthError')) continue;
+          if (/\/(OAuthError|ClientRegistrationError)$/.test(content['application/json']?.schema?.$ref ?? '')) continue;
           checked += 1;
           if (!content['application/problem+json']) missing.push(`${op.operationId} ${path} ${status}`);
         }

@@ -23,6 +23,8 @@ describe('tools and operations', () => {
     expect(operations.filter(({ op }) => notATool(op)).map(({ op }) => op.operationId)).toEqual([
       'createToken',
       'createAccessToken',
+      'registerOAuthClient',
+      'revokeOAuthToken',
       'downloadBankingTransactionReceipt',
       'uploadAttachmentContent',
       'redirectVcnCard',
@@ -67,6 +69,7 @@ describe('names, schemas and hints', () => {
     const listed = toolsFor(tools, everyScope, parseSelection(undefined)).map((t) => t.name);
     expect(listed.filter((n) => /sandbox|reveal|secret/.test(n))).toEqual([]);
     expect(listed).not.toContain('create_webhook_endpoint');
+    expect(listed).not.toContain('create_approval_code');
     expect(tools.filter((t) => hiddenByDefault(t)).every((t) => !listed.includes(t.name))).toBe(true);
     const allowed = toolsFor(tools, everyScope, parseSelection('reveal_vcn,-list_*')).map((t) => t.name);
     expect(allowed).toContain('reveal_vcn');

@@ -23,7 +23,12 @@ describe('OAuth discovery', () => {
     );
     expect(as.issuer).toBe(server.baseUrl);
     expect(as.token_endpoint).toBe(`${server.baseUrl}/oauth/token`);
-    expect(as.grant_types_supported).toEqual(['client_credentials']);
+    expect(as.grant_types_supported).toEqual(['authorization_code', 'refresh_token', 'client_credentials']);
+    expect(as.code_challenge_methods_supported).toEqual(['S256']);
+    expect(as.response_types_supported).toEqual(['code']);
+    expect(as.authorization_endpoint).toBe(`${server.baseUrl}/oauth/authorize`);
+    expect(as.registration_endpoint).toBe(`${server.baseUrl}/oauth/register`);
+    expect(as.revocation_endpoint).toBe(`${server.baseUrl}/oauth/revoke`);
     expect(as.scopes_supported).toContain('statements:read');
 
     // The token endpoint it names answers the client-credentials grant, read by the same library.

@@ -1,4 +1,4 @@
-// The `finance` command's tree (serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, export,
+// The `finance` command's tree (serve, migrate, backup, company, client, apps, seed, ingest, invite, vcn, events, export,
 // config, secrets, mcp, mark-restored), built fresh on each call: `main.ts` parses the process's arguments with it, and the
 // test suite runs commands in its own process with it where a separate process proves nothing.
 // Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
@@ -16,6 +16,7 @@ import { register as backup } from './commands/backup.js';
 import { register as exporter } from './commands/export.js';
 import { register as config } from './commands/config.js';
 import { register as mcp } from './commands/mcp.js';
+import { register as apps } from './commands/apps.js';
 import { markRequiredOptions } from './options.js';
 
 /** `exit` is called where commander ends a command (help, a bad option); the subcommands inherit it. */
@@ -24,7 +25,22 @@ export function financeProgram(exit: (err: CommanderError) => never): Command {
     .description('Company Finance Service: run the API server and manage sandbox data')
     .showHelpAfterError()
     .exitOverride(exit);
-  for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, vcn, events, exporter, config, mcp])
+  for (const add of [
+    serve,
+    migrate,
+    backup,
+    company,
+    client,
+    apps,
+    seed,
+    ingest,
+    invite,
+    vcn,
+    events,
+    exporter,
+    config,
+    mcp,
+  ])
     add(program);
   markRequiredOptions(program);
   return program;

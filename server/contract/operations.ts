@@ -6,7 +6,7 @@ import { resolveRef, type Json } from './bundle.js';
  * The error bodies of the contract, by the schema an error response references:
  * `Error` {error, message, code, requestId, details: string[]}, `FieldError` (details as
  * {field, message}), `VcnError` {error, message, code: "<kebab-code>", requestId, errors?} and
- * `OAuthError` (RFC 6749 §5.2).
+ * `OAuthError` (RFC 6749 §5.2) and `ClientRegistrationError` (RFC 7591 §3.2.2, the same shape).
  */
 export type ErrorBody = 'common' | 'field' | 'vcn' | 'oauth';
 
@@ -15,6 +15,7 @@ const BODY_OF_SCHEMA: Record<string, ErrorBody> = {
   FieldError: 'field',
   VcnError: 'vcn',
   OAuthError: 'oauth',
+  ClientRegistrationError: 'oauth',
 };
 
 /** A numeric query or path parameter (read strictly before the validator coerces it). */

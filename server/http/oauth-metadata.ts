@@ -1,7 +1,8 @@
 // The OAuth discovery documents: the authorization server's metadata (RFC 8414) and the protected
 // resource's (RFC 9728), both describing this one service, and the URL every Bearer 401 names in
 // `WWW-Authenticate: Bearer resource_metadata="…"` so a client (an MCP assistant) finds them.
-// They advertise only what the token endpoint serves today: the client-credentials grant.
+// They advertise the client-credentials grant of the company's own clients and, for apps acting for
+// a company, the authorization-code grant with PKCE (S256 only), refresh, registration and revocation.
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { defaultScopes } from '../areas/auth/public.js';
@@ -17,11 +18,18 @@ export const resourceMetadataUrl = (baseUrl: string) => `${baseUrl}${PROTECTED_R
 export function authorizationServerMetadata(baseUrl: string, config: Config) {
   return {
     issuer: baseUrl,
+    authorization_endpoint: `${baseUrl}/oauth/authorize`,
     token_endpoint: `${baseUrl}/oauth/token`,
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    grant_types_supported: ['client_credentials'],
-    // Required by RFC 8414 §2; empty while no grant goes through an authorization endpoint.
-    response_types_supported: [],
+    registration_endpoint: `${baseUrl}/oauth/register`,
+    revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207: the authorization answer names the issuer (`iss`), against mix-up attacks.
+    authorization_response_iss_parameter_supported: true,
     scopes_supported: defaultScopes(config.sandboxHelpers),
     service_documentation: `${baseUrl}/docs`,
   };

@@ -96,7 +96,15 @@ export const invalidVcnRequest = (reason: string) =>
 export class OAuthError extends Error {
   constructor(
     readonly status: 400 | 401,
-    readonly code: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly code:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope'
+      | 'invalid_redirect_uri'
+      | 'invalid_client_metadata',
     message: string,
   ) {
     super(message);

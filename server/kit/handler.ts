@@ -17,6 +17,8 @@ export type OperationId = Exclude<keyof operations, `receive${string}`>;
 type PublicOperationId =
   | 'createToken'
   | 'createAccessToken'
+  | 'registerOAuthClient'
+  | 'revokeOAuthToken'
   | 'downloadBankingTransactionReceipt'
   | 'uploadAttachmentContent';
 

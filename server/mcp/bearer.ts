@@ -1,4 +1,5 @@
-// The bearer check `/mcp` uses now: the API's own access tokens (POST /oauth/token), with their scopes.
+// The bearer check `/mcp` uses: the API's own access tokens (POST /oauth/token: a client's, or an
+// approved app's from the authorization-code grant), with their scopes.
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { lookupToken } from '../areas/auth/public.js';

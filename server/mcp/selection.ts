@@ -43,6 +43,8 @@ export function hiddenByDefault(tool: {
 }): string | undefined {
   if (tool.path.startsWith('/sandbox/')) return 'a sandbox test helper';
   if (tool.scopes.includes('vcn:reveal')) return 'reveals card details';
+  // An assistant that can make approval codes could approve an app of its own choosing.
+  if (tool.scopes.includes('apps:manage')) return 'approves or revokes apps acting for the company';
   if (tool.secretAnswer) return 'its answer carries a secret';
   return undefined;
 }

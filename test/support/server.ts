@@ -38,6 +38,8 @@ export interface TestCompany {
 
 export interface TestServer {
   baseUrl: string;
+  /** The store's location (SQLite file or postgres:// URL), as `--db` takes it. */
+  location: string;
   db: Db;
   clock: ManualClock;
   config: Config;
@@ -116,6 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let companies = 0;
   return {
     baseUrl,
+    location: options.dbPath ?? own!,
     db,
     clock,
     config,

@@ -1,5 +1,6 @@
-// POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2); POST
-// /oauth/v1/access-token, the provider's live path, is the same operation (one handler, two paths).
+// POST /oauth/token: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4, errors §5.2). The other
+// grants are the apps area's; server/operations.ts routes by grant_type, for /oauth/token and for
+// /oauth/v1/access-token, the provider's live path (one operation, two paths).
 import basicAuth from 'basic-auth';
 import { defineHandlers } from '../../kit/handler.js';
 import { OAuthError } from '../../kit/errors.js';
@@ -13,7 +14,11 @@ import { addressAllowed } from './ip-allowlist.js';
 export const handlers = defineHandlers({
   createToken: async ({ body }, { db, clock, config, req, requestId, logFields }) => {
     if (body.grant_type !== 'client_credentials') {
-      throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported');
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        'Supported grant types: client_credentials, authorization_code, refresh_token',
+      );
     }
     const basic = req.headers.authorization ? basicAuth(req) : undefined;
     if (req.headers.authorization && !basic) {
@@ -80,9 +85,4 @@ export const handlers = defineHandlers({
       body: { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') },
     };
   },
-});
-
-/** POST /oauth/v1/access-token: the provider's live path, answered by the one token handler. */
-export const liveHandlers = defineHandlers({
-  createAccessToken: ({ params, query, body }, ctx) => handlers.createToken({ params, query, body }, ctx),
 });

@@ -7,6 +7,7 @@ import { digestToken, hashSecret, newSecret, verifySecret } from './secrets.js';
 import type { Kept } from '../../db/change-signals.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { prepared } from '../../db/prepared.js';
+import { findGrantAccessToken, GRANT_TOKEN_PREFIX } from './grant-tokens.js';
 import { recordAudit } from '../audit/public.js';
 
 /** Who made a change to a client, for its audit entry: an API client id (with its address and request), `cli` or `system`. */
@@ -29,6 +30,7 @@ export const ALL_SCOPES = [
   'events:read',
   'webhooks:read',
   'webhooks:write',
+  'apps:manage',
   'sandbox:write',
   'audit:read',
   'clients:manage',
@@ -267,17 +269,24 @@ type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenLookup>>['rows'][numb
 /** Why a token does not authenticate; `undefined` when it does. */
 export type TokenRefusal = 'unknown' | 'expired' | 'revoked';
 
-/** The token's grant, or why it is refused (never issued, expired, or its client revoked). */
+/**
+ * The token's grant, or why it is refused (never issued, expired, or its client or app grant revoked).
+ * An app's token (`oat_…`) is looked up among the grants' tokens first.
+ */
 export async function lookupToken(db: Db, clock: Clock, token: string, kept?: Kept<unknown>) {
+  const grantRow = token.startsWith(GRANT_TOKEN_PREFIX) ? await findGrantAccessToken(db, token) : undefined;
   const digest = digestToken(token);
   const read = async () => (await tokenLookup(db, { digest })).rows[0];
-  // Kept between requests on PostgreSQL (server/db/change-signals.ts): any change to a token, its
-  // client or its company is signalled, and a write for the company forgets it. Unknown tokens never.
-  const row = kept
-    ? ((await kept.get(digest, read, (found) =>
-        found ? { topic: 'tokens', owner: (found as TokenRow).company_id } : undefined,
-      )) as TokenRow | undefined)
-    : await read();
+  // A client's token is kept between requests on PostgreSQL (server/db/change-signals.ts): any change
+  // to a token, its client or its company is signalled, and a write for the company forgets it.
+  // Unknown tokens never; apps' tokens are read each time.
+  const row = grantRow
+    ? { ...grantRow, client_id: grantRow.app_id }
+    : kept
+      ? ((await kept.get(digest, read, (found) =>
+          found ? { topic: 'tokens', owner: (found as TokenRow).company_id } : undefined,
+        )) as TokenRow | undefined)
+      : await read();
   if (!row) return { refused: 'unknown' as TokenRefusal };
   if (row.revoked_at !== null) return { refused: 'revoked' as TokenRefusal };
   if (new Date(row.expires_at).getTime() <= clock.now().getTime())

@@ -47,6 +47,23 @@ export interface AccessTokenRow {
   created_at: string;
 }
 
+/**
+ * An access token of an app's grant (authorization code, migration 0022): like an API client's, with the
+ * grant it came from; `revoked_at` is set when the grant (or this token, RFC 7009) is revoked.
+ */
+export interface GrantAccessTokenRow {
+  /** SHA-256 (hex) of the token (`oat_…`). */
+  token_hash: string;
+  grant_id: string;
+  /** The app's client id. */
+  app_id: string;
+  company_id: string;
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface ServerSecretRow {
   name: string;
   value: string;
@@ -67,6 +84,7 @@ export interface AuthTables {
   companies: CompanyRow;
   api_clients: ApiClientRow;
   access_tokens: AccessTokenRow;
+  grant_access_tokens: GrantAccessTokenRow;
   server_secrets: ServerSecretRow;
   auth_failures: AuthFailureRow;
 }

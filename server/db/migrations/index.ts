@@ -18,6 +18,7 @@ import * as m0015 from './0015_export_leases.js';
 import * as m0016 from './0016_statement_changes.js';
 import * as m0017 from './0017_client_rotation.js';
 import * as m0018 from './0018_statement_history.js';
+import * as m0022 from './0022_oauth_apps.js';
 import * as m0025 from './0025_audit_log.js';
 import * as m0026 from './0026_client_management.js';
 import * as m0028 from './0028_token_signals.js';
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0016_statement_changes': m0016,
   '0017_client_rotation': m0017,
   '0018_statement_history': m0018,
+  '0022_oauth_apps': m0022,
   '0025_audit_log': m0025,
   '0026_client_management': m0026,
   '0028_token_signals': m0028,
