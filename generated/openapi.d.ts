@@ -4993,7 +4993,7 @@ export interface components {
          * @example statements:read
          * @enum {string}
          */
-        ScopeName: "statements:read" | "statements:write" | "directory:read" | "directory:write" | "users:read" | "users:write" | "vcn:read" | "vcn:write" | "vcn:reveal" | "events:read" | "webhooks:read" | "webhooks:write" | "sandbox:write" | "audit:read" | "clients:manage";
+        ScopeName: "statements:read" | "statements:write" | "directory:read" | "directory:write" | "users:read" | "users:write" | "vcn:read" | "vcn:write" | "vcn:reveal" | "events:read" | "webhooks:read" | "webhooks:write" | "sandbox:write" | "audit:read" | "clients:manage" | "apps:manage";
         /**
          * @description The addresses the client may ask for tokens from: IPv4 or IPv6 CIDR blocks (`203.0.113.0/24`)
          *     or single addresses. A token request from any other address is refused (`invalid_client`) and
