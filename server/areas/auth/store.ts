@@ -14,6 +14,8 @@ export const ALL_SCOPES = [
   'directory:write',
   'users:read',
   'users:write',
+  'cards:read',
+  'cards:write',
   'vcn:read',
   'vcn:write',
   'vcn:reveal',

@@ -18,6 +18,7 @@ import * as m0015 from './0015_export_leases.js';
 import * as m0016 from './0016_statement_changes.js';
 import * as m0017 from './0017_client_rotation.js';
 import * as m0018 from './0018_statement_history.js';
+import * as m0019 from './0019_cards.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_statement_changes': m0016,
   '0017_client_rotation': m0017,
   '0018_statement_history': m0018,
+  '0019_cards': m0019,
 };
