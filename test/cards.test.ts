@@ -5,6 +5,7 @@ import { createUser, createRoles } from './support/factories/users.js';
 import { createCostCenter, expectError } from './support/factories/directory.js';
 import { paginators } from '../client/paginate.js';
 import type { components } from '../generated/openapi.js';
+import { seedCompany } from '../server/cli/seed.js';
 
 type CardCreate = components['schemas']['SandboxCreditCardTransactionCreate'];
 
@@ -179,6 +180,28 @@ describe('listCards', () => {
       params: { query: { limit: 2, nextPageStartKey: first.data?.nextPageStartKey } },
     });
     expectError(theirs, 400);
+  });
+
+  it('when a company is seeded, then it has physical, virtual and cancelled cards, and every cardId of its statement is one of them', async () => {
+    const acme = await server.newCompany();
+    await createCard(server.db, (await server.newCompany()).companyId);
+    await seedCompany(server.db, { companyId: acme.companyId, transactions: 40, seed: 3, clock: server.clock });
+    const cards = [];
+    for await (const card of paginators(acme.api).cards({ limit: 100 })) cards.push(card);
+    expect(new Set(cards.map((c) => `${c.type} ${c.status}`))).toEqual(
+      new Set(['PHYSICAL ACTIVATED', 'VIRTUAL ACTIVATED', 'PHYSICAL CANCELLED']),
+    );
+    expect(cards.filter((c) => c.type === 'PHYSICAL' && c.status === 'ACTIVATED').every((c) => c.responsible)).toBe(
+      true,
+    );
+    const ids = new Set(cards.map((c) => c.id));
+    const { data } = await acme.api.GET('/statements/v1/credit-card', { params: { query: { limit: 100 } } });
+    expect(data?.transactions.length).toBeGreaterThan(0);
+    for (const t of data?.transactions ?? []) {
+      expect(ids).toContain(t.cardId);
+      const card = cards.find((c) => c.id === t.cardId);
+      expect(card?.maskedNumber.slice(-4)).toBe(t.finalCardNumber);
+    }
   });
 
   it('when the token lacks cards:read, then 403; without a token, 401', async () => {

@@ -46,7 +46,14 @@ async function cardTransaction(api: FinanceClient, unreconciled: boolean) {
 async function activatedCard(api: FinanceClient) {
   for await (const card of api.paginate.cards({ status: 'ACTIVATED', limit: 1 })) return card.id;
   const cardId = randomUUID();
-  const body = { cardId, finalCardNumber: cardId.slice(-4).replace(/[^0-9]/g, '7').padStart(4, '0'), amount: 42.5 };
+  const body = {
+    cardId,
+    finalCardNumber: cardId
+      .slice(-4)
+      .replace(/[^0-9]/g, '7')
+      .padStart(4, '0'),
+    amount: 42.5,
+  };
   await call(api.POST('/sandbox/v1/credit-card-transactions', { body }));
   return cardId;
 }
