@@ -1569,6 +1569,10 @@ export interface paths {
          *       `{transactions}`, in the order sent).
          *     - **400**: the body breaks the schema or a rule of the statement, an `id` is taken, or it names
          *       a user, category or cost center the company does not have.
+         *     - **422**: the purchase is declined: its `cardId` names a card of `GET /credit-cards/v1/cards`
+         *       that is `BLOCKED` (the message and `details` give the block's reason), `CANCELLED` or
+         *       `INACTIVATED`. Nothing was stored. A `cardId` the company has no card for registers a new,
+         *       activated card.
          */
         post: operations["createSandboxCreditCardTransaction"];
         delete?: never;
@@ -6201,6 +6205,15 @@ export interface components {
         /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
         BankingAmountLt: number;
         /**
+         * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+         *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+         *     merchant, platform category, or the name of their company category or cost center. Compared
+         *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+         *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+         *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+         */
+        StatementSearch: string;
+        /**
          * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
          *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
          */
@@ -6463,6 +6476,15 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -6827,6 +6849,15 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 */
+                q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
                 groupBy?: "category" | "costCenter" | "counterparty" | "status";
             };
@@ -7410,6 +7441,15 @@ export interface operations {
                  *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**

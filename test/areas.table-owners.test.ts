@@ -88,6 +88,9 @@ describe('table ownership', () => {
       const tables = (await store.db.introspection.getTables())
         .map((t) => t.name)
         .filter((name) => !name.startsWith('kysely_'))
+        // SQLite's full-text tables of the statements' search (migration 0020) and their shadow
+        // tables: no query names them but server/db/dialect.ts's documentHolds, given their names.
+        .filter((name) => !/^(banking|credit_card)_search(_(data|idx|content|docsize|config))?$/.test(name))
         .sort();
       const pairs = declared();
       const names = pairs.map(([table]) => table).sort();

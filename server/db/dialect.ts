@@ -52,3 +52,37 @@ export function jsonArrayFrom<O>(
 /** A `jsonArrayFrom` value as read back: JSON text on SQLite, already parsed by the PostgreSQL driver. */
 export const jsonArray = <T>(value: unknown): T[] =>
   typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []);
+
+/**
+ * A text searched by words (the statements' `q`): the row's `key`, the columns whose words it holds
+ * and, on SQLite, the FTS5 trigram table (tokenizer `trigram remove_diacritics 1`) that indexes them,
+ * keyed by `ftsKey`. On PostgreSQL the columns are joined as `foldedDocument` writes them and matched
+ * through the pg_trgm GIN index built on that expression (the migration that declares the document
+ * builds its index from this same function).
+ */
+export interface SearchDocument {
+  key: string;
+  columns: readonly string[];
+  ftsTable: string;
+  ftsKey: string;
+}
+
+/** The columns joined by spaces, lower-cased and without accents (`finance_fold`, an IMMUTABLE SQL function). */
+export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =>
+  sql<string>`finance_fold(${sql.join(
+    columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`),
+    sql` || ' ' || `,
+  )})`;
+
+/**
+ * The rows whose document holds `word` (already lower-cased and without accents, at least 3
+ * characters: what a trigram index can look up) anywhere, also inside a longer word.
+ */
+export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string): RawBuilder<boolean> {
+  if (storeKind(db) === 'postgres') {
+    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<boolean>`${foldedDocument(doc.columns)} like ${pattern}`;
+  }
+  const phrase = `"${word.replace(/"/g, '""')}"`;
+  return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${phrase})`;
+}

@@ -8,6 +8,7 @@ import { bankingPageQuery } from './banking-query.js';
 import { STATUS_NAMES } from './present.js';
 import { bankingSummaryRows, type SummaryGroupBy, type SummaryRow } from './store/banking-summary.js';
 import type { Db } from '../../db/database.js';
+import { resolveSearch } from './store/search.js';
 
 const sums = (count: number, inMinor: number, outMinor: number) => ({
   count,
@@ -32,7 +33,8 @@ export const summaryHandlers = defineHandlers({
   getBankingSummary: async ({ query }, { db, auth, config }) => {
     const { groupBy, ...filters } = query;
     const listQuery = filters as Input<'listBankingTransactions'>['query'];
-    const { page, email } = bankingPageQuery(listQuery, { auth, config });
+    const { page, email, words } = bankingPageQuery(listQuery, { auth, config });
+    if (words) page.filters.search = await resolveSearch(db, auth.companyId, words);
     if (email !== undefined) page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
     const empty = email !== undefined && page.filters.userIds?.length === 0;
     const rows = empty ? [] : await bankingSummaryRows(db, page, groupBy);

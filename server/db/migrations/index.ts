@@ -19,6 +19,7 @@ import * as m0016 from './0016_statement_changes.js';
 import * as m0017 from './0017_client_rotation.js';
 import * as m0018 from './0018_statement_history.js';
 import * as m0019 from './0019_cards.js';
+import * as m0020 from './0020_statement_search.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_client_rotation': m0017,
   '0018_statement_history': m0018,
   '0019_cards': m0019,
+  '0020_statement_search': m0020,
 };

@@ -7,6 +7,7 @@ import type { CreditCardTransactionRow } from '../tables.js';
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
+import { CREDIT_CARD_DOCUMENT, matchesSearch, type SearchWord } from './search.js';
 
 export interface CreditCardItem extends CreditCardTransactionRow {
   user_email: string | null;
@@ -19,6 +20,8 @@ export interface CreditCardPageQuery {
   companyId: string;
   cardIds?: string[];
   types?: CreditCardType[];
+  /** `q`: every word found in the record (store/search.ts). */
+  search?: SearchWord[];
   from?: string;
   to?: string;
   after?: [string, string];
@@ -33,6 +36,7 @@ function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
   if (cardId !== undefined) query = query.where('card_id', '=', cardId);
   const { types } = q;
   if (types !== undefined) query = query.where((eb) => ofTypes(eb, types));
+  if (q.search) query = query.where(matchesSearch<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search));
   if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);
   if (q.to !== undefined) query = query.where('transaction_date', '<', q.to);
   if (q.after) {
