@@ -39,7 +39,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const doc of DOCUMENTS) {
     const fts = sql.raw(doc.fts);
     const table = sql.raw(doc.table);
-    const key = sql.raw(doc.rowKey);
     const columns = doc.columns.join(', ');
     // The card statement's key is text (a ULID): its FTS row carries it, under the row's rowid.
     const carriesId = doc.rowKey === 'rowid';
