@@ -305,6 +305,35 @@ export interface paths {
         patch: operations["reconcileCreditCardTransactions"];
         trace?: never;
     };
+    "/statements/v1/credit-card/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sum the credit-card statement
+         * @description Counts and sums, in one call, the credit-card records that `GET /statements/v1/credit-card`
+         *     lists for the same filters (`cardIds`, `types`, `startDate`/`endDate`, `q`; no paging): "what
+         *     did marketing spend on travel in October" is one request. Money out is the records' `brlAmount`
+         *     (purchases, installments), money in their credits (none today: every record is a purchase),
+         *     `net` in minus out, exact to the cent. Unlike the list, the date pair may span any period (the list's 62-day
+         *     window is about paging; a summary has none). `groupBy` splits the totals by the company
+         *     category (`category`: `customCategory`), the cost center (`costCenter`), the merchant
+         *     (`merchant`: `merchantName`), the card (`card`: `cardId`, labelled with its name) or `status`;
+         *     the groups add up to the totals. The answer carries an `ETag` (send it in `If-None-Match` for
+         *     a 304).
+         */
+        get: operations["getCreditCardSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/statements/v1/credit-card/sync": {
         parameters: {
             query?: never;
@@ -2904,6 +2933,17 @@ export interface components {
          */
         CreditCardTransactionBatchUpdate: {
             transactions: components["schemas"]["CreditCardTransactionBatchItem"][];
+        };
+        /**
+         * @description The credit-card statement summed in one call: the records the list would page for the same
+         *     filters, counted, with money out (their `brlAmount`: purchases, installments) and money in (credits; the
+         *     statement's records are all purchases today, so `in` is 0) in BRL, exact to the cent. With `groupBy`,
+         *     `groups` splits them; the groups' counts and sums add up to `total`.
+         */
+        CreditCardSummary: {
+            total: components["schemas"]["StatementSummaryTotal"];
+            /** @description One entry per value of `groupBy`, largest `count` first (ties by `key`); empty without `groupBy`. */
+            groups: components["schemas"]["StatementSummaryGroup"][];
         };
         /**
          * @description One answer of the change feed: the transactions that changed after the cursor, each once, in its
@@ -7711,6 +7751,92 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCreditCardSummary: {
+        parameters: {
+            query?: {
+                /** @description Only records of these cards (comma-separated `cardId`s). */
+                cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+                types?: components["parameters"]["CreditCardTypes"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 */
+                q?: components["parameters"]["StatementSearch"];
+                /** @description Split the totals by this field. */
+                groupBy?: "category" | "costCenter" | "merchant" | "card" | "status";
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, and the groups when asked. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": {
+                     *         "count": 3,
+                     *         "in": 0,
+                     *         "out": 1512.4,
+                     *         "net": -1512.4
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "key": null,
+                     *           "label": "No cost center",
+                     *           "count": 2,
+                     *           "in": 0,
+                     *           "out": 1200,
+                     *           "net": -1200
+                     *         },
+                     *         {
+                     *           "key": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *           "label": "Marketing",
+                     *           "count": 1,
+                     *           "in": 0,
+                     *           "out": 312.4,
+                     *           "net": -312.4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardSummary"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
