@@ -4544,7 +4544,7 @@ export interface components {
                 /** @description Who made a change that a person or system decided, and why; on `card.blocked` and `card.unblocked` only. */
                 action?: {
                     /**
-                     * @description The API client (its `client_id`) whose token made the change.
+                     * @description The API client (its `client_id`) whose token made the change; `finance-cli` for an operator's command.
                      * @example cli_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
                      */
                     clientId: string;
@@ -5267,7 +5267,7 @@ export interface components {
                 /** @description Who made the change, and why. */
                 action: {
                     /**
-                     * @description The API client (its `client_id`) whose token blocked or unblocked the card.
+                     * @description The API client (its `client_id`) whose token blocked or unblocked the card; `finance-cli` for an operator's `finance cards block|unblock`.
                      * @example cli_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
                      */
                     clientId: string;

@@ -60,7 +60,8 @@ export interface StatusChange {
   to: 'BLOCKED' | 'ACTIVATED';
   reason: string | null;
   clientId: string;
-  requestId: string;
+  /** The request that made the change; null for an operator's command. */
+  requestId: string | null;
   now: Date;
 }
 
