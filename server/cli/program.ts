@@ -25,7 +25,22 @@ export function financeProgram(exit: (err: CommanderError) => never): Command {
     .description('Company Finance Service: run the API server and manage sandbox data')
     .showHelpAfterError()
     .exitOverride(exit);
-  for (const add of [serve, migrate, backup, company, client, seed, ingest, invite, cards, vcn, events, exporter, config, mcp])
+  for (const add of [
+    serve,
+    migrate,
+    backup,
+    company,
+    client,
+    seed,
+    ingest,
+    invite,
+    cards,
+    vcn,
+    events,
+    exporter,
+    config,
+    mcp,
+  ])
     add(program);
   markRequiredOptions(program);
   return program;

@@ -12,7 +12,7 @@ import { output, usingDb, withDb } from '../options.js';
 const STATUSES: CardRow['status'][] = ['ACTIVATED', 'BLOCKED', 'CANCELLED', 'INACTIVATED'];
 const TYPES: CardRow['type'][] = ['PHYSICAL', 'VIRTUAL'];
 /** The client named in the events of the changes made with this command. */
-export const CLI_CLIENT = 'finance-cli';
+const CLI_CLIENT = 'finance-cli';
 
 function oneOf<T extends string>(name: string, allowed: readonly T[]) {
   return (value: string): T => {

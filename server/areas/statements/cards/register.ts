@@ -6,7 +6,7 @@ import type { Database } from '../../../db/database.js';
 import type { NewCard } from '../tables.js';
 
 /** What a statement record says of its card. */
-export interface CardOfRecord {
+interface CardOfRecord {
   company_id: string;
   card_id: string;
   final_card_number: string;

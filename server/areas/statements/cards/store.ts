@@ -5,7 +5,7 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { recordEvent } from '../../events/public.js';
 import type { CardRow } from '../tables.js';
 
-export interface CardsPageQuery {
+interface CardsPageQuery {
   status?: CardRow['status'];
   type?: CardRow['type'];
   /** The ids of the company's users with the `email` filter's address (none: nothing matches). */
@@ -39,7 +39,7 @@ export async function pageCards(db: Db, companyId: string, q: CardsPageQuery): P
     .execute();
 }
 
-export const findCard = (db: Db, companyId: string, id: string): Promise<CardRow | undefined> =>
+const findCard = (db: Db, companyId: string, id: string): Promise<CardRow | undefined> =>
   db.selectFrom('cards').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 
 /** The cards among `ids` of the company, by id. */
@@ -54,7 +54,7 @@ export async function cardsById(db: Db, companyId: string, ids: readonly string[
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export interface StatusChange {
+interface StatusChange {
   companyId: string;
   id: string;
   to: 'BLOCKED' | 'ACTIVATED';

@@ -23,7 +23,7 @@ export const CREDIT_CARD_DOCUMENT: SearchDocument = {
 };
 
 /** Lower case, without accents: how both sides of a search compare. */
-export const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The shortest word searched: what a trigram index can look up. */
 const MIN_WORD = 3;
