@@ -95,8 +95,33 @@ describe('getCreditCardSummary', () => {
     });
   });
 
+  it('when grouped by day or month, then the groups are the company’s calendar days or months, in order, adding up to the totals', async () => {
+    const tokyo = await server.newCompany({ timeZone: 'Asia/Kolkata' });
+    // 18:40 UTC is the next day in India (+05:30); 18:20 UTC still the same day.
+    await createCreditCardTransactions(server.db, tokyo.companyId, [
+      { brl_amount_minor: 1_000, transaction_date: '2026-10-31T18:20:00.000Z' },
+      { brl_amount_minor: 2_000, transaction_date: '2026-10-31T18:40:00.000Z' },
+      { brl_amount_minor: 4_000, transaction_date: '2026-11-02T10:00:00.000Z' },
+    ]);
+    const group = async (groupBy: 'day' | 'month') =>
+      (await tokyo.api.GET('/statements/v1/credit-card/summary', { params: { query: { groupBy } } })).data?.groups.map(
+        (g) => `${g.key} ${g.label} ${g.count} ${g.out}`,
+      );
+    expect(await group('day')).toEqual([
+      '2026-10-31 2026-10-31 1 10',
+      '2026-11-01 2026-11-01 1 20',
+      '2026-11-02 2026-11-02 1 40',
+    ]);
+    expect(await group('month')).toEqual(['2026-10 2026-10 1 10', '2026-11 2026-11 2 60']);
+    const { data } = await acme.api.GET('/statements/v1/credit-card/summary', {
+      params: { query: { groupBy: 'month' } },
+    });
+    expect(data?.groups.map((g) => g.key)).toEqual(['2026-06', '2026-10']);
+    expect(data?.groups.reduce((n, g) => n + g.count, 0)).toBe(data?.total.count);
+  });
+
   it('when the filters are invalid, then 400; with the ETag sent back, 304', async () => {
-    for (const query of ['groupBy=day', 'startDate=2026-10-01', 'types=REFUND', 'q=ab', 'cardIds=nope']) {
+    for (const query of ['groupBy=week', 'startDate=2026-10-01', 'types=REFUND', 'q=ab', 'cardIds=nope']) {
       const res = await fetch(`${server.baseUrl}/statements/v1/credit-card/summary?${query}`, {
         headers: { Authorization: `Bearer ${acme.token}` },
       });

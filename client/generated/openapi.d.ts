@@ -120,7 +120,8 @@ export interface paths {
          *     minus out, exact to the cent. `groupBy` splits the totals by the company category
          *     (`category`: `customCategory`), the cost center (`costCenter`), the counterparty
          *     (`counterparty`: `sourceDestinationName`) or `status`; the groups add up to the totals.
-         *     Grouping by day or month is not offered yet. The answer is read-after-write consistent and
+         *     `day` and `month` split them by the transaction's calendar day (`YYYY-MM-DD`) or month
+         *     (`YYYY-MM`) in the company's time zone, in calendar order. The answer is read-after-write consistent and
          *     carries an `ETag` (send it in `If-None-Match` for a 304).
          */
         get: operations["getBankingSummary"];
@@ -321,7 +322,9 @@ export interface paths {
          *     `net` in minus out, exact to the cent. Unlike the list, the date pair may span any period (the list's 62-day
          *     window is about paging; a summary has none). `groupBy` splits the totals by the company
          *     category (`category`: `customCategory`), the cost center (`costCenter`), the merchant
-         *     (`merchant`: `merchantName`), the card (`card`: `cardId`, labelled with its name) or `status`;
+         *     (`merchant`: `merchantName`), the card (`card`: `cardId`, labelled with its name), `status`, or the
+         *     purchase's calendar `day` (`YYYY-MM-DD`) or `month` (`YYYY-MM`) in the company's time zone
+         *     (those in calendar order);
          *     the groups add up to the totals. The answer carries an `ETag` (send it in `If-None-Match` for
          *     a 304).
          */
@@ -2618,8 +2621,9 @@ export interface components {
         /** @description The transactions of one value of `groupBy`, with their count and sums. */
         StatementSummaryGroup: {
             /**
-             * @description The group's value: the category id, the cost center id, the counterparty's name or the
-             *     status number, as text; null for the transactions without one (no category, no cost center).
+             * @description The group's value: the category id, the cost center id, the counterparty's or merchant's
+             *     name, the card id, the status number, as text, or the day (`YYYY-MM-DD`) or month
+             *     (`YYYY-MM`); null for the transactions without one (no category, no cost center).
              * @example 15
              */
             key: string | null;
@@ -6860,7 +6864,7 @@ export interface operations {
                  */
                 q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
-                groupBy?: "category" | "costCenter" | "counterparty" | "status";
+                groupBy?: "category" | "costCenter" | "counterparty" | "status" | "day" | "month";
             };
             header?: {
                 /**
@@ -7738,7 +7742,7 @@ export interface operations {
                  */
                 q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
-                groupBy?: "category" | "costCenter" | "merchant" | "card" | "status";
+                groupBy?: "category" | "costCenter" | "merchant" | "card" | "status" | "day" | "month";
             };
             header?: {
                 /**

@@ -86,3 +86,16 @@ export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string
   const phrase = `"${word.replace(/"/g, '""')}"`;
   return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${phrase})`;
 }
+
+/**
+ * The UTC quarter-hour an instant column falls in, as `YYYY-MM-DDTHH:M` (M: 0, 15, 30 or 45): every
+ * time zone's offset is a whole number of quarter-hours, so rows grouped by it can be folded into
+ * the calendar days of any zone (the summaries' `day` and `month`).
+ */
+export function utcQuarterHour(db: Kysely<any>, column: string): RawBuilder<string> {
+  if (storeKind(db) === 'postgres') {
+    const utc = sql`(${sql.ref(column)} at time zone 'UTC')`;
+    return sql<string>`to_char(${utc}, 'YYYY-MM-DD"T"HH24:') || (floor(extract(minute from ${utc}) / 15) * 15)::int`;
+  }
+  return sql<string>`substr(${sql.ref(column)}, 1, 14) || ((cast(substr(${sql.ref(column)}, 15, 2) as integer) / 15) * 15)`;
+}

@@ -11,6 +11,7 @@ import type { Db } from '../../db/database.js';
 import { resolveSearch, searchWords } from './store/search.js';
 import { creditCardSummaryRows, type CardSummaryGroupBy } from './store/credit-card-summary.js';
 import { cardsById } from './cards/store.js';
+import { foldPeriods, isPeriod } from './store/summary-periods.js';
 import { dateRange } from './banking-query.js';
 
 const sums = (count: number, inMinor: number, outMinor: number) => ({
@@ -21,6 +22,8 @@ const sums = (count: number, inMinor: number, outMinor: number) => ({
 });
 
 const NONE = {
+  day: '',
+  month: '',
   category: 'No category',
   costCenter: 'No cost center',
   counterparty: 'No counterparty',
@@ -33,6 +36,7 @@ type GroupBy = SummaryGroupBy | CardSummaryGroupBy;
 /** What each group's key is called: the directory's and the cards' names, the status names, the counterparty or merchant itself. */
 async function labels(db: Db, companyId: string, groupBy: GroupBy, rows: SummaryRow[]) {
   const keys = rows.flatMap((row) => (row.key === null ? [] : [row.key]));
+  if (groupBy === 'day' || groupBy === 'month') return new Map(keys.map((key) => [key, key]));
   if (groupBy === 'card')
     return new Map([...(await cardsById(db, companyId, keys))].map(([id, card]) => [id, card.name]));
   if (groupBy === 'category') return categoryNames(db, companyId, keys.map(Number).filter(Number.isSafeInteger));
@@ -42,8 +46,19 @@ async function labels(db: Db, companyId: string, groupBy: GroupBy, rows: Summary
   return new Map(keys.map((key) => [key, key]));
 }
 
-/** The totals and labelled groups of a summary's rows. */
-async function summaryOf(db: Db, companyId: string, groupBy: GroupBy | undefined, rows: SummaryRow[]) {
+/**
+ * The totals and labelled groups of a summary's rows (a period's quarter-hours folded into the
+ * company's days or months, which come in calendar order).
+ */
+async function summaryOf(
+  db: Db,
+  companyId: string,
+  groupBy: GroupBy | undefined,
+  timeZone: string,
+  stored: SummaryRow[],
+) {
+  const period = isPeriod(groupBy) ? groupBy : undefined;
+  const rows = period ? foldPeriods(stored, period, timeZone) : stored;
   const total = rows.reduce(
     (sum, row) => ({
       count: sum.count + row.count,
@@ -58,7 +73,11 @@ async function summaryOf(db: Db, companyId: string, groupBy: GroupBy | undefined
       ? []
       : rows
           .filter((row) => row.count > 0)
-          .sort((a, b) => b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''))
+          .sort((a, b) =>
+            period
+              ? (a.key ?? '').localeCompare(b.key ?? '')
+              : b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''),
+          )
           .map((row) => ({
             key: row.key,
             label: row.key === null ? NONE[groupBy] : (names.get(row.key) ?? row.key),
@@ -76,7 +95,7 @@ export const summaryHandlers = defineHandlers({
     if (email !== undefined) page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
     const empty = email !== undefined && page.filters.userIds?.length === 0;
     const rows = empty ? [] : await bankingSummaryRows(db, page, groupBy);
-    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, rows) };
+    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, auth.timeZone, rows) };
   },
 
   getCreditCardSummary: async ({ query }, { db, auth }) => {
@@ -95,6 +114,6 @@ export const summaryHandlers = defineHandlers({
       },
       groupBy,
     );
-    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, rows) };
+    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, auth.timeZone, rows) };
   },
 });

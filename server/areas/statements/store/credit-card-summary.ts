@@ -6,6 +6,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { cardRecordsFiltered, type CreditCardPageQuery } from './credit-card-page.js';
 import type { SummaryRow } from './banking-summary.js';
+import { utcQuarterHour } from '../../../db/dialect.js';
+import { isPeriod, type Period } from './summary-periods.js';
 
 export const CARD_SUMMARY_GROUPS = {
   category: 'custom_category_id',
@@ -14,7 +16,8 @@ export const CARD_SUMMARY_GROUPS = {
   card: 'card_id',
   status: 'status',
 } as const;
-export type CardSummaryGroupBy = keyof typeof CARD_SUMMARY_GROUPS;
+/** A column, or a period: rows grouped by UTC quarter-hour, folded into days or months (summary-periods.ts). */
+export type CardSummaryGroupBy = keyof typeof CARD_SUMMARY_GROUPS | Period;
 
 /** One row per group (one row in all without `groupBy`). */
 export async function creditCardSummaryRows(
@@ -29,14 +32,16 @@ export async function creditCardSummaryRows(
     sql<number | string | null>`sum(case when brl_amount_minor < 0 then -brl_amount_minor else 0 end)`.as('in_minor'),
     sql<number | string | null>`sum(case when brl_amount_minor > 0 then brl_amount_minor else 0 end)`.as('out_minor'),
   ]);
-  const column = groupBy === undefined ? undefined : CARD_SUMMARY_GROUPS[groupBy];
+  const key =
+    groupBy === undefined
+      ? undefined
+      : isPeriod(groupBy)
+        ? utcQuarterHour(db, 'transaction_date')
+        : sql<string | number | null>`${sql.ref(CARD_SUMMARY_GROUPS[groupBy])}`;
   const rows =
-    column === undefined
+    key === undefined
       ? (await sums.execute()).map((row) => ({ ...row, key: null }))
-      : await sums
-          .select(sql<string | number | null>`${sql.ref(column)}`.as('key'))
-          .groupBy(column)
-          .execute();
+      : await sums.select(key.as('key')).groupBy(key).execute();
   return rows.map((row) => ({
     key: row.key === null ? null : String(row.key),
     count: Number(row.count),
