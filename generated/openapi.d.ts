@@ -6254,7 +6254,8 @@ export interface components {
          *     merchant, platform category, or the name of their company category or cost center. Compared
          *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
          *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
-         *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+         *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+         *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
          */
         StatementSearch: string;
         /**
@@ -6526,7 +6527,8 @@ export interface operations {
                  *     merchant, platform category, or the name of their company category or cost center. Compared
                  *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
                  *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
-                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
             };
@@ -6899,7 +6901,8 @@ export interface operations {
                  *     merchant, platform category, or the name of their company category or cost center. Compared
                  *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
                  *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
-                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
@@ -7491,7 +7494,8 @@ export interface operations {
                  *     merchant, platform category, or the name of their company category or cost center. Compared
                  *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
                  *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
-                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
             };
@@ -7777,7 +7781,8 @@ export interface operations {
                  *     merchant, platform category, or the name of their company category or cost center. Compared
                  *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
                  *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
-                 *     characters gives 400. Read-after-write: a change to notes is found by the next request.
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
@@ -8229,6 +8234,16 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -8345,6 +8360,16 @@ export interface operations {
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**

@@ -140,3 +140,34 @@ describe('getBankingSummary q', () => {
     expect(Math.round((data?.total.out ?? 0) * 100)).toBe(out);
   });
 });
+
+const exported = async (statement: 'banking' | 'credit-card', q: string, company = acme) => {
+  const res = await fetch(
+    `${server.baseUrl}/statements/v1/exports/${statement}?${new URLSearchParams({ format: 'csv', q })}`,
+    {
+      headers: { Authorization: `Bearer ${company.token}` },
+    },
+  );
+  expect(res.status).toBe(200);
+  return (await res.text()).trim().split('\n').slice(1);
+};
+
+describe('downloadBankingExport q', () => {
+  it('when q is given, then the export holds the transactions the list finds, and only those', async () => {
+    const lines = await exported('banking', 'figueira');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(String(ids.lunch));
+    expect(await exported('banking', 'inexistente')).toEqual([]);
+  });
+});
+
+describe('downloadCreditCardExport q', () => {
+  it('when q is given, then the export holds the records the list finds, never another company’s', async () => {
+    const lines = await exported('credit-card', 'fechamento');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(cardIds.dinner);
+    const theirs = await exported('credit-card', 'fechamento', globex);
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]).not.toContain(cardIds.dinner);
+  });
+});
