@@ -259,7 +259,8 @@ describe('blockCard', () => {
       acme.api.POST('/credit-cards/v1/{id}/block', { params: { path: { id } }, ...(body ? { body } : {}) });
     expectError(await block('0b8e6c1a-9d7f-4e2a-8c5b-3f1d2e4a6b8c'), 404);
     expectError(await block(theirs.id), 404);
-    expectError(await block('not-a-uuid'), 400);
+    expectError(await block('not-a-uuid'), 404);
+    expectError(await block('x'.repeat(65)), 400);
     expect(expectError(await block(cancelled.id), 409)).toEqual(['status: CANCELLED']);
     expectError(await block(inactive.id), 409);
     expectError(await block(mine.id, { reason: '' }), 400);

@@ -1089,7 +1089,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`). A card of another company answers 404. */
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
                 id: components["parameters"]["CardId"];
             };
             cookie?: never;
@@ -1116,7 +1120,11 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`). A card of another company answers 404. */
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
                 id: components["parameters"]["CardId"];
             };
             cookie?: never;
@@ -6278,7 +6286,11 @@ export interface components {
         SupplierId: number;
         /** @description The category's id. */
         CategoryId: number;
-        /** @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`). A card of another company answers 404. */
+        /**
+         * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+         *     without case). An id no card of the company has — another company's card, or any other text of
+         *     letters, digits and hyphens — answers 404.
+         */
         CardId: string;
         /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
         PageLimit: number;
@@ -10804,7 +10816,11 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`). A card of another company answers 404. */
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
                 id: components["parameters"]["CardId"];
             };
             cookie?: never;
@@ -10882,7 +10898,11 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`). A card of another company answers 404. */
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
                 id: components["parameters"]["CardId"];
             };
             cookie?: never;
