@@ -6,6 +6,10 @@ import { createCostCenter, expectError } from './support/factories/directory.js'
 import { paginators } from '../client/paginate.js';
 import type { components } from '../generated/openapi.js';
 import { seedCompany } from '../server/cli/seed.js';
+import { ingestFile } from '../server/areas/statements/ingest/run.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type CardCreate = components['schemas']['SandboxCreditCardTransactionCreate'];
 
@@ -201,6 +205,27 @@ describe('listCards', () => {
       expect(ids).toContain(t.cardId);
       const card = cards.find((c) => c.id === t.cardId);
       expect(card?.maskedNumber.slice(-4)).toBe(t.finalCardNumber);
+    }
+  });
+
+  it('when an ingested file names a new card, then the card is listed with its number and holder', async () => {
+    const acme = await server.newCompany();
+    const dir = mkdtempSync(join(tmpdir(), 'cards-ingest-'));
+    try {
+      const path = join(dir, 'cards.jsonl');
+      const cardId = '5d2e8c1a-7b3f-4e9d-a1c2-b3d4e5f6a7b8';
+      const { id: _, ...line } = purchase(cardId, { finalCardNumber: '3141', bearerName: 'JOANA PRADO' });
+      writeFileSync(
+        path,
+        `${JSON.stringify({ statement: 'credit-card', transaction: { id: '01KA00000000000000000000C1', ...line } })}\n`,
+      );
+      await ingestFile(server.db, acme.companyId, path, server.clock.now());
+      const { data } = await acme.api.GET('/credit-cards/v1/cards', { params: { query: { last4: '3141' } } });
+      expect(data?.items.map((c) => [c.id, c.cardHolderName, c.status, c.type])).toEqual([
+        [cardId, 'JOANA PRADO', 'ACTIVATED', 'PHYSICAL'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
