@@ -25,7 +25,7 @@ import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statement
 import { userIdsByEmail } from '../server/areas/users/public.js';
 import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
-import { resolveSearch } from '../server/areas/statements/store/search.js';
+import { BANKING_DOCUMENT, resolveSearch } from '../server/areas/statements/store/search.js';
 import type { HandlerContext, Input } from '../server/kit/handler.js';
 
 const arg = (name: string, fallback: number) => {
@@ -255,7 +255,7 @@ async function main() {
       cases.map(async ([, query]) => {
         const { page, email: wanted, words } = bankingPageQuery(query, { auth, config });
         if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
-        if (words) page.filters.search = await resolveSearch(db, companyId, words);
+        if (words) page.filters.search = await resolveSearch(db, companyId, words, BANKING_DOCUMENT);
         return page;
       }),
     );

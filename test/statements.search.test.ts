@@ -82,6 +82,20 @@ describe('listBankingTransactions q', () => {
     expect(await bankingIds({ q: 'guarulhos' })).toEqual([]);
   });
 
+  it('when a word is held by thousands of rows, then the page walks the date order and still shows the newest matches first', async () => {
+    const busy = await server.newCompany();
+    const account = await createAccount(server.db, busy.companyId);
+    const rows = Array.from({ length: 2_100 }, (_, i) => ({
+      notes: i % 2 === 0 ? 'Reembolso de despesa' : 'Reembolso de viagem',
+      transaction_date: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+    }));
+    const made = await createBankingTransactions(server.db, busy.companyId, account, rows);
+    const { data } = await busy.api.GET('/statements/v1/banking', { params: { query: { q: 'reembolso', limit: 5 } } });
+    expect(data?.transactions.map((t) => t.id)).toEqual([...made].reverse().slice(0, 5));
+    const despesa = made.filter((_, i) => i % 2 === 0).sort((a, b) => a - b);
+    expect(await bankingIds({ q: 'reembolso despesa' }, busy)).toEqual(despesa);
+  });
+
   it('when pages of 1 are followed with q, then each match comes once, and the cursor is refused with another q', async () => {
     const first = await acme.api.GET('/statements/v1/banking', { params: { query: { q: 'cafe', limit: 1 } } });
     expect(first.data?.transactions).toHaveLength(1);

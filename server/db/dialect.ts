@@ -78,13 +78,34 @@ export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =
  * The rows whose document holds `word` (already lower-cased and without accents, at least 3
  * characters: what a trigram index can look up) anywhere, also inside a longer word.
  */
-export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string): RawBuilder<boolean> {
+export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string, walk = false): RawBuilder<boolean> {
   if (storeKind(db) === 'postgres') {
     const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<boolean>`${foldedDocument(doc.columns)} like ${pattern}`;
   }
-  const phrase = `"${word.replace(/"/g, '""')}"`;
-  return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${phrase})`;
+  // `walk`: the key goes through a no-op (`+key`), so the page's ordered index drives and each row
+  // is checked against the matches; otherwise the matches drive (fetched by key, then sorted).
+  const key = walk ? sql`+${sql.ref(doc.key)}` : sql.ref(doc.key);
+  return sql<boolean>`${key} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
+}
+
+const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
+/**
+ * How many rows (of every company) hold `word`, counted up to `limit`, on SQLite: whether a page
+ * should walk its ordered index (many matches) or fetch the matches (few). PostgreSQL plans
+ * that itself from its statistics: undefined there.
+ */
+export async function documentMatches(
+  db: Kysely<any>,
+  doc: SearchDocument,
+  word: string,
+  limit: number,
+): Promise<number | undefined> {
+  if (storeKind(db) === 'postgres') return undefined;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(doc.ftsTable)}
+    where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)} limit ${sql.lit(limit)})`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**

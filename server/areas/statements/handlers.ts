@@ -10,7 +10,7 @@ import { annotateTransaction, annotateTransactions } from './store/annotate.js';
 import { userIdsByEmail } from '../users/public.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
-import { resolveSearch, searchWords } from './store/search.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch, searchWords } from './store/search.js';
 import { syncHandlers } from './sync-handlers.js';
 
 /** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
@@ -58,7 +58,7 @@ export const handlers = defineHandlers({
 
   listBankingTransactions: async ({ query }, { db, auth, config }) => {
     const { page, paging: pages, email, words } = bankingPageQuery(query, { auth, config });
-    if (words) page.filters.search = await resolveSearch(db, auth.companyId, words);
+    if (words) page.filters.search = await resolveSearch(db, auth.companyId, words, BANKING_DOCUMENT);
     if (email !== undefined) {
       page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
       if (page.filters.userIds.length === 0) return { status: 200, body: { transactions: [] } };
@@ -96,7 +96,7 @@ export const handlers = defineHandlers({
       companyId: auth.companyId,
       cardIds,
       types,
-      ...(words ? { search: await resolveSearch(db, auth.companyId, words) } : {}),
+      ...(words ? { search: await resolveSearch(db, auth.companyId, words, CREDIT_CARD_DOCUMENT) } : {}),
       ...range,
       after: pages.after,
       take: pages.limit,

@@ -4,7 +4,7 @@
 // compared without case and accents, also inside longer words ("cafe" finds "Cafeteria" and "Café").
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
-import { documentHolds, type SearchDocument } from '../../../db/dialect.js';
+import { documentHolds, documentMatches, type SearchDocument } from '../../../db/dialect.js';
 import { categoriesAndCostCenters } from '../../directory/public.js';
 import { badRequest } from '../../../kit/errors.js';
 
@@ -47,15 +47,33 @@ export interface SearchWord {
   word: string;
   categoryIds: number[];
   costCenterIds: string[];
+  /** A page walks its ordered index checking each row (every word is common); else the matches drive. */
+  walk?: boolean;
 }
 
-/** Each word with the company's categories and cost centers whose names hold it. */
-export async function resolveSearch(db: Db, companyId: string, words: string[]): Promise<SearchWord[]> {
+/** Matches (of every company) from which walking a page's ordered index beats fetching and sorting them. */
+const WALK_FROM = 2_000;
+
+/**
+ * Each word with the company's categories and cost centers whose names hold it; with `page` (the
+ * statement a page is read from), whether the page walks its ordered index: when every word is held
+ * by at least WALK_FROM rows, a page's rows are found within its first few hundred; otherwise the
+ * rarest word's few matches are fetched and sorted. Summaries read every match: no `page`.
+ */
+export async function resolveSearch(
+  db: Db,
+  companyId: string,
+  words: string[],
+  page?: SearchDocument,
+): Promise<SearchWord[]> {
   const { categories, costCenters } = await categoriesAndCostCenters(db, companyId);
+  const counts = page ? await Promise.all(words.map((w) => documentMatches(db, page, w, WALK_FROM))) : [];
+  const walk = counts.length > 0 && counts.every((n) => n !== undefined && n >= WALK_FROM);
   return words.map((word) => ({
     word,
     categoryIds: categories.filter((c) => fold(c.name).includes(word)).map((c) => c.id),
     costCenterIds: costCenters.filter((c) => fold(c.name).includes(word)).map((c) => c.id),
+    ...(walk ? { walk } : {}),
   }));
 }
 
@@ -69,8 +87,8 @@ export function matchesSearch<T extends Row>(
 ): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
   return (eb) =>
     eb.and(
-      words.map(({ word, categoryIds, costCenterIds }) => {
-        const any: Expression<SqlBool>[] = [documentHolds(db, doc, word) as unknown as Expression<SqlBool>];
+      words.map(({ word, categoryIds, costCenterIds, walk }) => {
+        const any: Expression<SqlBool>[] = [documentHolds(db, doc, word, walk) as unknown as Expression<SqlBool>];
         const e = eb as unknown as ExpressionBuilder<Database, 'banking_transactions'>;
         if (categoryIds.length > 0) any.push(e('custom_category_id', 'in', categoryIds) as Expression<SqlBool>);
         if (costCenterIds.length > 0) any.push(e('cost_center_id', 'in', costCenterIds) as Expression<SqlBool>);
