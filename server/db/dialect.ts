@@ -79,14 +79,17 @@ export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =
  * characters: what a trigram index can look up) anywhere, also inside a longer word.
  */
 export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string, walk = false): RawBuilder<boolean> {
-  if (storeKind(db) === 'postgres') {
-    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql<boolean>`${foldedDocument(doc.columns)} like ${pattern}`;
+  const pg = storeKind(db) === 'postgres';
+  if (pg || walk) {
+    // PostgreSQL: its GIN index or the page's order, as its planner judges. SQLite `walk`: the
+    // page's ordered index drives and each row's own text is checked (`finance_fold`, sqlite.ts).
+    const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return pg
+      ? sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`}`
+      : sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`} escape '\\'`;
   }
-  // `walk`: the key goes through a no-op (`+key`), so the page's ordered index drives and each row
-  // is checked against the matches; otherwise the matches drive (fetched by key, then sorted).
-  const key = walk ? sql`+${sql.ref(doc.key)}` : sql.ref(doc.key);
-  return sql<boolean>`${key} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
+  // Few matches: they drive (fetched by key from the trigram index, then sorted).
+  return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
 }
 
 const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
