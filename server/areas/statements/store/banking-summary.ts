@@ -6,7 +6,7 @@ import type { Db } from '../../../db/database.js';
 import { filtered } from './banking-list.js';
 import type { BankingPageQuery } from './banking-types.js';
 import { utcQuarterHour } from '../../../db/dialect.js';
-import { isPeriod, type Period } from './summary-periods.js';
+import { isPeriod, type Period, type SummaryRow } from './summary-periods.js';
 
 export const SUMMARY_GROUPS = {
   category: 'custom_category_id',
@@ -17,12 +17,7 @@ export const SUMMARY_GROUPS = {
 /** A column, or a period: rows grouped by UTC quarter-hour, folded into days or months (summary-periods.ts). */
 export type SummaryGroupBy = keyof typeof SUMMARY_GROUPS | Period;
 
-export interface SummaryRow {
-  key: string | null;
-  count: number;
-  inMinor: number;
-  outMinor: number;
-}
+export type { SummaryRow } from './summary-periods.js';
 
 /** One row per group (one row in all without `groupBy`). */
 export async function bankingSummaryRows(

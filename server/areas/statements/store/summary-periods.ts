@@ -1,7 +1,14 @@
 // The summaries' `day` and `month` groups: the store groups by UTC quarter-hour (dialect.ts's
 // `utcQuarterHour`), and the quarter-hours are folded here into the company's calendar days or months.
 import { localDate } from '../../../lib/time.js';
-import type { SummaryRow } from './banking-summary.js';
+
+/** One group of a summary as the store reads it: its key and its count and sums in minor units. */
+export interface SummaryRow {
+  key: string | null;
+  count: number;
+  inMinor: number;
+  outMinor: number;
+}
 
 export const PERIODS = ['day', 'month'] as const;
 export type Period = (typeof PERIODS)[number];
