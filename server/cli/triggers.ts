@@ -41,7 +41,7 @@ async function cardTransaction(api: FinanceClient, unreconciled: boolean) {
 
 /**
  * A corporate card in ACTIVATED status; when the company has none, a purchase on a new card arrives
- * through the sandbox helper (which registers the card), as a trigger makes what it needs.
+ * through the sandbox (POST /sandbox/v1/credit-card-transactions registers the card), as a trigger makes what it needs.
  */
 async function activatedCard(api: FinanceClient) {
   for await (const card of api.paginate.cards({ status: 'ACTIVATED', limit: 1 })) return card.id;
