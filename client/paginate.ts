@@ -85,6 +85,7 @@ const LISTS = {
   users: ['/users/v1/users', 'data'],
   roles: ['/users/v1/roles', 'items'],
   invites: ['/users/v1/invites', 'data'],
+  cards: ['/credit-cards/v1/cards', 'items'],
 } as const satisfies Record<string, { [P in PagedPath]: readonly [P, ItemsKey<P>] }[PagedPath]>;
 
 type Lists = typeof LISTS;

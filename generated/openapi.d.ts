@@ -247,7 +247,8 @@ export interface paths {
          *     minus out, exact to the cent. `groupBy` splits the totals by the company category
          *     (`category`: `customCategory`), the cost center (`costCenter`), the counterparty
          *     (`counterparty`: `sourceDestinationName`) or `status`; the groups add up to the totals.
-         *     Grouping by day or month is not offered yet. The answer is read-after-write consistent and
+         *     `day` and `month` split them by the transaction's calendar day (`YYYY-MM-DD`) or month
+         *     (`YYYY-MM`) in the company's time zone, in calendar order. The answer is read-after-write consistent and
          *     carries an `ETag` (send it in `If-None-Match` for a 304).
          */
         get: operations["getBankingSummary"];
@@ -430,6 +431,37 @@ export interface paths {
          *     values they have is no change: no event, no feed entry, no new `ETag`.
          */
         patch: operations["reconcileCreditCardTransactions"];
+        trace?: never;
+    };
+    "/statements/v1/credit-card/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sum the credit-card statement
+         * @description Counts and sums, in one call, the credit-card records that `GET /statements/v1/credit-card`
+         *     lists for the same filters (`cardIds`, `types`, `startDate`/`endDate`, `q`; no paging): "what
+         *     did marketing spend on travel in October" is one request. Money out is the records' `brlAmount`
+         *     (purchases, installments), money in their credits (none today: every record is a purchase),
+         *     `net` in minus out, exact to the cent. Unlike the list, the date pair may span any period (the list's 62-day
+         *     window is about paging; a summary has none). `groupBy` splits the totals by the company
+         *     category (`category`: `customCategory`), the cost center (`costCenter`), the merchant
+         *     (`merchant`: `merchantName`), the card (`card`: `cardId`, labelled with its name), `status`, or the
+         *     purchase's calendar `day` (`YYYY-MM-DD`) or `month` (`YYYY-MM`) in the company's time zone
+         *     (those in calendar order);
+         *     the groups add up to the totals. The answer carries an `ETag` (send it in `If-None-Match` for
+         *     a 304).
+         */
+        get: operations["getCreditCardSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/statements/v1/credit-card/sync": {
@@ -1143,6 +1175,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credit-cards/v1/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List corporate cards
+         * @description Lists the company's corporate cards, physical and virtual, newest first (ties by id), as the
+         *     provider's live API does: the envelope `{items, nextPageStartKey, limit}` and its item fields.
+         *     Every `cardId` of the credit-card statement is the `id` of a card of this list.
+         *
+         *     How cards relate to VCNs: a card here is a long-lived corporate card, charged on the company's
+         *     credit-card bill, whose purchases appear on `GET /statements/v1/credit-card`. A VCN
+         *     (`/credit-cards/v1/vcns`) is a single-purpose virtual card issued per booking or use, with its
+         *     own ceiling and window; VCNs are not listed here and their purchases are read at their own paths.
+         *
+         *     - `status` and `type` keep the cards with that value; `email` those whose responsible user has
+         *       that address (compared case-insensitively); `productName` those of that product (compared
+         *       case-insensitively); `last4` those whose number ends in these four digits. Filters combine.
+         *       A value outside its list or pattern gives 400.
+         *     - `limit` is the page size, 1 to 100; omitted, 10. The size applied is echoed in `limit`.
+         *     - When `nextPageStartKey` is present, more cards follow: send it back unchanged, with the
+         *       same filters. It is absent on the last page. A cursor that was altered, or is sent with
+         *       other filters, gives 400.
+         */
+        get: operations["listCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/{id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
+                id: components["parameters"]["CardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block a card
+         * @description Blocks the card: from now on its purchases are declined (a sandbox purchase on it answers 422 with the reason) until it is unblocked. Records `card.blocked` with the `reason` and the client that blocked it (`data.action`), delivered to webhooks as every event. Blocking a blocked card changes nothing and records nothing.
+         *     - **200**: the card as `GET /credit-cards/v1/cards` shows it, now `BLOCKED`.
+         *     - **400**: the body is invalid (`reason` empty or longer than 500 characters, an unknown field).
+         *     - **404**: no such card in the company (another company's card answers the same).
+         *     - **409**: the card is `CANCELLED` or `INACTIVATED`, and cannot be blocked.
+         */
+        post: operations["blockCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credit-cards/v1/{id}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
+                id: components["parameters"]["CardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unblock a card
+         * @description Unblocks a blocked card: it is `ACTIVATED` again and its purchases are authorized. Records `card.unblocked` with the client that unblocked it (`data.action`), delivered to webhooks as every event. Unblocking an activated card changes nothing and records nothing.
+         *     - **200**: the card as `GET /credit-cards/v1/cards` shows it, now `ACTIVATED`.
+         *     - **404**: no such card in the company (another company's card answers the same).
+         *     - **409**: the card is `CANCELLED` (a cancelled card stays cancelled) or `INACTIVATED` (its holder activates it).
+         */
+        post: operations["unblockCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credit-cards/v1/vcns": {
         parameters: {
             query?: never;
@@ -1717,6 +1846,10 @@ export interface paths {
          *       `{transactions}`, in the order sent).
          *     - **400**: the body breaks the schema or a rule of the statement, an `id` is taken, or it names
          *       a user, category or cost center the company does not have.
+         *     - **422**: the purchase is declined: its `cardId` names a card of `GET /credit-cards/v1/cards`
+         *       that is `BLOCKED` (the message and `details` give the block's reason), `CANCELLED` or
+         *       `INACTIVATED`. Nothing was stored. A `cardId` the company has no card for registers a new,
+         *       activated card.
          */
         post: operations["createSandboxCreditCardTransaction"];
         delete?: never;
@@ -2144,6 +2277,28 @@ export interface webhooks {
          *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
          */
         post: operations["receiveInviteEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * card.blocked, card.unblocked
+         * @description A corporate card was blocked or unblocked (`POST /credit-cards/v1/{id}/block`, `/unblock`): the card after the change, its former status, and in `data.action` the client that did it and the reason it gave.
+         *
+         *     Sent to each enabled endpoint subscribed to the type (or `*`), signed per Standard Webhooks. Answer 2xx within 10 seconds; anything else is retried with exponential backoff for 3 days.
+         */
+        post: operations["receiveCardEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2965,8 +3120,9 @@ export interface components {
         /** @description The transactions of one value of `groupBy`, with their count and sums. */
         StatementSummaryGroup: {
             /**
-             * @description The group's value: the category id, the cost center id, the counterparty's name or the
-             *     status number, as text; null for the transactions without one (no category, no cost center).
+             * @description The group's value: the category id, the cost center id, the counterparty's or merchant's
+             *     name, the card id, the status number, as text, or the day (`YYYY-MM-DD`) or month
+             *     (`YYYY-MM`); null for the transactions without one (no category, no cost center).
              * @example 15
              */
             key: string | null;
@@ -3250,6 +3406,17 @@ export interface components {
          */
         CreditCardTransactionBatchUpdate: {
             transactions: components["schemas"]["CreditCardTransactionBatchItem"][];
+        };
+        /**
+         * @description The credit-card statement summed in one call: the records the list would page for the same
+         *     filters, counted, with money out (their `brlAmount`: purchases, installments) and money in (credits; the
+         *     statement's records are all purchases today, so `in` is 0) in BRL, exact to the cent. With `groupBy`,
+         *     `groups` splits them; the groups' counts and sums add up to `total`.
+         */
+        CreditCardSummary: {
+            total: components["schemas"]["StatementSummaryTotal"];
+            /** @description One entry per value of `groupBy`, largest `count` first (ties by `key`); empty without `groupBy`. */
+            groups: components["schemas"]["StatementSummaryGroup"][];
         };
         /**
          * @description One answer of the change feed: the transactions that changed after the cursor, each once, in its
@@ -4001,6 +4168,142 @@ export interface components {
              * @example Invite sent to joao.pereira@acme.com.br
              */
             message: string;
+        };
+        /**
+         * @description `ACTIVATED`: in use; purchases are authorized. `BLOCKED`: temporarily stopped by the company
+         *     (`POST /credit-cards/v1/{id}/block`); purchases are declined until it is unblocked.
+         *     `CANCELLED`: permanently closed; it can be neither blocked nor unblocked. `INACTIVATED`: issued
+         *     but not yet activated by its holder; purchases are declined and it cannot be blocked or unblocked.
+         * @example ACTIVATED
+         * @enum {string}
+         */
+        CardStatus: "ACTIVATED" | "BLOCKED" | "CANCELLED" | "INACTIVATED";
+        /**
+         * @description `PHYSICAL`: a plastic card carried by its holder. `VIRTUAL`: a card number for online use, kept for
+         *     as long as the company keeps it (a subscription, a team's purchases). Per-booking virtual cards
+         *     with a spending ceiling and a validity window are VCNs (`/credit-cards/v1/vcns`), not cards of
+         *     this list.
+         * @example PHYSICAL
+         * @enum {string}
+         */
+        CardType: "PHYSICAL" | "VIRTUAL";
+        /** @description The company user responsible for the card (its holder for a physical card); null when nobody is. */
+        CardResponsible: {
+            /**
+             * @description The user's name.
+             * @example Mariana Costa
+             */
+            name: string;
+            /**
+             * Format: email
+             * @description The user's address.
+             * @example mariana.costa@acme.com.br
+             */
+            email: string;
+        } | null;
+        /** @description The cost center the card's purchases are charged to by default; null when none. */
+        CardCostCenter: {
+            /**
+             * Format: uuid
+             * @description The cost center's id (`GET /cost-centers/v1/cost-centers`).
+             * @example 3f6c1a2e-8b4d-4e5f-9a7b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * @description The cost center's name.
+             * @example Marketing
+             */
+            name: string;
+        } | null;
+        /**
+         * @description One of the company's corporate cards, physical or virtual, with the provider's live item fields.
+         *     Its `id` is the `cardId` that names the card on every record of the credit-card statement
+         *     (`GET /statements/v1/credit-card?cardIds=…`); every card that has a record is in the list.
+         *     VCNs (`/credit-cards/v1/vcns`) are a separate resource: single-use cards issued per booking or
+         *     use, with a ceiling and a window, that never appear here.
+         */
+        Card: {
+            /**
+             * Format: uuid
+             * @description The card id, the statement records' `cardId`.
+             * @example c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e
+             */
+            id: string;
+            /**
+             * @description The card number with all but its last four digits masked.
+             * @example **** **** **** 4021
+             */
+            maskedNumber: string;
+            /**
+             * @description The name printed on the card (the statement records' `bearerName`).
+             * @example MARIANA COSTA
+             */
+            cardHolderName: string;
+            responsible: components["schemas"]["CardResponsible"];
+            type: components["schemas"]["CardType"];
+            status: components["schemas"]["CardStatus"];
+            /**
+             * Format: date-time
+             * @description When the card was issued (or first reported by the card processor).
+             * @example 2026-01-15T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the card last changed (its status included).
+             * @example 2026-11-20T15:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date
+             * @description The last day the card can be used (the last day of its expiry month).
+             * @example 2030-01-31
+             */
+            expirationDate: string;
+            /**
+             * @description The expiry as printed on the card, `MM/YY`.
+             * @example 01/30
+             */
+            formattedExpirationDate: string;
+            /**
+             * @description The card's name in the company (its holder's, or what a virtual card is for).
+             * @example Cartão Mariana Costa
+             */
+            name: string;
+            costCenter: components["schemas"]["CardCostCenter"];
+            /**
+             * @description What the card is for, as the company described it; null when not given.
+             * @example Viagens e despesas comerciais
+             */
+            purpose: string | null;
+            /**
+             * @description The card product (this service's addition to the live fields; the `productName` filter matches it).
+             * @example Corporate Platinum
+             */
+            productName: string;
+        };
+        /** @description One page of the company's cards, newest first, in the provider's live envelope. */
+        CardList: {
+            /** @description The cards of this page; empty when nothing matches. */
+            items: components["schemas"]["Card"][];
+            /**
+             * @description Pass it back as `nextPageStartKey`, with the same filters, for the next page. Absent on the last page.
+             * @example eyJrIjpbIjIwMjYtMDEtMTVUMTM6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl
+             */
+            nextPageStartKey?: string;
+            /**
+             * @description The page size applied to this request (the `limit` sent, or the default 10).
+             * @example 10
+             */
+            limit: number;
+        };
+        /** @description Why the card is blocked. The body may be omitted. */
+        CardBlock: {
+            /**
+             * @description Why the company blocks the card (a lost card, a suspected fraud); kept on the card's `card.blocked` event and given as the decline reason of purchases while it is blocked.
+             * @example Cartão perdido em viagem
+             */
+            reason?: string;
         };
         /**
          * @description The card's state. `ACTIVE` on issue; `BLOCKED` (purchases declined, may be unblocked by the
@@ -4795,6 +5098,19 @@ export interface components {
                 };
                 /** @description The card purchase behind the event; on `vcn.authorized` and `vcn.declined` only. */
                 authorization?: components["schemas"]["VcnEventAuthorization"];
+                /** @description Who made a change that a person or system decided, and why; on `card.blocked` and `card.unblocked` only. */
+                action?: {
+                    /**
+                     * @description The API client (its `client_id`) whose token made the change; `finance-cli` for an operator's command.
+                     * @example cli_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+                     */
+                    clientId: string;
+                    /**
+                     * @description The `reason` sent with the change; null when none was sent.
+                     * @example Cartão perdido em viagem
+                     */
+                    reason: string | null;
+                };
             };
         };
         /** @description A page of the company's events, newest first. */
@@ -4866,7 +5182,7 @@ export interface components {
          * @example banking_transaction.updated
          * @enum {string}
          */
-        EventTypeName: "*" | "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "banking_transaction.removed" | "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "credit_card_transaction.removed" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "statement.updates_available" | "webhook_endpoint.disabled";
+        EventTypeName: "*" | "banking_transaction.created" | "banking_transaction.updated" | "banking_transaction.reconciled" | "banking_transaction.removed" | "credit_card_transaction.created" | "credit_card_transaction.updated" | "credit_card_transaction.reconciled" | "credit_card_transaction.removed" | "attachment.created" | "cost_center.created" | "cost_center.updated" | "cost_center.deleted" | "supplier.created" | "supplier.updated" | "supplier.deleted" | "category.created" | "category.updated" | "category.deleted" | "user.updated" | "user.deleted" | "invite.created" | "invite.accepted" | "card.blocked" | "card.unblocked" | "vcn.issued" | "vcn.updated" | "vcn.authorized" | "vcn.declined" | "vcn.blocked" | "vcn.unblocked" | "vcn.cancelled" | "vcn.expired" | "statement.ingested" | "statement.updates_available" | "webhook_endpoint.disabled";
         /** @description A new webhook endpoint. */
         WebhookEndpointCreate: {
             /**
@@ -4993,7 +5309,7 @@ export interface components {
          * @example statements:read
          * @enum {string}
          */
-        ScopeName: "statements:read" | "statements:write" | "directory:read" | "directory:write" | "users:read" | "users:write" | "vcn:read" | "vcn:write" | "vcn:reveal" | "events:read" | "webhooks:read" | "webhooks:write" | "sandbox:write" | "audit:read" | "clients:manage" | "apps:manage";
+        ScopeName: "statements:read" | "statements:write" | "directory:read" | "directory:write" | "users:read" | "users:write" | "vcn:read" | "vcn:write" | "vcn:reveal" | "events:read" | "webhooks:read" | "webhooks:write" | "sandbox:write" | "audit:read" | "clients:manage" | "apps:manage" | "cards:read" | "cards:write";
         /**
          * @description The addresses the client may ask for tokens from: IPv4 or IPv6 CIDR blocks (`203.0.113.0/24`)
          *     or single addresses. A token request from any other address is refused (`invalid_client`) and
@@ -5636,6 +5952,39 @@ export interface components {
             type?: "invite.created" | "invite.accepted";
             data?: {
                 object: components["schemas"]["InviteEventObject"];
+            };
+        };
+        /**
+         * @description The event body of the types `card.blocked`, `card.unblocked`. A corporate card was blocked or
+         *     unblocked through the API: `data.object` is the card after the change, `data.previousAttributes`
+         *     its former `status` and `updatedAt`, and `data.action` the client that did it and the reason sent.
+         *     Never card numbers.
+         */
+        CardEvent: components["schemas"]["Event"] & {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type?: "card.blocked" | "card.unblocked";
+            data?: {
+                object: components["schemas"]["Card"];
+                /** @description The card's `status` and `updatedAt` before the change. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /** @description Who made the change, and why. */
+                action: {
+                    /**
+                     * @description The API client (its `client_id`) whose token blocked or unblocked the card; `finance-cli` for an operator's `finance cards block|unblock`.
+                     * @example cli_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q
+                     */
+                    clientId: string;
+                    /**
+                     * @description The `reason` sent with the block; null when none was sent, and on `card.unblocked`.
+                     * @example Cartão perdido em viagem
+                     */
+                    reason: string | null;
+                };
             };
         };
         /**
@@ -6577,6 +6926,16 @@ export interface components {
         /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
         BankingAmountLt: number;
         /**
+         * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+         *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+         *     merchant, platform category, or the name of their company category or cost center. Compared
+         *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+         *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+         *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+         *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+         */
+        StatementSearch: string;
+        /**
          * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
          *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
          */
@@ -6625,6 +6984,12 @@ export interface components {
         SupplierId: number;
         /** @description The category's id. */
         CategoryId: number;
+        /**
+         * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+         *     without case). An id no card of the company has — another company's card, or any other text of
+         *     letters, digits and hyphens — answers 404.
+         */
+        CardId: string;
         /** @description Page size, 1 to 100 (each list states its own bounds where they differ: the banking statement 1 to 50, the change feeds 1 to 500). */
         PageLimit: number;
         /** @description The card's `vcnId`, as returned at issuance. A card of another company answers 404. */
@@ -7132,6 +7497,16 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -7496,8 +7871,18 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
-                groupBy?: "category" | "costCenter" | "counterparty" | "status";
+                groupBy?: "category" | "costCenter" | "counterparty" | "status" | "day" | "month";
             };
             header?: {
                 /**
@@ -8079,6 +8464,16 @@ export interface operations {
                  *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
                  */
                 nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -8340,6 +8735,93 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCreditCardSummary: {
+        parameters: {
+            query?: {
+                /** @description Only records of these cards (comma-separated `cardId`s). */
+                cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+                types?: components["parameters"]["CreditCardTypes"];
+                /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
+                startDate?: components["parameters"]["TransactionStartDate"];
+                /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
+                endDate?: components["parameters"]["TransactionEndDate"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
+                /** @description Split the totals by this field. */
+                groupBy?: "category" | "costCenter" | "merchant" | "card" | "status" | "day" | "month";
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, and the groups when asked. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "total": {
+                     *         "count": 3,
+                     *         "in": 0,
+                     *         "out": 1512.4,
+                     *         "net": -1512.4
+                     *       },
+                     *       "groups": [
+                     *         {
+                     *           "key": null,
+                     *           "label": "No cost center",
+                     *           "count": 2,
+                     *           "in": 0,
+                     *           "out": 1200,
+                     *           "net": -1200
+                     *         },
+                     *         {
+                     *           "key": "3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a",
+                     *           "label": "Marketing",
+                     *           "count": 1,
+                     *           "in": 0,
+                     *           "out": 312.4,
+                     *           "net": -312.4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreditCardSummary"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8728,6 +9210,16 @@ export interface operations {
                 amountGt?: components["parameters"]["BankingAmountGt"];
                 /** @description Only transactions whose `brlAmount` is less than this. Exclusive with `amountEq` and `amountGt`. */
                 amountLt?: components["parameters"]["BankingAmountLt"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -8844,6 +9336,16 @@ export interface operations {
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
+                /**
+                 * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
+                 *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
+                 *     merchant, platform category, or the name of their company category or cost center. Compared
+                 *     without case and accents, also inside longer words: `cafe` finds "Café" and "Cafeteria".
+                 *     Combines with every other filter and is bound into the cursor. A `q` with no word of 3
+                 *     characters gives 400. Read-after-write: a change to notes is found by the next request. The
+                 *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
+                 */
+                q?: components["parameters"]["StatementSearch"];
             };
             header?: {
                 /**
@@ -11210,6 +11712,245 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["FieldUnprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCards: {
+        parameters: {
+            query?: {
+                /** @description Only cards in this state. */
+                status?: components["schemas"]["CardStatus"];
+                /** @description Only physical or only virtual cards. */
+                type?: components["schemas"]["CardType"];
+                /** @description Only cards whose responsible user has this address (case-insensitive). */
+                email?: string;
+                /** @description Only cards of this product (case-insensitive, whole name). */
+                productName?: string;
+                /** @description Only cards whose number ends in these four digits. */
+                last4?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description The opaque cursor from the previous page's `nextPageStartKey`, passed back unchanged with the
+                 *     same filters. A token that was altered, or is sent with other filters or sorting, gets 400.
+                 */
+                nextPageStartKey?: components["parameters"]["NextPageStartKey"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
+                 *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cards. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *           "maskedNumber": "**** **** **** 4021",
+                     *           "cardHolderName": "MARIANA COSTA",
+                     *           "responsible": {
+                     *             "name": "Mariana Costa",
+                     *             "email": "mariana.costa@acme.com.br"
+                     *           },
+                     *           "type": "PHYSICAL",
+                     *           "status": "ACTIVATED",
+                     *           "createdAt": "2026-01-15T13:00:00.000Z",
+                     *           "updatedAt": "2026-11-20T15:00:00.000Z",
+                     *           "expirationDate": "2030-01-31",
+                     *           "formattedExpirationDate": "01/30",
+                     *           "name": "Cartão Mariana Costa",
+                     *           "costCenter": {
+                     *             "id": "3f6c1a2e-8b4d-4e5f-9a7b-1c2d3e4f5a6b",
+                     *             "name": "Marketing"
+                     *           },
+                     *           "purpose": "Viagens e despesas comerciais",
+                     *           "productName": "Corporate Platinum"
+                     *         }
+                     *       ],
+                     *       "nextPageStartKey": "eyJrIjpbIjIwMjYtMDEtMTVUMTM6MDA6MDAuMDAwWiJdfQ.c2lnbmF0dXJl",
+                     *       "limit": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CardList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blockCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
+                id: components["parameters"]["CardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Cartão perdido em viagem"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardBlock"];
+            };
+        };
+        responses: {
+            /** @description The card after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *       "maskedNumber": "**** **** **** 4021",
+                     *       "cardHolderName": "MARIANA COSTA",
+                     *       "responsible": {
+                     *         "name": "Mariana Costa",
+                     *         "email": "mariana.costa@acme.com.br"
+                     *       },
+                     *       "type": "PHYSICAL",
+                     *       "status": "BLOCKED",
+                     *       "createdAt": "2026-01-15T13:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T18:00:00.000Z",
+                     *       "expirationDate": "2030-01-31",
+                     *       "formattedExpirationDate": "01/30",
+                     *       "name": "Cartão Mariana Costa",
+                     *       "costCenter": null,
+                     *       "purpose": null,
+                     *       "productName": "Corporate Platinum"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unblockCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The card's `id` (`GET /credit-cards/v1/cards`, the statement records' `cardId`; a UUID, compared
+                 *     without case). An id no card of the company has — another company's card, or any other text of
+                 *     letters, digits and hyphens — answers 404.
+                 */
+                id: components["parameters"]["CardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                     *       "maskedNumber": "**** **** **** 4021",
+                     *       "cardHolderName": "MARIANA COSTA",
+                     *       "responsible": {
+                     *         "name": "Mariana Costa",
+                     *         "email": "mariana.costa@acme.com.br"
+                     *       },
+                     *       "type": "PHYSICAL",
+                     *       "status": "ACTIVATED",
+                     *       "createdAt": "2026-01-15T13:00:00.000Z",
+                     *       "updatedAt": "2026-11-26T18:00:00.000Z",
+                     *       "expirationDate": "2030-01-31",
+                     *       "formattedExpirationDate": "01/30",
+                     *       "name": "Cartão Mariana Costa",
+                     *       "costCenter": null,
+                     *       "purpose": null,
+                     *       "productName": "Corporate Platinum"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Card"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14245,6 +14986,80 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InviteEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: the delivery is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCardEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id: the same on every retry of this delivery. Different endpoints get different ids for one event; deduplicate by the event `id`. */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in Unix seconds. Reject deliveries more than 5 minutes from your clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">`, one per valid secret (two for 24 hours after a rotation). Verify with a Standard Webhooks library and your `whsec_` secret. */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3S2K8Z9Y7X6V5T4S3R2Q1P",
+                 *       "type": "card.blocked",
+                 *       "createdAt": "2026-11-26T18:00:00.000Z",
+                 *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *       "clientId": "cli_242794b805132019871a1de3",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e",
+                 *           "maskedNumber": "**** **** **** 4021",
+                 *           "cardHolderName": "MARIANA COSTA",
+                 *           "responsible": {
+                 *             "name": "Mariana Costa",
+                 *             "email": "mariana.costa@acme.com.br"
+                 *           },
+                 *           "type": "PHYSICAL",
+                 *           "status": "BLOCKED",
+                 *           "createdAt": "2026-01-15T13:00:00.000Z",
+                 *           "updatedAt": "2026-11-26T18:00:00.000Z",
+                 *           "expirationDate": "2030-01-31",
+                 *           "formattedExpirationDate": "01/30",
+                 *           "name": "Cartão Mariana Costa",
+                 *           "costCenter": null,
+                 *           "purpose": null,
+                 *           "productName": "Corporate Platinum"
+                 *         },
+                 *         "previousAttributes": {
+                 *           "status": "ACTIVATED",
+                 *           "updatedAt": "2026-01-15T13:00:00.000Z"
+                 *         },
+                 *         "action": {
+                 *           "clientId": "cli_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
+                 *           "reason": "Cartão perdido em viagem"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardEvent"];
             };
         };
         responses: {

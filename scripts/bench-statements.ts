@@ -1,6 +1,6 @@
 // Benchmark of the banking statement list (DESIGN §5): one company with 1,000,000 banking
 // transactions plus 9 other companies' rows; the median latency of page 1, a page 5,000 pages deep,
-// each filter alone and all filters together, each with its ratio to page 1, and the EXPLAIN QUERY
+// each filter alone and all filters together, word searches (`q`), each with its ratio to page 1, and the EXPLAIN QUERY
 // PLAN of each query. It calls the list handler directly (the same code as over HTTP, minus HTTP).
 // Usage: npm run bench:statements [-- --rows 1000000 --others 9 --other-rows 100000 --runs 200 --warmup 20 --db FILE]
 // With --db, the seeded database is kept in FILE and reused by the next run. --db postgres://… runs
@@ -25,6 +25,7 @@ import { bankingPageRowsQuery, loadBankingPage } from '../server/areas/statement
 import { userIdsByEmail } from '../server/areas/users/public.js';
 import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
+import { BANKING_DOCUMENT, resolveSearch } from '../server/areas/statements/store/search.js';
 import type { HandlerContext, Input } from '../server/kit/handler.js';
 
 const arg = (name: string, fallback: number) => {
@@ -219,6 +220,11 @@ async function main() {
       ['sorting=brlAmount:desc page 1', { sorting: 'brlAmount:desc' }],
       ['sorting=brlAmount:desc page 5,000', await deep('brlAmount:desc')],
       ['sorting=totalTransactionAmount:asc page 1', { sorting: 'totalTransactionAmount:asc' }],
+      // `q`: a word of 1 in 100 rows' notes, two words together, with a filter, and a word no row holds.
+      ['q=reembolso', { q: 'reembolso' }],
+      ['q=reembolso gestor', { q: 'reembolso gestor' }],
+      ['q=atlas + status=3', { q: 'atlas', status: [3] }],
+      ['q=inexistente (no row)', { q: 'zzqxw' }],
     ];
     // Each single filter under both amount orders (index 2..13 of the cases above are the single filters).
     const singles = cases.slice(2, 14);
@@ -247,8 +253,9 @@ async function main() {
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
     const prepared = await Promise.all(
       cases.map(async ([, query]) => {
-        const { page, email: wanted } = bankingPageQuery(query, { auth, config });
+        const { page, email: wanted, words } = bankingPageQuery(query, { auth, config });
         if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
+        if (words) page.filters.search = await resolveSearch(db, companyId, words, BANKING_DOCUMENT);
         return page;
       }),
     );

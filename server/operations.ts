@@ -14,6 +14,7 @@ import { handlers as attachments } from './areas/statements/attachments/handlers
 import { preflights as uploads } from './areas/statements/attachments/upload-gate.js';
 import { handlers as accounts } from './areas/statements/accounts/handlers.js';
 import { handlers as bills } from './areas/statements/bills/handlers.js';
+import { handlers as cards } from './areas/statements/cards/handlers.js';
 import { handlers as exports } from './areas/statements/exports/handlers.js';
 import { handlers as vcn } from './areas/vcn/handlers.js';
 import { handlers as events } from './areas/events/handlers.js';
@@ -42,6 +43,7 @@ export const operations = {
   ...attachments,
   ...accounts,
   ...bills,
+  ...cards,
   ...exports,
   ...vcn,
   ...events,

@@ -57,6 +57,7 @@ const ALLOWED = new Set([
   'server/areas/webhooks/queue.ts events',
   // The name of a command, not a table.
   'server/cli/commands/events.ts events',
+  'server/cli/commands/cards.ts cards',
 ]);
 
 /** The other owners' tables `source` (the text of `file`) names in a string: 'users', 'users as u', 'users.email'. */
@@ -88,6 +89,9 @@ describe('table ownership', () => {
       const tables = (await store.db.introspection.getTables())
         .map((t) => t.name)
         .filter((name) => !name.startsWith('kysely_'))
+        // SQLite's full-text tables of the statements' search (migration 0020) and their shadow
+        // tables: no query names them but server/db/dialect.ts's documentHolds, given their names.
+        .filter((name) => !/^(banking|credit_card)_search(_(data|idx|content|docsize|config))?$/.test(name))
         .sort();
       const pairs = declared();
       const names = pairs.map(([table]) => table).sort();

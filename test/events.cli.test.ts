@@ -191,6 +191,15 @@ const objectChecks: Record<string, (object: EventObject, event: Event) => Promis
       declineReason: 'LIMIT_EXCEEDED',
     });
   },
+  'card.blocked': async (object, event) => {
+    const { data } = await acme.api.GET('/credit-cards/v1/cards', { params: { query: { status: 'BLOCKED' } } });
+    expect(data?.items.map((c) => c.id)).toContain(object.id);
+    expect(event.data).toMatchObject({ action: { reason: expect.stringContaining('finance events trigger') } });
+  },
+  'card.unblocked': async (object) => {
+    const { data } = await acme.api.GET('/credit-cards/v1/cards', { params: { query: { status: 'ACTIVATED' } } });
+    expect(data?.items.map((c) => c.id)).toContain(object.id);
+  },
   'vcn.blocked': async (object) => expect((await cardOf(object)).status).toBe('BLOCKED'),
   'vcn.unblocked': async (object) => expect((await cardOf(object)).status).toBe('ACTIVE'),
   'vcn.cancelled': async (object) => expect((await cardOf(object)).status).toBe('CANCELLED'),

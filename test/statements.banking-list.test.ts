@@ -255,6 +255,7 @@ describe('listBankingTransactions', () => {
       'amountLt',
       'responsibleEmail',
       'sorting',
+      'q',
       'limit',
       'nextPageStartKey',
     ];

@@ -78,6 +78,49 @@ describe('getBankingSummary', () => {
     }
   });
 
+  it('when grouped by day or month, then the groups are São Paulo calendar days or months, in order, equal to the list for that day', async () => {
+    const saoPaulo = await server.newCompany();
+    const account = await createAccount(server.db, saoPaulo.companyId);
+    // 02:30 UTC on Oct 1st is still Sep 30th in São Paulo (−03:00); 03:30 UTC is Oct 1st.
+    await createBankingTransactions(server.db, saoPaulo.companyId, account, [
+      {
+        sub_type: 'DEBIT',
+        brl_amount_minor: 1_000,
+        total_amount_minor: 1_000,
+        transaction_date: '2026-10-01T02:30:00.000Z',
+      },
+      {
+        sub_type: 'CREDIT',
+        brl_amount_minor: 5_000,
+        total_amount_minor: 5_000,
+        transaction_date: '2026-10-01T03:30:00.000Z',
+      },
+      {
+        sub_type: 'DEBIT',
+        brl_amount_minor: 250,
+        total_amount_minor: 250,
+        transaction_date: '2026-10-15T12:00:00.000Z',
+      },
+    ]);
+    const groups = async (groupBy: 'day' | 'month') =>
+      (await saoPaulo.api.GET('/statements/v1/banking/summary', { params: { query: { groupBy } } })).data?.groups.map(
+        (g) => [g.key, g.count, g.in, g.out],
+      );
+    expect(await groups('day')).toEqual([
+      ['2026-09-30', 1, 0, 10],
+      ['2026-10-01', 1, 50, 0],
+      ['2026-10-15', 1, 0, 2.5],
+    ]);
+    expect(await groups('month')).toEqual([
+      ['2026-09', 1, 0, 10],
+      ['2026-10', 2, 50, 2.5],
+    ]);
+    const { data } = await saoPaulo.api.GET('/statements/v1/banking', {
+      params: { query: { startDate: '2026-10-01', endDate: '2026-10-01' } },
+    });
+    expect(data?.transactions.map((t) => t.totalTransactionAmount)).toEqual([50]);
+  });
+
   it('when the same summary is asked with its ETag, then 304; a bad groupBy is 400', async () => {
     const first = await fetch(`${server.baseUrl}/statements/v1/banking/summary`, {
       headers: { Authorization: `Bearer ${acme.token}` },

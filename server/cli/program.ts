@@ -1,4 +1,4 @@
-// The `finance` command's tree (serve, migrate, backup, company, client, apps, seed, ingest, invite, vcn, events, export,
+// The `finance` command's tree (serve, migrate, backup, company, client, apps, seed, ingest, invite, cards, vcn, events, export,
 // config, secrets, mcp, mark-restored), built fresh on each call: `main.ts` parses the process's arguments with it, and the
 // test suite runs commands in its own process with it where a separate process proves nothing.
 // Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
@@ -10,6 +10,7 @@ import { register as seed } from './commands/seed.js';
 import { register as ingest } from './commands/ingest.js';
 import { register as invite } from './commands/invite.js';
 import { register as vcn } from './commands/vcn.js';
+import { register as cards } from './commands/cards.js';
 import { register as migrate } from './commands/migrate.js';
 import { register as events } from './commands/events.js';
 import { register as backup } from './commands/backup.js';
@@ -35,6 +36,7 @@ export function financeProgram(exit: (err: CommanderError) => never): Command {
     seed,
     ingest,
     invite,
+    cards,
     vcn,
     events,
     exporter,

@@ -39,6 +39,33 @@ async function cardTransaction(api: FinanceClient, unreconciled: boolean) {
   return data.id;
 }
 
+/**
+ * A corporate card in ACTIVATED status; when the company has none, a purchase on a new card arrives
+ * through the sandbox (POST /sandbox/v1/credit-card-transactions registers the card), as a trigger makes what it needs.
+ */
+async function activatedCard(api: FinanceClient) {
+  for await (const card of api.paginate.cards({ status: 'ACTIVATED', limit: 1 })) return card.id;
+  const cardId = randomUUID();
+  const body = {
+    cardId,
+    finalCardNumber: cardId
+      .slice(-4)
+      .replace(/[^0-9]/g, '7')
+      .padStart(4, '0'),
+    amount: 42.5,
+  };
+  await call(api.POST('/sandbox/v1/credit-card-transactions', { body }));
+  return cardId;
+}
+
+/** Blocks a card (and unblocks it after, when asked): the last call. */
+async function cardBlock(api: FinanceClient, unblock: boolean) {
+  const path = { id: await activatedCard(api) };
+  const body = { reason: `Blocked by finance events trigger at ${new Date().toISOString()}` };
+  const blocked = await call(api.POST('/credit-cards/v1/{id}/block', { params: { path }, body }));
+  return unblock ? call(api.POST('/credit-cards/v1/{id}/unblock', { params: { path } })) : blocked;
+}
+
 /** A pending invite to a new address, with a role other than the owner's (an administrator's only if no other). */
 async function invite(api: FinanceClient) {
   const { data: roles } = await call(api.GET('/users/v1/roles'));
@@ -218,6 +245,8 @@ export const TRIGGERS: Partial<
     if (!uploaded.ok) throw new Error(`the upload answered ${uploaded.status}: ${await uploaded.text()}`);
     return { requestId: uploaded.headers.get('x-request-id') ?? '' };
   },
+  'card.blocked': (api) => cardBlock(api, false),
+  'card.unblocked': (api) => cardBlock(api, true),
   'vcn.issued': issueCard,
   'vcn.updated': async (api) => {
     const { data } = await issueCard(api);

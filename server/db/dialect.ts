@@ -52,3 +52,74 @@ export function jsonArrayFrom<O>(
 /** A `jsonArrayFrom` value as read back: JSON text on SQLite, already parsed by the PostgreSQL driver. */
 export const jsonArray = <T>(value: unknown): T[] =>
   typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []);
+
+/**
+ * A text searched by words (the statements' `q`): the row's `key`, the columns whose words it holds
+ * and, on SQLite, the FTS5 trigram table (tokenizer `trigram remove_diacritics 1`) that indexes them,
+ * keyed by `ftsKey`. On PostgreSQL the columns are joined as `foldedDocument` writes them and matched
+ * through the pg_trgm GIN index built on that expression (the migration that declares the document
+ * builds its index from this same function).
+ */
+export interface SearchDocument {
+  key: string;
+  columns: readonly string[];
+  ftsTable: string;
+  ftsKey: string;
+}
+
+/** The columns joined by spaces, lower-cased and without accents (`finance_fold`, an IMMUTABLE SQL function). */
+export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =>
+  sql<string>`finance_fold(${sql.join(
+    columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`),
+    sql` || ' ' || `,
+  )})`;
+
+/**
+ * The rows whose document holds `word` (already lower-cased and without accents, at least 3
+ * characters: what a trigram index can look up) anywhere, also inside a longer word.
+ */
+export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string, walk = false): RawBuilder<boolean> {
+  const pg = storeKind(db) === 'postgres';
+  if (pg || walk) {
+    // PostgreSQL: its GIN index or the page's order, as its planner judges. SQLite `walk`: the
+    // page's ordered index drives and each row's own text is checked (`finance_fold`, sqlite.ts).
+    const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return pg
+      ? sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`}`
+      : sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`} escape '\\'`;
+  }
+  // Few matches: they drive (fetched by key from the trigram index, then sorted).
+  return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
+}
+
+const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
+/**
+ * How many rows (of every company) hold `word`, counted up to `limit`, on SQLite: whether a page
+ * should walk its ordered index (many matches) or fetch the matches (few). PostgreSQL plans
+ * that itself from its statistics: undefined there.
+ */
+export async function documentMatches(
+  db: Kysely<any>,
+  doc: SearchDocument,
+  word: string,
+  limit: number,
+): Promise<number | undefined> {
+  if (storeKind(db) === 'postgres') return undefined;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(doc.ftsTable)}
+    where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)} limit ${sql.lit(limit)})`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The UTC quarter-hour an instant column falls in, as `YYYY-MM-DDTHH:M` (M: 0, 15, 30 or 45): every
+ * time zone's offset is a whole number of quarter-hours, so rows grouped by it can be folded into
+ * the calendar days of any zone (the summaries' `day` and `month`).
+ */
+export function utcQuarterHour(db: Kysely<any>, column: string): RawBuilder<string> {
+  if (storeKind(db) === 'postgres') {
+    const utc = sql`(${sql.ref(column)} at time zone 'UTC')`;
+    return sql<string>`to_char(${utc}, 'YYYY-MM-DD"T"HH24:') || (floor(extract(minute from ${utc}) / 15) * 15)::int`;
+  }
+  return sql<string>`substr(${sql.ref(column)}, 1, 14) || ((cast(substr(${sql.ref(column)}, 15, 2) as integer) / 15) * 15)`;
+}

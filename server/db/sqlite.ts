@@ -33,6 +33,12 @@ function open(path: string): SQLite.Database {
   // staging tables in memory.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('temp_store = MEMORY');
+  // `finance_fold`, as PostgreSQL's (migration 0020): lower case without accents, for the word
+  // search's walk over a page's ordered index (dialect.ts `documentHolds`). Queries only: no
+  // trigger or index uses it, so other tools can still write the file.
+  sqlite.function('finance_fold', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase() : text,
+  );
   return sqlite;
 }
 

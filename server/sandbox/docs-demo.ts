@@ -104,7 +104,7 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
       ),
     ]);
   // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, without establishments, not the one the samples annotate with).
-  const [delivery, deletable, offset, timeZone, pendingBanking, pendingCard] = await Promise.all([
+  const [delivery, deletable, offset, timeZone, pendingBanking, pendingCard, corporateCard] = await Promise.all([
     endpoint &&
       first(
         db
@@ -135,6 +135,17 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
     companyTimeZone(db, c),
     latest('banking_transactions', 3),
     latest('credit_card_transactions', 3),
+    // An activated corporate card: the block sample blocks it, the unblock sample activates it again.
+    first(
+      db
+        .selectFrom('cards')
+        .select('id')
+        .where('company_id', '=', c)
+        .where('status', 'in', ['ACTIVATED', 'BLOCKED'])
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1),
+    ),
   ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {
@@ -145,6 +156,7 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
   set('/sandbox/v1/banking-transactions/{transactionId}', pendingBanking?.id);
   set('/sandbox/v1/credit-card-transactions/{transactionId}', pendingCard?.id);
   set('/cost-centers/v1/cost-centers/{id}', costCenter?.id);
+  set('/credit-cards/v1/{id}', corporateCard?.id);
   set('/suppliers/v1/suppliers/{id}', supplier?.id);
   set('/categories/v1/categories/{id}', category?.id);
   set('/users/v1/users/{userId}', user?.id);

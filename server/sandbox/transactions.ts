@@ -7,7 +7,8 @@ import type { components } from '../../generated/openapi.js';
 import type { Db } from '../db/database.js';
 import { recordEvent } from '../areas/events/log.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { badRequest } from '../kit/errors.js';
+import { badRequest, unprocessable } from '../kit/errors.js';
+import { cardsById } from '../areas/statements/cards/store.js';
 import {
   bankingProblems,
   bankingRowOf,
@@ -107,7 +108,27 @@ export async function createBanking(db: Db, a: Arrival, lines: BankingLine[], ba
   return items.flatMap((item): Schemas['BankingTransaction'][] => (item ? [presentBanking(item, a.timeZone)] : []));
 }
 
+/** A purchase on a card the company blocked, cancelled or has not activated is declined: 422 with the reason. */
+async function declineOnStoppedCards(db: Db, companyId: string, lines: CreditCardLine[], batch: boolean) {
+  const cards = await cardsById(
+    db,
+    companyId,
+    lines.map((t) => t.cardId.toLowerCase()),
+  );
+  const declined = lines.flatMap((t, i) => {
+    const card = cards.get(t.cardId.toLowerCase());
+    if (!card || card.status === 'ACTIVATED') return [];
+    const why = card.status === 'BLOCKED' && card.block_reason ? `: ${card.block_reason}` : '';
+    return [`${batch ? `transactions[${i}].` : ''}cardId: declined, the card is ${card.status}${why}`];
+  });
+  if (declined.length > 0)
+    throw unprocessable(`Purchase declined: ${declined[0]}; nothing was stored`, declined.slice(0, MAX_PROBLEMS), {
+      param: 'cardId',
+    });
+}
+
 export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine[], batch: boolean) {
+  await declineOnStoppedCards(db, a.companyId, lines, batch);
   await check(
     db,
     a.companyId,

@@ -24,6 +24,8 @@ export const ALL_SCOPES = [
   'directory:write',
   'users:read',
   'users:write',
+  'cards:read',
+  'cards:write',
   'vcn:read',
   'vcn:write',
   'vcn:reveal',

@@ -62,6 +62,15 @@ export const categoryNames = (db: Db, companyId: string, ids: readonly number[])
 export const costCenterNames = (db: Db, companyId: string, ids: readonly string[]) =>
   directoryNames(db, 'cost_centers', companyId, ids);
 
+/** The company's categories and cost centers, with their names (the statements' search matches them). */
+export async function categoriesAndCostCenters(db: Db, companyId: string) {
+  const [categories, costCenters] = await Promise.all([
+    db.selectFrom('categories').select(['id', 'name']).where('company_id', '=', companyId).execute(),
+    db.selectFrom('cost_centers').select(['id', 'name']).where('company_id', '=', companyId).execute(),
+  ]);
+  return { categories, costCenters };
+}
+
 /** The columns of a statement row that reference users, categories and cost centers. */
 interface Referencing {
   user_id: string | null;

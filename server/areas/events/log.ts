@@ -37,6 +37,8 @@ interface NewEvent {
   previousAttributes?: Record<string, unknown>;
   /** The card purchase behind a `vcn.authorized` or `vcn.declined` event. */
   authorization?: Schemas['VcnEventAuthorization'];
+  /** Who made the change and why (`card.blocked`, `card.unblocked`). */
+  action?: { clientId: string; reason: string | null };
 }
 
 /** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
@@ -70,6 +72,7 @@ export async function recordEvents(
         ? { previousAttributes: event.previousAttributes }
         : {}),
       ...(event.authorization ? { authorization: event.authorization } : {}),
+      ...(event.action ? { action: event.action } : {}),
     }),
   }));
   for (const batch of chunks(rows, EVENT_BATCH)) await db.insertInto('events').values(batch).execute();
@@ -97,6 +100,7 @@ interface EventBody {
     object: Record<string, unknown>;
     previousAttributes?: Record<string, unknown>;
     authorization?: Schemas['VcnEventAuthorization'];
+    action?: { clientId: string; reason: string | null };
   };
 }
 

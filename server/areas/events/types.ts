@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'user.deleted',
   'invite.created',
   'invite.accepted',
+  'card.blocked',
+  'card.unblocked',
   'vcn.issued',
   'vcn.updated',
   'vcn.authorized',

@@ -7,6 +7,7 @@ import { toMinor } from '../../lib/money.js';
 import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection } from './store/banking-types.js';
 import { FILTERS, type ColumnFilters } from './store/banking-filters.js';
 import { addDays, startOfDay } from '../../lib/time.js';
+import { searchWords } from './store/search.js';
 
 type Query = Input<'listBankingTransactions'>['query'];
 
@@ -69,7 +70,8 @@ function columnFilters(q: Query): ColumnFilters {
 }
 
 /**
- * The page query (without user ids: the handler resolves `responsibleEmail`) and its paging, bound
+ * The page query (without user ids and search: the handler resolves `responsibleEmail` and the
+ * words of `q` against the company's names) and its paging, bound
  * to every filter and the sorting, normalized so equal queries give equal scopes.
  */
 export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'config'>) {
@@ -81,12 +83,13 @@ export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'c
     amount: amountFilter(q),
   };
   const email = q.responsibleEmail?.trim().toLowerCase();
+  const words = q.q === undefined ? undefined : searchWords(q.q);
   const { from: _from, to: _to, ...rest } = filters;
-  const scope = { ...rest, startDate: q.startDate, endDate: q.endDate, email, sort };
+  const scope = { ...rest, startDate: q.startDate, endDate: q.endDate, email, sort, ...(words ? { words } : {}) };
   const pages = paging('listBankingTransactions', ctx, q, scope, [
     sort.field === 'transactionDate' ? 'string' : 'number',
     'number',
   ]);
   const page: BankingPageQuery = { companyId, filters, sort, after: pages.after, take: pages.limit };
-  return { page, paging: pages, email };
+  return { page, paging: pages, email, words };
 }

@@ -10,6 +10,7 @@ import { annotateTransaction, annotateTransactions } from './store/annotate.js';
 import { userIdsByEmail } from '../users/public.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch, searchWords } from './store/search.js';
 import { syncHandlers } from './sync-handlers.js';
 
 /** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
@@ -56,7 +57,8 @@ export const handlers = defineHandlers({
   ...syncHandlers,
 
   listBankingTransactions: async ({ query }, { db, auth, config }) => {
-    const { page, paging: pages, email } = bankingPageQuery(query, { auth, config });
+    const { page, paging: pages, email, words } = bankingPageQuery(query, { auth, config });
+    if (words) page.filters.search = await resolveSearch(db, auth.companyId, words, BANKING_DOCUMENT);
     if (email !== undefined) {
       page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
       if (page.filters.userIds.length === 0) return { status: 200, body: { transactions: [] } };
@@ -76,17 +78,25 @@ export const handlers = defineHandlers({
     const types = query.types ? [...new Set(query.types)].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, auth.timeZone);
     assertCardWindow(query.startDate, query.endDate);
+    const words = query.q === undefined ? undefined : searchWords(query.q);
     const pages = paging(
       'listCreditCardTransactions',
       { auth, config },
       query,
-      { cardIds, startDate: query.startDate, endDate: query.endDate, ...(types ? { types } : {}) },
+      {
+        cardIds,
+        startDate: query.startDate,
+        endDate: query.endDate,
+        ...(types ? { types } : {}),
+        ...(words ? { words } : {}),
+      },
       ['string', 'string'],
     );
     const { items, nextKey } = await loadCreditCardPage(db, {
       companyId: auth.companyId,
       cardIds,
       types,
+      ...(words ? { search: await resolveSearch(db, auth.companyId, words, CREDIT_CARD_DOCUMENT) } : {}),
       ...range,
       after: pages.after,
       take: pages.limit,

@@ -1,5 +1,5 @@
-// GET /statements/v1/banking/summary: the banking list's filters (banking-query.ts, no paging) →
-// the store's grouped sums (store/banking-summary.ts) → totals and labelled groups.
+// GET /statements/v1/banking/summary and /credit-card/summary: the list's filters (no paging) → the
+// store's grouped sums (store/banking-summary.ts, store/credit-card-summary.ts) → totals and labelled groups.
 import { defineHandlers, type Input } from '../../kit/handler.js';
 import { fromMinor } from '../../lib/money.js';
 import { categoryNames, costCenterNames } from '../directory/public.js';
@@ -8,6 +8,11 @@ import { bankingPageQuery } from './banking-query.js';
 import { STATUS_NAMES } from './present.js';
 import { bankingSummaryRows, type SummaryGroupBy, type SummaryRow } from './store/banking-summary.js';
 import type { Db } from '../../db/database.js';
+import { resolveSearch, searchWords } from './store/search.js';
+import { creditCardSummaryRows, type CardSummaryGroupBy } from './store/credit-card-summary.js';
+import { cardsById } from './cards/store.js';
+import { foldPeriods, isPeriod } from './store/summary-periods.js';
+import { dateRange } from './banking-query.js';
 
 const sums = (count: number, inMinor: number, outMinor: number) => ({
   count,
@@ -16,11 +21,24 @@ const sums = (count: number, inMinor: number, outMinor: number) => ({
   net: fromMinor(inMinor - outMinor),
 });
 
-const NONE = { category: 'No category', costCenter: 'No cost center', counterparty: 'No counterparty', status: '' };
+const NONE = {
+  day: '',
+  month: '',
+  category: 'No category',
+  costCenter: 'No cost center',
+  counterparty: 'No counterparty',
+  merchant: 'No merchant',
+  card: 'No card',
+  status: '',
+};
+type GroupBy = SummaryGroupBy | CardSummaryGroupBy;
 
-/** What each group's key is called: the directory's names, the status names, the counterparty itself. */
-async function labels(db: Db, companyId: string, groupBy: SummaryGroupBy, rows: SummaryRow[]) {
+/** What each group's key is called: the directory's and the cards' names, the status names, the counterparty or merchant itself. */
+async function labels(db: Db, companyId: string, groupBy: GroupBy, rows: SummaryRow[]) {
   const keys = rows.flatMap((row) => (row.key === null ? [] : [row.key]));
+  if (groupBy === 'day' || groupBy === 'month') return new Map(keys.map((key) => [key, key]));
+  if (groupBy === 'card')
+    return new Map([...(await cardsById(db, companyId, keys))].map(([id, card]) => [id, card.name]));
   if (groupBy === 'category') return categoryNames(db, companyId, keys.map(Number).filter(Number.isSafeInteger));
   if (groupBy === 'costCenter') return costCenterNames(db, companyId, keys);
   if (groupBy === 'status')
@@ -28,34 +46,74 @@ async function labels(db: Db, companyId: string, groupBy: SummaryGroupBy, rows: 
   return new Map(keys.map((key) => [key, key]));
 }
 
+/**
+ * The totals and labelled groups of a summary's rows (a period's quarter-hours folded into the
+ * company's days or months, which come in calendar order).
+ */
+async function summaryOf(
+  db: Db,
+  companyId: string,
+  groupBy: GroupBy | undefined,
+  timeZone: string,
+  stored: SummaryRow[],
+) {
+  const period = isPeriod(groupBy) ? groupBy : undefined;
+  const rows = period ? foldPeriods(stored, period, timeZone) : stored;
+  const total = rows.reduce(
+    (sum, row) => ({
+      count: sum.count + row.count,
+      inMinor: sum.inMinor + row.inMinor,
+      outMinor: sum.outMinor + row.outMinor,
+    }),
+    { count: 0, inMinor: 0, outMinor: 0 },
+  );
+  const names = groupBy === undefined ? new Map<string, string>() : await labels(db, companyId, groupBy, rows);
+  const groups =
+    groupBy === undefined
+      ? []
+      : rows
+          .filter((row) => row.count > 0)
+          .sort((a, b) =>
+            period
+              ? (a.key ?? '').localeCompare(b.key ?? '')
+              : b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''),
+          )
+          .map((row) => ({
+            key: row.key,
+            label: row.key === null ? NONE[groupBy] : (names.get(row.key) ?? row.key),
+            ...sums(row.count, row.inMinor, row.outMinor),
+          }));
+  return { total: sums(total.count, total.inMinor, total.outMinor), groups };
+}
+
 export const summaryHandlers = defineHandlers({
   getBankingSummary: async ({ query }, { db, auth, config }) => {
     const { groupBy, ...filters } = query;
     const listQuery = filters as Input<'listBankingTransactions'>['query'];
-    const { page, email } = bankingPageQuery(listQuery, { auth, config });
+    const { page, email, words } = bankingPageQuery(listQuery, { auth, config });
+    if (words) page.filters.search = await resolveSearch(db, auth.companyId, words);
     if (email !== undefined) page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
     const empty = email !== undefined && page.filters.userIds?.length === 0;
     const rows = empty ? [] : await bankingSummaryRows(db, page, groupBy);
-    const total = rows.reduce(
-      (sum, row) => ({
-        count: sum.count + row.count,
-        inMinor: sum.inMinor + row.inMinor,
-        outMinor: sum.outMinor + row.outMinor,
-      }),
-      { count: 0, inMinor: 0, outMinor: 0 },
+    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, auth.timeZone, rows) };
+  },
+
+  getCreditCardSummary: async ({ query }, { db, auth }) => {
+    const { groupBy } = query;
+    const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+    const types = query.types ? [...new Set(query.types)].sort() : undefined;
+    const words = query.q === undefined ? undefined : searchWords(query.q);
+    const rows = await creditCardSummaryRows(
+      db,
+      {
+        companyId: auth.companyId,
+        ...(cardIds ? { cardIds } : {}),
+        ...(types ? { types } : {}),
+        ...(words ? { search: await resolveSearch(db, auth.companyId, words) } : {}),
+        ...dateRange(query.startDate, query.endDate, auth.timeZone),
+      },
+      groupBy,
     );
-    const names = groupBy === undefined ? new Map<string, string>() : await labels(db, auth.companyId, groupBy, rows);
-    const groups =
-      groupBy === undefined
-        ? []
-        : rows
-            .filter((row) => row.count > 0)
-            .sort((a, b) => b.count - a.count || (a.key ?? '').localeCompare(b.key ?? ''))
-            .map((row) => ({
-              key: row.key,
-              label: row.key === null ? NONE[groupBy] : (names.get(row.key) ?? row.key),
-              ...sums(row.count, row.inMinor, row.outMinor),
-            }));
-    return { status: 200, body: { total: sums(total.count, total.inMinor, total.outMinor), groups } };
+    return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, auth.timeZone, rows) };
   },
 });

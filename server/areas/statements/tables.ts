@@ -214,7 +214,34 @@ export interface StatementRemovalTable {
   removed_at: string;
 }
 
+/** A corporate card (migration 0019): the `card_id` of the credit-card statement's records, per company. */
+export interface CardTable {
+  company_id: string;
+  /** UUID, lower case: the records' `card_id`. */
+  id: string;
+  type: 'PHYSICAL' | 'VIRTUAL';
+  status: 'ACTIVATED' | 'BLOCKED' | 'CANCELLED' | 'INACTIVATED';
+  last4: string;
+  /** The name printed on the card (the records' `bearer_name`). */
+  holder_name: string;
+  name: string;
+  product_name: string;
+  responsible_user_id: string | null;
+  cost_center_id: string | null;
+  purpose: string | null;
+  /** `YYYY-MM-DD`, the last day of the expiry month. */
+  expiration_date: string;
+  /** The reason of the block in force; null when the card is not blocked or none was given. */
+  block_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CardRow = Selectable<CardTable>;
+export type NewCard = Insertable<CardTable>;
+
 export interface StatementsTables {
+  cards: CardTable;
   accounts: AccountTable;
   banking_transactions: BankingTransactionTable;
   credit_card_transactions: CreditCardTransactionTable;

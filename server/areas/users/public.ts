@@ -1,2 +1,2 @@
-// What other areas may read of the users area: its users' ids and addresses.
-export { userEmails, userIdsByEmail, withRequesterEmail } from './references.js';
+// What other areas may read of the users area: its users' ids, names and addresses.
+export { userContacts, userEmails, userIdsByEmail, withRequesterEmail } from './references.js';

@@ -30,6 +30,25 @@ export async function userEmails(db: Db, companyId: string, ids: readonly string
   return found;
 }
 
+/** The names and addresses (as invited) of the company's users among `ids` (deleted ones included). */
+export async function userContacts(
+  db: Db,
+  companyId: string,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; email: string }>> {
+  const found = new Map<string, { name: string; email: string }>();
+  for (const chunk of chunks(ids)) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('company_id', '=', companyId)
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.set(row.id, { name: row.name, email: row.email });
+  }
+  return found;
+}
+
 /** `query` over a banking row `t` with its requester's address as `requester_email` (alias `r`; see `withDisplayNames`). */
 export function withRequesterEmail<
   DB extends Record<'t', { requester_user_id: string | null }>,

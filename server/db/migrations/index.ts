@@ -18,6 +18,8 @@ import * as m0015 from './0015_export_leases.js';
 import * as m0016 from './0016_statement_changes.js';
 import * as m0017 from './0017_client_rotation.js';
 import * as m0018 from './0018_statement_history.js';
+import * as m0019 from './0019_cards.js';
+import * as m0020 from './0020_statement_search.js';
 import * as m0022 from './0022_oauth_apps.js';
 import * as m0025 from './0025_audit_log.js';
 import * as m0026 from './0026_client_management.js';
@@ -43,6 +45,8 @@ export const migrations: Record<string, Migration> = {
   '0016_statement_changes': m0016,
   '0017_client_rotation': m0017,
   '0018_statement_history': m0018,
+  '0019_cards': m0019,
+  '0020_statement_search': m0020,
   '0022_oauth_apps': m0022,
   '0025_audit_log': m0025,
   '0026_client_management': m0026,

@@ -11,6 +11,7 @@ import { attachSeedFiles, fundAccounts, insertAccounts, payPastBills, seedPools 
 import { instants, type Card, type Generator } from './statements/context.js';
 import { bankingRow } from './statements/banking.js';
 import { creditCardRows } from './statements/credit-card.js';
+import { insertSeededCards, seededCards } from './statements/cards.js';
 import { seededUuid } from './statements/ids.js';
 import { localDate } from '../../lib/time.js';
 import { writeTransaction } from '../../db/transaction.js';
@@ -135,6 +136,7 @@ export async function seedStatements(db: Db, ctx: SeedContext): Promise<void> {
       await attachSeedFiles(trx, companyId, files, links);
       ctx.onProgress?.(Math.min(total, i + BATCH), total);
     }
+    await insertSeededCards(trx, seededCards(g, HISTORY_DAYS));
     const cardRows = instants(g, purchases, HISTORY_DAYS).flatMap((t) => creditCardRows(g, t, timeZone));
     for (const batch of chunks(cardRows, BATCH)) await insertCreditCardTransactions(trx, batch, now);
     await payPastBills(trx, companyId, localDate(now, timeZone));

@@ -3,7 +3,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Db } from '../../../server/db/database.js';
-import type { NewBankingTransaction, NewCreditCardTransaction } from '../../../server/areas/statements/tables.js';
+import type {
+  NewBankingTransaction,
+  NewCard,
+  NewCreditCardTransaction,
+} from '../../../server/areas/statements/tables.js';
 import {
   insertBankingTransactions,
   insertCreditCardTransactions,
@@ -223,4 +227,29 @@ export async function attachUploadedFile(
         .execute();
   });
   return id;
+}
+
+/** A corporate card written straight into the cards table (a random id and number unless overridden). */
+export async function createCard(db: Db, companyId: string, overrides: Partial<Omit<NewCard, 'company_id'>> = {}) {
+  const at = new Date(NOW.getTime() + next() * 1_000).toISOString();
+  const card: NewCard = {
+    company_id: companyId,
+    id: randomUUID(),
+    type: 'PHYSICAL',
+    status: 'ACTIVATED',
+    last4: String(next() % 10_000).padStart(4, '0'),
+    holder_name: 'MARIANA COSTA',
+    name: 'Cartão Mariana Costa',
+    product_name: 'Corporate Platinum',
+    responsible_user_id: null,
+    cost_center_id: null,
+    purpose: null,
+    expiration_date: '2030-01-31',
+    block_reason: null,
+    created_at: at,
+    updated_at: at,
+    ...overrides,
+  };
+  await db.insertInto('cards').values(card).execute();
+  return card;
 }

@@ -1,6 +1,7 @@
 // GET /statements/v1/exports/banking and /credit-card: the list's filters, checked by the list's own
 // rules, then the whole statement streamed as CSV or OFX (sources.ts), at most `exportsPerCompany`
 // at once per company (leases.ts).
+import { resolveSearch, searchWords } from '../store/search.js';
 import { defineHandlers, type HandlerContext } from '../../../kit/handler.js';
 import { ApiError, badRequest } from '../../../kit/errors.js';
 import { bankingPageQuery, dateRange } from '../banking-query.js';
@@ -58,7 +59,8 @@ async function begin(statement: string, q: Common, ctx: HandlerContext) {
 
 export const handlers = defineHandlers({
   downloadBankingExport: async ({ query }, ctx) => {
-    const { page, email } = bankingPageQuery(query, ctx);
+    const { page, email, words } = bankingPageQuery(query, ctx);
+    if (words) page.filters.search = await resolveSearch(ctx.db, ctx.auth.companyId, words);
     const { request, release, reply } = await begin('banking', query, ctx);
     const filters = { ...page.filters, sort: page.sort, responsibleEmail: email, ...request };
     const log: ExportLog = { filters, rows: 0, completed: false };
@@ -71,8 +73,14 @@ export const handlers = defineHandlers({
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, ctx.auth.timeZone);
     const { request, release, reply } = await begin('credit-card', query, ctx);
-    const log: ExportLog = { filters: { cardIds, ...range, ...request }, rows: 0, completed: false };
-    const statement = { companyId: ctx.auth.companyId, cardIds, ...range };
+    const log: ExportLog = {
+      filters: { cardIds, ...range, ...(query.q !== undefined ? { q: query.q } : {}), ...request },
+      rows: 0,
+      completed: false,
+    };
+    const words = query.q === undefined ? undefined : searchWords(query.q);
+    const search = words ? await resolveSearch(ctx.db, ctx.auth.companyId, words) : undefined;
+    const statement = { companyId: ctx.auth.companyId, cardIds, ...range, ...(search ? { search } : {}) };
     const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
       exportCreditCard(ctx.db, write, statement, request);
     ctx.logFields({ export: log });

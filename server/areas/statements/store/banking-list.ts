@@ -12,6 +12,7 @@ import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { FILTERS, stored } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
+import { BANKING_DOCUMENT, matchesSearch } from './search.js';
 
 export const SORT_COLUMNS = {
   transactionDate: 'transaction_date',
@@ -77,6 +78,7 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
     // Bound as one list (a placeholder in a prepared page): any number of values, one SQL text.
     else if (values !== undefined) out = out.where(inList(db, column, values));
   }
+  if (f.search) out = out.where(matchesSearch<'banking_transactions'>(db, BANKING_DOCUMENT, f.search));
   return out as Q;
 }
 

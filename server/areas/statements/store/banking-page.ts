@@ -185,7 +185,10 @@ const pageQueries = preparedShapes(pageOfShape);
 export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Promise<BankingPage> {
   const query = await planBankingPage(db, unplanned);
   const arms = armsOf(idsOf(query));
-  const { rows } = await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
+  // A search's words vary in number and values: its page is built for the request, not prepared.
+  const { rows } = query.filters.search
+    ? { rows: await bankingPageRowsQuery(db, query, arms).execute() }
+    : await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
   const more = rows.length > query.take;
   // The rows become the items in place: copying 40 columns per row costs more than the query.
   const items = (more ? rows.slice(0, query.take) : rows).map(withAttachments);

@@ -5,6 +5,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { filtered } from './banking-list.js';
 import type { BankingPageQuery } from './banking-types.js';
+import { utcQuarterHour } from '../../../db/dialect.js';
+import { isPeriod, type Period, type SummaryRow } from './summary-periods.js';
 
 export const SUMMARY_GROUPS = {
   category: 'custom_category_id',
@@ -12,14 +14,10 @@ export const SUMMARY_GROUPS = {
   counterparty: 'source_destination_name',
   status: 'status',
 } as const;
-export type SummaryGroupBy = keyof typeof SUMMARY_GROUPS;
+/** A column, or a period: rows grouped by UTC quarter-hour, folded into days or months (summary-periods.ts). */
+export type SummaryGroupBy = keyof typeof SUMMARY_GROUPS | Period;
 
-export interface SummaryRow {
-  key: string | null;
-  count: number;
-  inMinor: number;
-  outMinor: number;
-}
+export type { SummaryRow } from './summary-periods.js';
 
 /** One row per group (one row in all without `groupBy`). */
 export async function bankingSummaryRows(
@@ -37,14 +35,16 @@ export async function bankingSummaryRows(
     sql<number | string | null>`sum(case when sub_type = 'CREDIT' then total_amount_minor else 0 end)`.as('in_minor'),
     sql<number | string | null>`sum(case when sub_type = 'DEBIT' then total_amount_minor else 0 end)`.as('out_minor'),
   ]);
-  const column = groupBy === undefined ? undefined : SUMMARY_GROUPS[groupBy];
+  const key =
+    groupBy === undefined
+      ? undefined
+      : isPeriod(groupBy)
+        ? utcQuarterHour(db, 'transaction_date')
+        : sql<string | number | null>`${sql.ref(SUMMARY_GROUPS[groupBy])}`;
   const rows =
-    column === undefined
+    key === undefined
       ? (await sums.execute()).map((row) => ({ ...row, key: null }))
-      : await sums
-          .select(sql<string | number | null>`${sql.ref(column)}`.as('key'))
-          .groupBy(column)
-          .execute();
+      : await sums.select(key.as('key')).groupBy(key).execute();
   return rows.map((row) => ({
     key: row.key === null ? null : String(row.key),
     count: Number(row.count),

@@ -1,5 +1,6 @@
 // The banking page query: filters, sorting and keyset position, as the handler hands it to the store.
 import type { ColumnFilters } from './banking-filters.js';
+import type { SearchWord } from './search.js';
 
 export type BankingSortField = 'transactionDate' | 'brlAmount' | 'totalTransactionAmount';
 export type SortDirection = 'asc' | 'desc';
@@ -10,6 +11,8 @@ export interface BankingFilters extends ColumnFilters {
   from?: string;
   to?: string;
   amount?: { op: '=' | '>' | '<'; minor: number };
+  /** `q`: every word found in the row (store/search.ts). */
+  search?: SearchWord[];
 }
 
 export interface BankingPageQuery {

@@ -7,6 +7,7 @@ import type { CreditCardTransactionRow } from '../tables.js';
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
+import { CREDIT_CARD_DOCUMENT, matchesSearch, type SearchWord } from './search.js';
 
 export interface CreditCardItem extends CreditCardTransactionRow {
   user_email: string | null;
@@ -19,22 +20,30 @@ export interface CreditCardPageQuery {
   companyId: string;
   cardIds?: string[];
   types?: CreditCardType[];
+  /** `q`: every word found in the record (store/search.ts). */
+  search?: SearchWord[];
   from?: string;
   to?: string;
   after?: [string, string];
   take: number;
 }
 
-function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
-  let query = db
-    .selectFrom('credit_card_transactions')
-    .select(['id', 'transaction_date'])
-    .where('company_id', '=', q.companyId);
-  if (cardId !== undefined) query = query.where('card_id', '=', cardId);
+type Filters = Pick<CreditCardPageQuery, 'companyId' | 'types' | 'search' | 'from' | 'to'>;
+
+/** The company's records matching the filters but the cards (the list merges one arm per card). */
+export function cardRecordsFiltered(db: Db, q: Filters) {
+  let query = db.selectFrom('credit_card_transactions').where('company_id', '=', q.companyId);
   const { types } = q;
   if (types !== undefined) query = query.where((eb) => ofTypes(eb, types));
+  if (q.search) query = query.where(matchesSearch<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search));
   if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);
   if (q.to !== undefined) query = query.where('transaction_date', '<', q.to);
+  return query;
+}
+
+function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
+  let query = cardRecordsFiltered(db, q).select(['id', 'transaction_date']);
+  if (cardId !== undefined) query = query.where('card_id', '=', cardId);
   if (q.after) {
     const [date, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '<', eb.tuple(date, id)));

@@ -11,6 +11,7 @@ import type {
   StagedCreditCardTable,
 } from '../tables.js';
 import { addBillTotals, applyBalances, openBills } from './insert.js';
+import { registerCards } from '../cards/register.js';
 import { chunks } from '../../../lib/chunks.js';
 import { letOtherWritersIn } from '../../../db/retry.js';
 
@@ -172,6 +173,18 @@ export async function moveStaged(
     bills.map((b) => ({ ...b, brl_amount_minor: Number(b.total) }) as unknown as NewCreditCardTransaction),
     now,
   );
+  const cards = await trx
+    .selectFrom('ingest_credit_card_rows')
+    .select(['company_id', 'card_id'])
+    .select((eb) => [
+      eb.fn.max('final_card_number').as('final_card_number'),
+      eb.fn.max('bearer_name').as('bearer_name'),
+      eb.fn.max('user_id').as('user_id'),
+    ])
+    .where('run_id', '=', runId)
+    .groupBy(['company_id', 'card_id'])
+    .execute();
+  await registerCards(trx, cards, now);
   await moveInOrder(
     trx,
     'ingest_credit_card_rows',

@@ -6,6 +6,7 @@ import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.
 import { closingDateOf } from '../bills/cycle.js';
 import { chunks } from '../../../lib/chunks.js';
 import { nextStatementVersion } from '../versions.js';
+import { registerCards } from '../cards/register.js';
 
 type Trx = Kysely<Database>;
 
@@ -105,6 +106,7 @@ export async function insertCreditCardTransactions(
   now: Date,
 ): Promise<void> {
   const totals = await openBills(trx, rows, now);
+  await registerCards(trx, rows, now);
   for (const batch of chunks(await numbered(trx, rows), BATCH))
     await trx.insertInto('credit_card_transactions').values(batch).execute();
   await addBillTotals(trx, totals);
