@@ -5427,12 +5427,15 @@ export interface components {
          *     `api_client.expired` (revoked for disuse), `token.refused` (a token request with a known client
          *     id was refused: wrong secret, address outside the allowlist, expired or revoked client, scope not
          *     granted), `vcn.revealed`, `export.downloaded`, `webhook_endpoint.created`,
-         *     `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`.
+         *     `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`,
+         *     `approval_code.created`, `approval_code.used` (on the consent page, by the app it approved),
+         *     `app.approved` (a grant made: the app, its scopes), `app.revoked` (by the company, by the app
+         *     revoking its refresh token, or by the service when a used code or an old refresh token came back).
          *     New actions may be added: ignore actions you do not know.
          * @example api_client.created
          * @enum {string}
          */
-        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated";
+        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "approval_code.created" | "approval_code.used" | "app.approved" | "app.revoked";
         /**
          * @description One action on the company's credentials, cards, exports or webhook endpoints, recorded in the
          *     same transaction as the action. Entries are never changed; they are kept at least 400 days.

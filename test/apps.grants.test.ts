@@ -112,6 +112,15 @@ describe('deleteGrant', () => {
     expect((await acme.api.GET('/apps/v1/grants', {})).data!.items.map((g) => g.id)).not.toContain(grantId);
     const twice = await acme.api.DELETE('/apps/v1/grants/{grantId}', { params: { path: { grantId } } });
     expect(twice.response.status).toBe(404);
+
+    // The audit log: the approval, the code it used and the revocation, with who did each; the other company sees none.
+    const audit = (await acme.api.GET('/audit/v1/entries', { params: { query: { limit: 100 } } })).data!.items;
+    const actions = audit.map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['approval_code.used', 'app.approved', 'app.revoked']));
+    expect(audit.find((e) => e.action === 'app.revoked')).toMatchObject({ actor: acme.clientId, target: grantId });
+    expect(audit.find((e) => e.action === 'app.approved')?.actor).toBe(app.client_id);
+    const theirs = (await globex.api.GET('/audit/v1/entries', { params: { query: { limit: 100 } } })).data!.items;
+    expect(theirs.filter((e) => e.action.startsWith('app.'))).toEqual([]);
   });
 });
 

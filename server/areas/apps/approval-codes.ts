@@ -1,5 +1,7 @@
 // One-time approval codes: what a company's administrator enters on the consent page to approve an
 // app for the company. 10 minutes, single use, optionally a scope ceiling; stored as SHA-256 digests.
+import { recordAudit } from '../audit/public.js';
+import { writeTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../kit/errors.js';
@@ -10,7 +12,7 @@ const APPROVAL_CODE_TTL_MS = 10 * 60 * 1000;
 export async function createApprovalCode(
   db: Db,
   clock: Clock,
-  input: { companyId: string; scopes?: string[]; createdBy: string },
+  input: { companyId: string; scopes?: string[]; createdBy: string; ip?: string | null; requestId?: string | null },
 ) {
   const unknown = input.scopes?.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s)) ?? [];
   if (unknown.length > 0)
@@ -28,18 +30,28 @@ export async function createApprovalCode(
     .where('expires_at', '<=', now.toISOString())
     .where('used_at', 'is', null)
     .execute();
-  await db
-    .insertInto('approval_codes')
-    .values({
-      code_hash: digestToken(code),
-      company_id: input.companyId,
-      scope_ceiling: scopes?.join(' ') ?? null,
-      created_by: input.createdBy,
-      created_at: now.toISOString(),
-      expires_at: expiresAt,
-      used_at: null,
-    })
-    .execute();
+  await writeTransaction(db, async (trx) => {
+    await trx
+      .insertInto('approval_codes')
+      .values({
+        code_hash: digestToken(code),
+        company_id: input.companyId,
+        scope_ceiling: scopes?.join(' ') ?? null,
+        created_by: input.createdBy,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+        used_at: null,
+      })
+      .execute();
+    await recordAudit(trx, clock, {
+      companyId: input.companyId,
+      action: 'approval_code.created',
+      actor: input.createdBy,
+      ip: input.ip,
+      requestId: input.requestId,
+      details: { scopes: scopes ?? 'any', expiresAt },
+    });
+  });
   return { code, expiresAt, scopes };
 }
 

@@ -3,6 +3,7 @@
 // (HttpOnly, SameSite=Strict, path /oauth/authorize) and a form token, an HMAC of the cookie and the
 // authorization request; the POST needs both to match. Wrong approval codes are counted per address
 // like failed client authentications (throttled with 429 on the page).
+import { recordAudit } from '../audit/public.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Db } from '../../db/database.js';
@@ -166,6 +167,18 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
           ? await writeTransaction(db, async (trx) => {
               if (!(await claimApprovalCode(trx, clock, approval.codeHash))) return undefined;
               await markAppUsed(trx, read.app.id);
+              const seen = {
+                companyId: approval.companyId,
+                actor: read.app.id,
+                target: read.app.id,
+                ip: req.ip ?? null,
+              };
+              await recordAudit(trx, clock, { ...seen, action: 'approval_code.used' });
+              await recordAudit(trx, clock, {
+                ...seen,
+                action: 'app.approved',
+                details: { app: read.app.name, scopes, redirectHost: new URL(read.redirectUri).host },
+              });
               return createGrantWithCode(trx, clock, {
                 companyId: approval.companyId,
                 appId: read.app.id,

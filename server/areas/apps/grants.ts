@@ -1,6 +1,7 @@
 // The grants companies gave apps, and what each grant issues: a one-time authorization code, then
 // access tokens and rotating refresh tokens. Everything is kept as SHA-256 digests. Revoking a grant
 // (the company, a reused code or refresh token, RFC 7009) stops all its tokens at once.
+import { recordAudit } from '../audit/public.js';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -142,7 +143,13 @@ export async function issueGrantTokens(
 }
 
 /** Revokes the grant: its access and refresh tokens stop at once (revoked, not unknown, until they expire). */
-export async function revokeGrant(db: Db, clock: Clock, grantId: string, companyId?: string): Promise<boolean> {
+export async function revokeGrant(
+  db: Db,
+  clock: Clock,
+  grantId: string,
+  by: { actor: string; ip?: string | null; requestId?: string | null; reason: string },
+  companyId?: string,
+): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     let query = trx
       .updateTable('oauth_grants')
@@ -150,10 +157,19 @@ export async function revokeGrant(db: Db, clock: Clock, grantId: string, company
       .where('id', '=', grantId)
       .where('revoked_at', 'is', null);
     if (companyId !== undefined) query = query.where('company_id', '=', companyId);
-    const result = await query.executeTakeFirst();
-    const revoked = Number(result.numUpdatedRows) === 1;
-    if (revoked) await revokeGrantAccessTokens(trx, clock, grantId);
-    return revoked;
+    const revoked = await query.returning(['company_id', 'app_id']).executeTakeFirst();
+    if (!revoked) return false;
+    await revokeGrantAccessTokens(trx, clock, grantId);
+    await recordAudit(trx, clock, {
+      companyId: revoked.company_id,
+      action: 'app.revoked',
+      actor: by.actor,
+      target: grantId,
+      ip: by.ip,
+      requestId: by.requestId,
+      details: { appId: revoked.app_id, reason: by.reason },
+    });
+    return true;
   });
 }
 

@@ -25,12 +25,13 @@ export const handlers = defineHandlers({
     const app = await clientOf(body, ctx);
     const { db, clock } = ctx;
     const refresh = body.token_type_hint === 'access_token' ? undefined : await findRefreshToken(db, body.token);
-    if (refresh && refresh.app_id === app.id) await revokeGrant(db, clock, refresh.grant_id);
+    if (refresh && refresh.app_id === app.id)
+      await revokeGrant(db, clock, refresh.grant_id, { actor: app.id, reason: 'the app revoked its refresh token' });
     else await revokeGrantAccessToken(db, clock, body.token, app.id);
     return { status: 200, headers: { 'Cache-Control': 'no-store' } };
   },
 
-  createApprovalCode: async ({ body }, { db, clock, auth }) => {
+  createApprovalCode: async ({ body }, { db, clock, auth, req, requestId }) => {
     const asked = body?.scopes;
     const beyond = asked?.filter((s) => !auth.scopes.has(s)) ?? [];
     if (beyond.length > 0)
@@ -41,14 +42,17 @@ export const handlers = defineHandlers({
       companyId: auth.companyId,
       scopes: asked ?? [...auth.scopes],
       createdBy: auth.clientId,
+      ip: req.ip ?? null,
+      requestId,
     });
     return { status: 201, headers: { 'Cache-Control': 'no-store' }, body: made };
   },
 
   listGrants: async (_input, { db, auth }) => ({ status: 200, body: { items: await listGrants(db, auth.companyId) } }),
 
-  deleteGrant: async ({ params }, { db, clock, auth }) => {
-    if (!(await revokeGrant(db, clock, params.grantId, auth.companyId)))
+  deleteGrant: async ({ params }, { db, clock, auth, req, requestId }) => {
+    const by = { actor: auth.clientId, ip: req.ip ?? null, requestId, reason: 'revoked by the company' };
+    if (!(await revokeGrant(db, clock, params.grantId, by, auth.companyId)))
       throw new ApiError(404, `No approved app ${params.grantId}`);
     return { status: 204 };
   },

@@ -3,6 +3,7 @@
 // bound to its app, redirect URI and PKCE challenge; presenting a used code again revokes its grant
 // (§4.1.2). Presenting a refresh token already exchanged revokes the grant: one of the two holders
 // is not the app. Errors are RFC 6749 §5.2's.
+import { SYSTEM_ACTOR } from '../audit/public.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import basicAuth from 'basic-auth';
 import type { Db } from '../../db/database.js';
@@ -110,7 +111,10 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
   const code = await findCode(db, body.code);
   if (!code || code.app_id !== app.id) throw invalidGrant('The code is unknown, or was issued to another client');
   if (code.used_at !== null || code.revoked_at !== null) {
-    await revokeGrant(db, clock, code.grant_id);
+    await revokeGrant(db, clock, code.grant_id, {
+      actor: SYSTEM_ACTOR,
+      reason: 'an authorization code came back after it was used',
+    });
     throw invalidGrant('The code was already used: the tokens it gave are revoked');
   }
   if (new Date(code.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The code expired');
@@ -132,7 +136,10 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
     });
   });
   if (!tokens) {
-    await revokeGrant(db, clock, code.grant_id);
+    await revokeGrant(db, clock, code.grant_id, {
+      actor: SYSTEM_ACTOR,
+      reason: 'an authorization code came back after it was used',
+    });
     throw invalidGrant('The code was already used: the tokens it gave are revoked');
   }
   return answer(tokens, scopes, config.tokenTtlSeconds);
@@ -146,7 +153,7 @@ export async function exchangeRefreshToken(body: TokenForm, ctx: Ctx) {
   if (!found || found.app_id !== app.id || found.revoked_at !== null)
     throw invalidGrant('The refresh token is unknown, revoked, or was issued to another client');
   if (found.used_at !== null) {
-    await revokeGrant(db, clock, found.grant_id);
+    await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
     throw invalidGrant('The refresh token was already used: the grant is revoked');
   }
   if (new Date(found.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The refresh token expired');
@@ -163,7 +170,7 @@ export async function exchangeRefreshToken(body: TokenForm, ctx: Ctx) {
     });
   });
   if (!tokens) {
-    await revokeGrant(db, clock, found.grant_id);
+    await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
     throw invalidGrant('The refresh token was already used: the grant is revoked');
   }
   return answer(tokens, scopes, config.tokenTtlSeconds);
