@@ -14,9 +14,9 @@ const CHANNEL = 'finance_changes';
 const RECONNECT_MS = 1_000;
 
 /** `tokens`: a token, its API client or its company changed; `statements:<companyId>`: that company's statement rows. */
-export type ChangeTopic = 'tokens' | `statements:${string}`;
+type ChangeTopic = 'tokens' | `statements:${string}`;
 /** What listeners hear when the connection was lost or regained: anything may have changed. */
-export const EVERYTHING = '*';
+const EVERYTHING = '*';
 
 export interface ChangeSignals {
   /** Every change is being heard: what was kept may serve. */
@@ -25,9 +25,6 @@ export interface ChangeSignals {
   subscribe(listener: (topic: string) => void): void;
   close(): Promise<void>;
 }
-
-/** No signals (SQLite, tests): nothing kept ever serves. */
-export const noSignals: ChangeSignals = { live: false, subscribe: () => undefined, close: async () => undefined };
 
 /** One connection LISTENing to the store's changes, reconnecting when it is lost. */
 export async function listenForChanges(url: string): Promise<ChangeSignals> {
