@@ -13,7 +13,7 @@ const SANDBOX_PATH = /^\/sandbox\//;
 const SANDBOX_TAG = 'Sandbox';
 const SANDBOX_SCOPE = 'sandbox:write';
 
-/** The bundle without the sandbox: its paths, tag, tag group, scope and `Sandbox…` schemas. A copy. */
+/** The bundle without the sandbox: its paths, tag, tag group, scope (in the flows and in enums) and `Sandbox…` schemas. A copy. */
 export function withoutSandbox(bundle: Json): Json {
   const out = structuredClone(bundle);
   const paths = (out.paths ?? {}) as Json;
@@ -24,6 +24,10 @@ export function withoutSandbox(bundle: Json): Json {
   const components = (out.components ?? {}) as { schemas?: Json; securitySchemes?: Json };
   for (const name of Object.keys(components.schemas ?? {}))
     if (name.startsWith(SANDBOX_TAG)) delete components.schemas?.[name];
+  // A schema listing the scopes (ScopeName) lists the sandbox's no more.
+  for (const schema of Object.values(components.schemas ?? {}) as Json[])
+    if (Array.isArray(schema.enum) && schema.enum.includes(SANDBOX_SCOPE))
+      schema.enum = schema.enum.filter((value) => value !== SANDBOX_SCOPE);
   for (const scheme of Object.values(components.securitySchemes ?? {}) as Json[]) {
     for (const flow of Object.values((scheme.flows ?? {}) as Record<string, { scopes?: Json }>))
       if (flow.scopes) delete flow.scopes[SANDBOX_SCOPE];
