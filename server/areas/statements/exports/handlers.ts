@@ -72,14 +72,15 @@ export const handlers = defineHandlers({
   downloadCreditCardExport: async ({ query }, ctx) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, ctx.auth.timeZone);
+    // Every check before the lease and the audit entry: a refused export writes nothing.
+    const words = query.q === undefined ? undefined : searchWords(query.q);
+    const search = words ? await resolveSearch(ctx.db, ctx.auth.companyId, words) : undefined;
     const { request, release, reply } = await begin('credit-card', query, ctx);
     const log: ExportLog = {
       filters: { cardIds, ...range, ...(query.q !== undefined ? { q: query.q } : {}), ...request },
       rows: 0,
       completed: false,
     };
-    const words = query.q === undefined ? undefined : searchWords(query.q);
-    const search = words ? await resolveSearch(ctx.db, ctx.auth.companyId, words) : undefined;
     const statement = { companyId: ctx.auth.companyId, cardIds, ...range, ...(search ? { search } : {}) };
     const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
       exportCreditCard(ctx.db, write, statement, request);
