@@ -3,6 +3,7 @@
 // attachment — made through the API itself, by an app on a loopback port for the moment: they are
 // what an integrator's own calls make, events included, and the docs' samples for those operations
 // run against them (server/sandbox/docs-demo.ts).
+import { approveDemoApp } from '../areas/apps/public.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import type { Config } from '../config.js';
@@ -65,6 +66,8 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
   const roles = (await call('GET', '/users/v1/roles')).items as Array<{ id: string; profile: string }>;
   const employee = roles.find((role) => role.profile === 'EMPLOYEE') ?? roles[0]!;
   await call('POST', '/users/v1/invites', { email: 'beatriz.lima@demo-comercio.com.br', roleId: employee.id });
+  // A second API client, made through the API (the samples of /clients read, rotate and delete it).
+  await call('POST', '/clients/v1/clients', { name: 'Demo ERP (read only)', scopes: ['statements:read'] });
 
   const banking = (await call('GET', '/statements/v1/banking?status=2&limit=1')).transactions as Array<{ id: number }>;
   if (banking[0]) {
@@ -119,6 +122,12 @@ export async function addDemoFixtures(
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     await makeFixtures(caller(baseUrl, await tokenFor(baseUrl, client)), baseUrl, config);
+    const company = await db
+      .selectFrom('api_clients')
+      .select('company_id')
+      .where('id', '=', client.clientId)
+      .executeTakeFirst();
+    if (company) await approveDemoApp(db, systemClock, company.company_id);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

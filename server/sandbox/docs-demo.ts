@@ -104,49 +104,70 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
       ),
     ]);
   // A delivery of that endpoint; categories the batch delete can remove (CUSTOM, without establishments, not the one the samples annotate with).
-  const [delivery, deletable, offset, timeZone, pendingBanking, pendingCard, corporateCard] = await Promise.all([
-    endpoint &&
-      first(
-        db
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('endpoint_id', '=', endpoint.id)
-          .orderBy('id', 'desc')
-          .limit(1),
-      ),
-    db
-      .selectFrom('categories')
-      .select('id')
-      .where('company_id', '=', c)
-      .where('type_id', '=', 2)
-      .where('id', '!=', category?.id ?? -1)
-      // Without establishments: deleting those asks for `moveTo`, which the sample does not send.
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('establishments').select('id').whereRef('establishments.category_id', '=', 'categories.id'),
-          ),
+  const [delivery, deletable, offset, timeZone, pendingBanking, pendingCard, corporateCard, apiClient, grant] =
+    await Promise.all([
+      endpoint &&
+        first(
+          db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('endpoint_id', '=', endpoint.id)
+            .orderBy('id', 'desc')
+            .limit(1),
         ),
-      )
-      .orderBy('id', 'desc')
-      .limit(2)
-      .execute(),
-    clockOffset(db, c),
-    companyTimeZone(db, c),
-    latest('banking_transactions', 3),
-    latest('credit_card_transactions', 3),
-    // An activated corporate card: the block sample blocks it, the unblock sample activates it again.
-    first(
       db
-        .selectFrom('cards')
+        .selectFrom('categories')
         .select('id')
         .where('company_id', '=', c)
-        .where('status', 'in', ['ACTIVATED', 'BLOCKED'])
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1),
-    ),
-  ]);
+        .where('type_id', '=', 2)
+        .where('id', '!=', category?.id ?? -1)
+        // Without establishments: deleting those asks for `moveTo`, which the sample does not send.
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('establishments').select('id').whereRef('establishments.category_id', '=', 'categories.id'),
+            ),
+          ),
+        )
+        .orderBy('id', 'desc')
+        .limit(2)
+        .execute(),
+      clockOffset(db, c),
+      companyTimeZone(db, c),
+      latest('banking_transactions', 3),
+      latest('credit_card_transactions', 3),
+      // An activated corporate card: the block sample blocks it, the unblock sample activates it again.
+      first(
+        db
+          .selectFrom('cards')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('status', 'in', ['ACTIVATED', 'BLOCKED'])
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1),
+      ),
+      // An API client made through the API (never the one whose credentials the page shows), and an approved app.
+      first(
+        db
+          .selectFrom('api_clients')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('created_by', 'is not', null)
+          .where('revoked_at', 'is', null)
+          .orderBy('created_at', 'desc')
+          .limit(1),
+      ),
+      first(
+        db
+          .selectFrom('oauth_grants')
+          .select('id')
+          .where('company_id', '=', c)
+          .where('revoked_at', 'is', null)
+          .orderBy('created_at', 'desc')
+          .limit(1),
+      ),
+    ]);
   const ids: DemoIds = {};
   const set = (prefix: string, value: string | number | undefined) => {
     if (value !== undefined) ids[prefix] = value;
@@ -168,6 +189,8 @@ export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> 
   set('/webhooks/v1/endpoints/{endpointId}/deliveries/{deliveryId}', delivery?.id);
   set('/sandbox/v1/invites/{inviteId}', invite?.id);
   set('/attachments/v1/content/{attachmentId}', attachment?.id);
+  set('/clients/v1/clients/{clientId}', apiClient?.id);
+  set('/apps/v1/grants/{grantId}', grant?.id);
   if (deletable.length === 2) set('/categories/v1/categories?ids', deletable.map((row) => row.id).join(','));
   const today = localDate(new Date(now.getTime() + offset), timeZone ?? 'America/Sao_Paulo');
   set(SHIFT_DAYS, daysBetween(EXAMPLES_DAY, today));

@@ -4,3 +4,4 @@
 export { exchangeCode, exchangeRefreshToken } from './token-grants.js';
 export { authorizeRoutes } from './authorize.js';
 export { createApprovalCode } from './approval-codes.js';
+export { approveDemoApp } from './demo.js';
