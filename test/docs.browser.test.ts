@@ -165,8 +165,10 @@ describe('samples and error reasons in a browser', () => {
 
   it('when a query is typed as the page opens, then the box answers before the viewer starts, which starts a second after the typing', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    // The page's timers run on a clock the test moves: a busy machine cannot start the viewer early.
+    // The page's timers run on a clock the test moves (paused: installed, it would still flow), so a
+    // busy machine cannot start the viewer early.
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
     const box = page.locator('#docs-search input');
     await box.waitFor();
@@ -189,6 +191,7 @@ describe('samples and error reasons in a browser', () => {
   it('when the menu is clicked before the viewer has started, then the viewer starts and shows that section', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'commit' });
     const box = page.locator('#docs-search input');
     await box.waitFor();
