@@ -1,18 +1,9 @@
-// Answers checked against the contract (VALIDATE_RESPONSES, on outside production): the validator as
-// the server drives it (validator-engine.ts adds the contract to the response validator once, each
-// status's schema referring into it) gives the stock middleware's verdicts. For operations across the contract, the
-// example request answered with each declared JSON example, the example less its first required
-// property, and a bare string: accepted or refused alike, with the same status and errors.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'content-type';
-import { contract, loadBundle, type ContractIndex } from '../server/contract/index.js';
-import { startContext } from '../server/http/context.js';
-import { noOperation } from '../server/http/operation.js';
+import { contract, loadBundle } from '../server/contract/index.js';
 import { contractValidator, validatorOptions } from '../server/http/validator.js';
+import { loopbackApps, matched } from './support/validator-apps.js';
 import { candidatesOf, operationsOf, type Candidate, type Json } from './support/hostile.js';
 
 const config = { validateResponses: true };
@@ -48,35 +39,17 @@ function appWith(validator: RequestHandler[]): express.Express {
   return app;
 }
 
-const matched =
-  (index: ContractIndex) =>
-  (req: Request, res: Response, next: (err?: unknown) => void): void => {
-    const context = startContext(res, '', undefined);
-    const found = index.match(req.method, req.path);
-    if (found.kind !== 'operation') return next(noOperation(found));
-    context.match = { operation: found.operation, params: found.params };
-    const header = req.headers['content-type'];
-    if (header && found.operation.mediaTypes.length) context.mediaType = parse(header).type.toLowerCase() || undefined;
-    next();
-  };
-
-const servers: Server[] = [];
+const apps = loopbackApps();
+const listen = apps.listen;
 let ours = '';
 let theirs = '';
-
-async function listen(app: express.Express): Promise<string> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 beforeAll(async () => {
   ours = await listen(appWith([matched(contract()), contractValidator(contract(), config)]));
   theirs = await listen(appWith([OpenApiValidator.middleware(validatorOptions(contract(), config, true))].flat()));
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  await apps.close();
 });
 
 /** The declared JSON examples of an operation's answers: [status, example]. */

@@ -1,20 +1,9 @@
-// The validator as the server drives it (the match handed over, one synchronous step: validator.ts)
-// gives the verdicts of the stock express-openapi-validator middleware configured the same way: for
-// every operation, its example request and its hostile candidates (test/support/hostile.ts), both
-// answer alike — accepted or not, the status, the validator's error list (path, message, errorCode)
-// and, when accepted, the query and body as the validator coerced them. Neither side has a handler,
-// a store or authentication: only the body parsers and the validator, behind the same Express settings.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, loadBundle } from '../server/contract/index.js';
-import { parse } from 'content-type';
-import { startContext } from '../server/http/context.js';
-import { noOperation } from '../server/http/operation.js';
-import type { ContractIndex } from '../server/contract/index.js';
 import { ALL_ERRORS_MAX_BYTES, contractValidator, recordBodySize, validatorOptions } from '../server/http/validator.js';
+import { loopbackApps, matched } from './support/validator-apps.js';
 import { candidatesOf, operationsOf, type Candidate } from './support/hostile.js';
 
 const SEEDS = [1, 2];
@@ -65,37 +54,17 @@ function stock(): RequestHandler {
   };
 }
 
-/** The match and the bare media type, kept in the request's context as the pipeline keeps them. */
-const matched =
-  (index: ContractIndex) =>
-  (req: Request, res: Response, next: (err?: unknown) => void): void => {
-    const context = startContext(res, '', undefined);
-    const found = index.match(req.method, req.path);
-    if (found.kind !== 'operation') return next(noOperation(found));
-    context.match = { operation: found.operation, params: found.params };
-    const header = req.headers['content-type'];
-    if (header && context.match?.operation.mediaTypes.length)
-      context.mediaType = parse(header).type.toLowerCase() || undefined;
-    next();
-  };
-
-const servers: Server[] = [];
+const apps = loopbackApps();
+const listen = apps.listen;
 let ours = '';
 let theirs = '';
-
-async function listen(app: express.Express): Promise<string> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 beforeAll(async () => {
   ours = await listen(appWith([matched(contract()), contractValidator(contract(), config)]));
   theirs = await listen(appWith([stock()]));
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  await apps.close();
 });
 
 async function verdict(baseUrl: string, c: Candidate): Promise<Record<string, unknown>> {
