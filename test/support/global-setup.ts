@@ -1,11 +1,19 @@
 // Runs once per vitest run. It builds dist/ (incrementally): tests that run the `finance` command run
 // the compiled JavaScript, as production does. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
 // under CI an unreachable server fails the run rather than skipping it — and every database the
-// run created is dropped at the end (and leftovers of runs interrupted over two hours ago).
+// run created is dropped at the end (and leftovers of runs interrupted over two hours ago). The run's
+// template, migrated once here, is what each test server's database is copied from.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { onPostgres, POSTGRES_ADMIN_URL, runPrefix, TEST_DATABASE_PREFIX, withAdmin } from './database.js';
+import {
+  createPostgresTemplate,
+  onPostgres,
+  POSTGRES_ADMIN_URL,
+  runPrefix,
+  TEST_DATABASE_PREFIX,
+  withAdmin,
+} from './database.js';
 
 const STALE_SECONDS = 2 * 3600;
 
@@ -42,6 +50,7 @@ export async function setup(): Promise<void> {
       `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL): ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+  await createPostgresTemplate();
 }
 
 export async function teardown(): Promise<void> {

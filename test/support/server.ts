@@ -11,7 +11,7 @@ import { createApp } from '../../server/app.js';
 import { contract } from '../../server/contract/index.js';
 import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
-import { freshDatabase, onPostgres } from './database.js';
+import { migratedDatabase, onPostgres } from './database.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
@@ -24,6 +24,7 @@ import { createSimulatedIssuer, type SimulatedIssuer } from '../../server/sandbo
 import { createDeliveryWorker, type DeliveryWorker } from '../../server/areas/webhooks/worker.js';
 import { recordExpiries } from '../../server/areas/vcn/store/expiry.js';
 import { purgeKeys } from '../../server/idempotency/store.js';
+import { beginNewHistory } from '../../server/areas/statements/history.js';
 
 export type Api = Client<paths>;
 
@@ -84,10 +85,12 @@ export function apiFor(baseUrl: string, token: string): Api {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const own = options.dbPath ? undefined : await freshDatabase();
+  const own = options.dbPath ? undefined : await migratedDatabase();
   const store = await openStore(options.dbPath ?? own!);
   const { db } = store;
   const clock = options.clock ?? new ManualClock();
+  // A copy of the migrated template is another store: its own history, as `finance backup` gives a copy.
+  if (own) await beginNewHistory(db, clock.now());
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
   const app = createApp({
