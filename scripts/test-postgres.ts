@@ -32,7 +32,9 @@ if (problem) {
 
 // Files that never reach the store the run chose (the contract's own checks, the packed client, the
 // docs page, the validator against its stock self, the code's own rules, the settings, the webhook
-// signature helper; the shutdown test runs a SQLite sandbox of its own) run once, in the SQLite pass.
+// signature helper; the shutdown test runs a SQLite sandbox of its own), or whose outcome the store
+// cannot change (the client's retries against faults in its transport, the address `serve` listens on,
+// a flood of Content-Type values against the validator's caches), run once, in the SQLite pass.
 const storeFree = [
   'test/contract.diff.test.ts',
   'test/contract.bundles.test.ts',
@@ -47,6 +49,9 @@ const storeFree = [
   'test/config.settings.test.ts',
   'test/engines.test.ts',
   'test/server.shutdown.test.ts',
+  'test/client.retries.test.ts',
+  'test/cli.serve-host.test.ts',
+  'test/http.hostile-inputs.content-type.test.ts',
 ];
 // The load tests time the server's answers, so they run after the rest, one file at a time: what
 // they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).
