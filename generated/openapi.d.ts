@@ -400,8 +400,8 @@ export interface paths {
          *     at most 62 days after `startDate`, else 400 naming `endDate`); for longer periods follow the
          *     sync feed or export the statement (`GET /statements/v1/exports/credit-card`).
          *
-         *     A deliberate difference from the live API: `limit` goes down to 1 (the live API refuses less
-         *     than 5). Released clients may send small pages, and a smaller page costs nothing.
+         *     As on the live API, `limit` is 5 to 100 (less than 5 gets 400 naming `limit`; the contract
+         *     released as 2.0.0 took 1 to 100).
          *
          *     When more rows follow, the answer carries `nextPageStartKey`; send it back unchanged with the
          *     same filters. A token that was altered, or sent with other filters, gets 400.

@@ -132,10 +132,10 @@ describe('client.paginate', () => {
     const ids = await createCreditCardTransactions(
       server.db,
       acme.companyId,
-      Array.from({ length: 7 }, () => ({})),
+      Array.from({ length: 12 }, () => ({})),
     );
     const { client } = clientOf(acme);
-    const listed = await collect(client.paginate.creditCardTransactions({ limit: 2 }));
+    const listed = await collect(client.paginate.creditCardTransactions({ limit: 5 }));
     expect(listed.map((t) => t.id).sort()).toEqual([...ids].sort());
   });
 

@@ -83,7 +83,7 @@ describe('listCreditCardTransactions', () => {
     );
     const inRange = (t: Item) =>
       t.transactionDate.slice(0, 10) >= '2026-10-05' && t.transactionDate.slice(0, 10) <= '2026-10-12';
-    expect(ids(await walk({ startDate: '2026-10-05', endDate: '2026-10-12', limit: 4 }))).toEqual(
+    expect(ids(await walk({ startDate: '2026-10-05', endDate: '2026-10-12', limit: 5 }))).toEqual(
       ids(all.filter(inRange)),
     );
   });

@@ -64,12 +64,31 @@ describe('listCreditCardTransactions (the live API’s types and window)', () =>
     }
   });
 
-  it('when pages of 1 are followed with a types filter, then the cursor keeps the filter and refuses another', async () => {
-    const first = await list({ types: ['PURCHASE', 'INSTALLMENT_PURCHASE'], limit: 1 });
-    expect(first.data?.transactions.map((t) => t.id)).toEqual([ids.installment]);
+  it('when limit is below 5 or above 100, then 400 naming limit; 5 and 100 are served', async () => {
+    for (const limit of [0, 1, 2, 4, 101]) {
+      const res = await raw(`limit=${limit}`);
+      expect(res.status, `limit=${limit}`).toBe(400);
+      expect(await res.json()).toMatchObject({ param: 'limit' });
+    }
+    for (const limit of [5, 100]) expect((await list({ limit })).response.status, `limit=${limit}`).toBe(200);
+  });
+
+  it('when pages of 5 are followed with a types filter, then the cursor keeps the filter and refuses another', async () => {
+    const initech = await server.newCompany();
+    const day = (n: number) => `2026-10-${String(n).padStart(2, '0')}T15:00:00.000Z`;
+    const made = await createCreditCardTransactions(server.db, initech.companyId, [
+      ...[1, 2, 3, 4].map((n) => ({ transaction_date: day(n) })),
+      ...[5, 6, 7].map((n) => ({ transaction_date: day(n), installment_number: 1, installment_total: 3 })),
+      { transaction_date: day(8), currency: 'USD', exchange_rate: 5.4, amount_minor: 1000 },
+    ]);
+    const listed = (query: Record<string, unknown>) =>
+      initech.api.GET('/statements/v1/credit-card', { params: { query: query as never } });
+    const first = await listed({ types: ['PURCHASE', 'INSTALLMENT_PURCHASE'], limit: 5 });
+    expect(first.data?.transactions.map((t) => t.id)).toEqual(made.slice(2, 7).reverse());
     const key = first.data?.nextPageStartKey;
-    const second = await list({ types: ['INSTALLMENT_PURCHASE', 'PURCHASE'], limit: 1, nextPageStartKey: key });
-    expect(second.data?.transactions.map((t) => t.id)).toEqual([ids.purchase]);
-    expect((await list({ types: ['PURCHASE'], limit: 1, nextPageStartKey: key })).response.status).toBe(400);
+    const second = await listed({ types: ['INSTALLMENT_PURCHASE', 'PURCHASE'], limit: 5, nextPageStartKey: key });
+    expect(second.data?.transactions.map((t) => t.id)).toEqual(made.slice(0, 2).reverse());
+    expect(second.data?.nextPageStartKey).toBeUndefined();
+    expect((await listed({ types: ['PURCHASE'], limit: 5, nextPageStartKey: key })).response.status).toBe(400);
   });
 });
