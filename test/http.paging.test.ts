@@ -22,9 +22,11 @@ type Body = 'common' | 'field' | 'vcn';
 
 interface List {
   path: (company: TestCompany, ctx: Record<string, string>) => string;
-  /** Gives the company at least two rows of the list. */
+  /** Gives the company more rows of the list than one page of `pageSize`. */
   fill: (company: TestCompany) => Promise<Record<string, string>>;
   body: Body;
+  /** The smallest page the operation takes (1 unless said). */
+  pageSize?: number;
 }
 
 const noon = (day: string) => `${day}T15:00:00.000Z`;
@@ -42,10 +44,11 @@ const LISTS: Record<string, List> = {
   listCreditCardTransactions: {
     path: () => '/statements/v1/credit-card',
     fill: async ({ companyId }) => {
-      await createCreditCardTransactions(server.db, companyId, [{}, {}]);
+      await createCreditCardTransactions(server.db, companyId, [{}, {}, {}, {}, {}, {}]);
       return {};
     },
     body: 'common',
+    pageSize: 5,
   },
   listBills: {
     path: () => '/credit-cards/v1/bills',
@@ -118,14 +121,15 @@ describe('cursors bound to the company', () => {
       const b = list.body === 'vcn' ? await fundedCompany(server) : await server.newCompany();
       const ctxA = await list.fill(a);
       const ctxB = await list.fill(b);
-      const first = await get(a, list.path(a, ctxA), { limit: '1' });
+      const limit = String(list.pageSize ?? 1);
+      const first = await get(a, list.path(a, ctxA), { limit });
       expect(first.status).toBe(200);
       const key = first.body.nextPageStartKey as string;
       expect(typeof key).toBe('string');
-      expect((await get(a, list.path(a, ctxA), { limit: '1', nextPageStartKey: key })).status).toBe(200);
+      expect((await get(a, list.path(a, ctxA), { limit, nextPageStartKey: key })).status).toBe(200);
 
       // A card belongs to one company: on VCN transactions, B sends A's key for its own card.
-      const foreign = await get(b, list.path(b, ctxB), { limit: '1', nextPageStartKey: key });
+      const foreign = await get(b, list.path(b, ctxB), { limit, nextPageStartKey: key });
       expect(foreign.status).toBe(400);
       if (list.body === 'vcn') {
         expect(foreign.body).toMatchObject({

@@ -106,7 +106,7 @@ async function arrivedTransaction(api: FinanceClient, status: 2 | 3 = 2) {
 
 /** A credit-card transaction arriving (the sandbox helper): a copy of a processed one under a new id, not reconciled. */
 async function arrivedCardTransaction(api: FinanceClient, status: 2 | 3 = 2) {
-  const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 1 } } }));
+  const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 5 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no credit-card transaction to copy (seed it: finance seed)');
   const { statusDescription, billDueDate, attachments, type, ...arriving } = found;
