@@ -11,7 +11,7 @@ import { createApp } from '../server/app.js';
 import { testConfig } from '../server/config.js';
 import { openStore } from '../server/db/store.js';
 import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/store.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { createHttpServer, listen } from '../server/http/server.js';
 import { systemClock } from '../server/lib/clock.js';
 import { contract } from '../server/contract/index.js';

@@ -11,26 +11,32 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
-import type { ContractIndex, ContractOperation } from '../contract/index.js';
-import type { HandlerContext, Services, StreamBody } from '../kit/handler.js';
-import { operations, preflights } from '../operations.js';
-import { idempotency } from '../idempotency/middleware.js';
+import type { ContractIndex, ContractOperation } from '../../contract/index.js';
+import type { HandlerContext, Services, StreamBody } from '../../kit/handler.js';
+import { operations, preflights } from '../../operations.js';
+import { idempotency } from '../../idempotency/middleware.js';
 import { contextOf, type RequestContext, type Step } from './context.js';
 import { noOperation } from './operation.js';
 import { authentication } from './auth.js';
-import { rateLimitStep } from './rate-limit.js';
-import { shedOverload, type LagProbe } from './overload.js';
-import { answeredNotModified, declaresIfNoneMatch, notModifiedEarly, rawTag, versionedTag } from './conditional.js';
-import { rejectBracketedArrays } from './query-arrays.js';
-import { mediaTypeCheck } from './media-type.js';
-import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from './json-shape.js';
-import { strictNumbers } from './strict-numbers.js';
-import { contractValidator, recordBodySize } from './validator.js';
-import { checkIfMatch, itemReads } from './preconditions.js';
-import { textETag } from '../kit/item-etag.js';
-import { writeJson } from './json-answer.js';
-import { requestConfig } from './served-contract.js';
-import type { Config } from '../config.js';
+import { rateLimitStep } from '../ops/rate-limit.js';
+import { shedOverload, type LagProbe } from '../ops/overload.js';
+import {
+  answeredNotModified,
+  declaresIfNoneMatch,
+  notModifiedEarly,
+  rawTag,
+  versionedTag,
+} from '../mechanisms/conditional.js';
+import { rejectBracketedArrays } from '../mechanisms/query-arrays.js';
+import { mediaTypeCheck } from '../mechanisms/media-type.js';
+import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from '../mechanisms/json-shape.js';
+import { strictNumbers } from '../mechanisms/strict-numbers.js';
+import { contractValidator, recordBodySize } from '../validator/validator.js';
+import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
+import { textETag } from '../../kit/item-etag.js';
+import { writeJson } from '../mechanisms/json-answer.js';
+import { requestConfig } from '../served-contract.js';
+import type { Config } from '../../config.js';
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
