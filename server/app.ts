@@ -23,6 +23,8 @@ import { eventLoopLag, type LagProbe } from './http/ops/overload.js';
 import { pageContentSecurityPolicy } from './http/mechanisms/security-headers.js';
 import { prelude } from './http/pipeline/prelude.js';
 import { pipeline } from './http/pipeline/pipeline.js';
+import { operations, preflights } from './operations.js';
+import { idempotency } from './idempotency/middleware.js';
 import { json } from './http/mechanisms/json-answer.js';
 import { unknownPath } from './http/pipeline/operation.js';
 import { outageLog } from './db/outage-log.js';
@@ -92,7 +94,19 @@ export function createApp({
 
   app.use(prelude({ ...config, logger, metrics, outage: outageLog(logger) }));
   // The contract's operations: each request matched once, then its operation's chain (http/pipeline/pipeline.ts).
-  app.use(pipeline({ services, index, config, logger, lagProbe, rateLimitStore }));
+  app.use(
+    pipeline({
+      handlers: operations,
+      preflights,
+      idempotency,
+      services,
+      index,
+      config,
+      logger,
+      lagProbe,
+      rateLimitStore,
+    }),
+  );
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });

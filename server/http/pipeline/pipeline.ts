@@ -12,9 +12,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import type { ContractIndex, ContractOperation } from '../../contract/index.js';
-import type { HandlerContext, Services, StreamBody } from '../../kit/handler.js';
-import { operations, preflights } from '../../operations.js';
-import { idempotency } from '../../idempotency/middleware.js';
+import type { HandlerContext, Handlers, Preflights, Services, StreamBody } from '../../kit/handler.js';
 import { contextOf, type RequestContext, type Step } from './context.js';
 import { noOperation } from './operation.js';
 import { authentication } from './auth.js';
@@ -50,10 +48,16 @@ type Reply = {
   headers?: Record<string, string>;
 };
 type AnyHandler = (input: unknown, ctx: HandlerContext) => Promise<Reply>;
-const handlerOf = (operationId: string) =>
-  (operations as unknown as Record<string, AnyHandler | undefined>)[operationId];
+
+/** The step that replays an `Idempotency-Key` (server/idempotency), given by the composition. */
+type IdempotencyStep = (operation: ContractOperation, services: Services, logger: Logger) => Step | undefined;
 
 interface PipelineOptions {
+  /** The handler registry (server/operations.ts), by operationId: the pipeline knows no area. */
+  handlers: Handlers;
+  /** The operations' preflights, declared beside their handlers. */
+  preflights: Preflights;
+  idempotency: IdempotencyStep;
   services: Services;
   index: ContractIndex;
   config: Config;
@@ -143,7 +147,13 @@ function bodyReader(operation: ContractOperation): Step {
 }
 
 /** The handler of the operation and the writing of its answer (its ETag, a 304, the body). */
-function answer(operation: ContractOperation, services: Services, reads: Map<string, ContractOperation>): Step {
+function answer(
+  operation: ContractOperation,
+  { handlers, services }: PipelineOptions,
+  reads: Map<string, ContractOperation>,
+): Step {
+  const handlerOf = (operationId: string) =>
+    (handlers as unknown as Record<string, AnyHandler | undefined>)[operationId];
   const handler = handlerOf(operation.operationId);
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
   const conditional = declaresIfNoneMatch(operation);
@@ -226,7 +236,7 @@ function validation(operation: ContractOperation, validate: Step, validateRespon
 /** The steps of one operation's chain, in order (see above). */
 function chainOf(
   operation: ContractOperation,
-  { services, logger }: PipelineOptions,
+  options: PipelineOptions,
   shared: {
     shed: Step | undefined;
     rateLimit: Step | undefined;
@@ -234,7 +244,8 @@ function chainOf(
     reads: Map<string, ContractOperation>;
   },
 ): Step[] {
-  const preflight = preflights[operation.operationId as keyof typeof preflights]?.(services);
+  const { services, logger, preflights, idempotency } = options;
+  const preflight = preflights[operation.operationId as keyof Preflights]?.(services);
   const steps: Array<Step | undefined> = [
     shared.shed,
     authentication(operation, services),
@@ -247,7 +258,7 @@ function chainOf(
     strictNumbers(operation),
     validation(operation, shared.validate, services.config.validateResponses),
     idempotency(operation, services, logger),
-    answer(operation, services, shared.reads),
+    answer(operation, options, shared.reads),
   ];
   return steps.filter((step): step is Step => step !== undefined);
 }
