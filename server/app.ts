@@ -37,7 +37,6 @@ import { changelogPath, docsPath } from './docs.js';
 import { precompress, sendPrecompressed, type Precompressed } from './http/mechanisms/precompressed.js';
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
-import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { apiTokens } from './mcp/bearer.js';
 import { packageVersion } from './mcp/server.js';
@@ -50,8 +49,8 @@ interface AppOptions {
   clock: Clock;
   config: Config;
   logger?: Logger;
-  /** The card processor; the simulated one when not given. */
-  issuer?: CardIssuer;
+  /** The card processor, chosen by the caller (main.ts from CARD_ISSUER; the sandbox and tests: the simulated one). */
+  issuer: CardIssuer;
   /** How far behind the event loop is (load shedding); the measured event-loop delay when not given. */
   lagProbe?: () => LagProbe;
   /** Where rate-limit counters live; this process's memory when not given. */
@@ -70,7 +69,7 @@ export function createApp({
   clock,
   config,
   logger = createLogger(config.logLevel),
-  issuer = createSimulatedIssuer(),
+  issuer,
   lagProbe = () => eventLoopLag(),
   rateLimitStore,
   metrics = appMetrics(db),
