@@ -42,6 +42,22 @@ module.exports = {
       to: { path: '^server/(areas|cli|http|idempotency|sandbox)/|^server/(app|main|operations)\\.ts$' },
     },
     {
+      name: 'pipeline-is-given-its-handlers',
+      severity: 'error',
+      comment:
+        'server/http (the pipeline) never imports the handler registry (server/operations.ts, which reaches every area and the sandbox) nor an entry point: the handlers, their preflights and the idempotency step are given to it by the composition (server/app.ts).',
+      from: { path: '^server/http/' },
+      to: { path: '^server/(cli|sandbox)/|^server/(app|main|operations)\\.ts$' },
+    },
+    {
+      name: 'idempotency-above-http',
+      severity: 'error',
+      comment:
+        'server/idempotency is a step of the pipeline: it uses the request context (server/http/pipeline), and server/http never imports it (app.ts hands the step to the pipeline), so the two never form a cycle.',
+      from: { path: '^server/http/' },
+      to: { path: '^server/idempotency/' },
+    },
+    {
       name: 'sandbox-only-from-entry-points',
       severity: 'error',
       comment:

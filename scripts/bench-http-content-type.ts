@@ -11,8 +11,9 @@ import { createApp } from '../server/app.js';
 import { testConfig } from '../server/config.js';
 import { openStore } from '../server/db/store.js';
 import { ALL_SCOPES, createClient, createCompany } from '../server/areas/auth/store.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { createHttpServer, listen } from '../server/http/server.js';
+import { createSimulatedIssuer } from '../server/sandbox/issuer.js';
 import { systemClock } from '../server/lib/clock.js';
 import { contract } from '../server/contract/index.js';
 
@@ -22,7 +23,16 @@ const REQUESTS = Number(argv[argv.indexOf('--requests') + 1] || 300);
 const { db } = await openStore(':memory:');
 const config = testConfig({ validateResponses: false });
 const server = await listen(
-  createHttpServer(createApp({ db, index: contract(), clock: systemClock, config, logger: createLogger('silent') })),
+  createHttpServer(
+    createApp({
+      db,
+      index: contract(),
+      clock: systemClock,
+      config,
+      logger: createLogger('silent'),
+      issuer: createSimulatedIssuer(),
+    }),
+  ),
   0,
   '127.0.0.1',
 );

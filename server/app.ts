@@ -8,9 +8,9 @@ import type { Clock } from './lib/clock.js';
 import type { Config } from './config.js';
 import type { KeptReads, Services } from './kit/handler.js';
 import { Kept, type ChangeSignals } from './db/change-signals.js';
-import { createLogger } from './http/logger.js';
-import { appMetrics, type AppMetrics } from './http/metrics.js';
-import { metricsEndpoint } from './http/metrics-endpoint.js';
+import { createLogger } from './http/pipeline/logger.js';
+import { appMetrics, type AppMetrics } from './http/ops/metrics.js';
+import { metricsEndpoint } from './http/ops/metrics-endpoint.js';
 import {
   AUTHORIZATION_SERVER_PATH,
   PROTECTED_RESOURCE_PATH,
@@ -18,24 +18,25 @@ import {
   metadataEndpoint,
   protectedResourceMetadata,
 } from './http/oauth-metadata.js';
-import { readiness, type ReadinessCheck } from './http/readiness.js';
-import { eventLoopLag, type LagProbe } from './http/overload.js';
-import { pageContentSecurityPolicy } from './http/security-headers.js';
-import { prelude } from './http/prelude.js';
-import { pipeline } from './http/pipeline.js';
-import { json } from './http/json-answer.js';
-import { unknownPath } from './http/operation.js';
+import { readiness, type ReadinessCheck } from './http/ops/readiness.js';
+import { eventLoopLag, type LagProbe } from './http/ops/overload.js';
+import { pageContentSecurityPolicy } from './http/mechanisms/security-headers.js';
+import { prelude } from './http/pipeline/prelude.js';
+import { pipeline } from './http/pipeline/pipeline.js';
+import { operations, preflights } from './operations.js';
+import { idempotency } from './idempotency/middleware.js';
+import { json } from './http/mechanisms/json-answer.js';
+import { unknownPath } from './http/pipeline/operation.js';
 import { outageLog } from './db/outage-log.js';
-import { errorHandler, lastResort } from './http/error-handler.js';
+import { errorHandler, lastResort } from './http/pipeline/error-handler.js';
 import { ApiError } from './kit/errors.js';
 import { loadBundle, type ContractIndex } from './contract/index.js';
 import { servedBaseUrl, withBaseUrl } from './http/served-contract.js';
 import { productionDocsPath, servedBundle } from './contract/sandbox.js';
 import { changelogPath, docsPath } from './docs.js';
-import { precompress, sendPrecompressed, type Precompressed } from './http/precompressed.js';
+import { precompress, sendPrecompressed, type Precompressed } from './http/mechanisms/precompressed.js';
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
-import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { mcpEndpoint } from './mcp/http.js';
 import { apiTokens } from './mcp/bearer.js';
 import { packageVersion } from './mcp/server.js';
@@ -48,8 +49,8 @@ interface AppOptions {
   clock: Clock;
   config: Config;
   logger?: Logger;
-  /** The card processor; the simulated one when not given. */
-  issuer?: CardIssuer;
+  /** The card processor, chosen by the caller (main.ts from CARD_ISSUER; the sandbox and tests: the simulated one). */
+  issuer: CardIssuer;
   /** How far behind the event loop is (load shedding); the measured event-loop delay when not given. */
   lagProbe?: () => LagProbe;
   /** Where rate-limit counters live; this process's memory when not given. */
@@ -68,7 +69,7 @@ export function createApp({
   clock,
   config,
   logger = createLogger(config.logLevel),
-  issuer = createSimulatedIssuer(),
+  issuer,
   lagProbe = () => eventLoopLag(),
   rateLimitStore,
   metrics = appMetrics(db),
@@ -87,12 +88,24 @@ export function createApp({
   app.set('strict routing', true);
   // Which peers may name the client's address (req.ip: rate limits, authentication throttling).
   app.set('trust proxy', config.trustProxy);
-  // Every JSON answer of this app is written once, the same way (http/json-answer.ts).
+  // Every JSON answer of this app is written once, the same way (http/mechanisms/json-answer.ts).
   app.response.json = json as typeof app.response.json;
 
   app.use(prelude({ ...config, logger, metrics, outage: outageLog(logger) }));
-  // The contract's operations: each request matched once, then its operation's chain (http/pipeline.ts).
-  app.use(pipeline({ services, index, config, logger, lagProbe, rateLimitStore }));
+  // The contract's operations: each request matched once, then its operation's chain (http/pipeline/pipeline.ts).
+  app.use(
+    pipeline({
+      handlers: operations,
+      preflights,
+      idempotency,
+      services,
+      index,
+      config,
+      logger,
+      lagProbe,
+      rateLimitStore,
+    }),
+  );
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });

@@ -10,7 +10,7 @@ import type { StatementsTables } from './areas/statements/tables.js';
 import type { UsersTables } from './areas/users/tables.js';
 import type { VcnTables } from './areas/vcn/tables.js';
 import type { WebhooksTables } from './areas/webhooks/tables.js';
-import type { RateLimitTables } from './http/rate-limit-tables.js';
+import type { RateLimitTables } from './http/ops/rate-limit-tables.js';
 import type { IdempotencyTables } from './idempotency/tables.js';
 
 declare module './db/database.js' {

@@ -1,6 +1,6 @@
 // Each table has one owner, which declares it in its tables.ts (`export interface …Tables { table: Row; … }`):
 // an area (server/areas/<area>/tables.ts), the idempotency store (server/idempotency/tables.ts) or the
-// rate limit (server/http/rate-limit-tables.ts); server/schema.ts joins them into the `Database` type.
+// rate limit (server/http/ops/rate-limit-tables.ts); server/schema.ts joins them into the `Database` type.
 // Another area reaches a table through the owner's public module (server/areas/<owner>/public.ts): the
 // import rules (.dependency-cruiser.cjs) check the imports, but they cannot see a table named in a
 // query, so the second part of this test reads the sources for table names. server/db/ is plumbing:
@@ -16,7 +16,7 @@ const declarations = (): Map<string, string> => {
   const out = new Map<string, string>();
   for (const area of readdirSync('server/areas')) out.set(area, join('server/areas', area, 'tables.ts'));
   out.set('idempotency', 'server/idempotency/tables.ts');
-  out.set('http', 'server/http/rate-limit-tables.ts');
+  out.set('http', 'server/http/ops/rate-limit-tables.ts');
   return out;
 };
 
@@ -110,14 +110,14 @@ describe('table ownership', () => {
       'server/areas/vcn/store/expiry.ts companies',
       'server/areas/vcn/store/expiry.ts users',
     ]);
-    expect(usesIn('server/http/metrics.ts', "db.selectFrom('ingest_runs')", owner)).toEqual([
-      'server/http/metrics.ts ingest_runs',
+    expect(usesIn('server/http/ops/metrics.ts', "db.selectFrom('ingest_runs')", owner)).toEqual([
+      'server/http/ops/metrics.ts ingest_runs',
     ]);
     expect(usesIn('server/db/outage-log.ts', "db.selectFrom('events')", owner)).toEqual([
       'server/db/outage-log.ts events',
     ]);
     expect(usesIn('server/areas/directory/store/list.ts', "db.selectFrom('cost_centers')", owner)).toEqual([]);
-    expect(usesIn('server/http/rate-limit-store.ts', "db.selectFrom('rate_limit_windows')", owner)).toEqual([]);
+    expect(usesIn('server/http/ops/rate-limit-store.ts', "db.selectFrom('rate_limit_windows')", owner)).toEqual([]);
   });
 
   it("when the sources are read, then no file names another owner's table: it goes through the owner's public module", () => {

@@ -1,7 +1,7 @@
 // CORS: browser applications on the allowed origins can call the API; preflights are answered
 // before authentication with the allowed methods and headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originAllowed } from '../server/http/cors.js';
+import { originAllowed } from '../server/http/mechanisms/cors.js';
 import { loadConfig } from '../server/config.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 

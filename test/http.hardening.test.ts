@@ -2,7 +2,7 @@
 // checked before their body is read.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageContentSecurityPolicy } from '../server/http/security-headers.js';
+import { pageContentSecurityPolicy } from '../server/http/mechanisms/security-headers.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { openSocket, rawRequest, readReply } from './support/raw-http.js';
 import { createAccount, createBankingTransaction } from './support/factories/statements.js';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { ManualClock } from '../server/lib/clock.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { createDeliveryWorker } from '../server/areas/webhooks/worker.js';
 import type { Resolve } from '../server/areas/webhooks/url-policy.js';
 import { createEndpoint } from '../server/areas/webhooks/store.js';

@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedValidators } from '../server/http/validator.js';
+import { cachedValidators } from '../server/http/validator/validator.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 
 setFlagsFromString('--expose-gc');

@@ -2,7 +2,7 @@
 // The lag is injected, so these tests decide when the server counts as overloaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import type { LagProbe } from '../server/http/overload.js';
+import type { LagProbe } from '../server/http/ops/overload.js';
 
 let lag = 0;
 const probe = (): LagProbe => ({ lagMs: () => lag, stop: () => undefined });

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { RedisStore } from 'rate-limit-redis';
 import { startTestServer, type TestServer } from './support/server.js';
 import { freshDatabase } from './support/database.js';
-import { DatabaseRateLimitStore } from '../server/http/rate-limit-store.js';
+import { DatabaseRateLimitStore } from '../server/http/ops/rate-limit-store.js';
 import { apiFor } from './support/processes.js';
 import { openStore } from '../server/db/store.js';
 import { ManualClock } from '../server/lib/clock.js';

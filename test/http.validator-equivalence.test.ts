@@ -2,7 +2,12 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, loadBundle } from '../server/contract/index.js';
-import { ALL_ERRORS_MAX_BYTES, contractValidator, recordBodySize, validatorOptions } from '../server/http/validator.js';
+import {
+  ALL_ERRORS_MAX_BYTES,
+  contractValidator,
+  recordBodySize,
+  validatorOptions,
+} from '../server/http/validator/validator.js';
 import { loopbackApps, matched } from './support/validator-apps.js';
 import { candidatesOf, operationsOf, type Candidate } from './support/hostile.js';
 

@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { freshDatabase, onPostgres } from './support/database.js';
 import { startProcesses, sharedCompany } from './support/processes.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { publishIngest } from '../server/areas/statements/store/ingest-runs.js';
 import { sql } from 'kysely';
 

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { settingsProblems } from '../server/settings.js';
 import { unknownSettings } from '../server/settings-typos.js';
 import { locationProblem, withoutPassword } from '../server/db/location.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { productionSecrets } from './support/processes.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { expectVcnError, hotelRequest } from './support/factories/vcn.js';

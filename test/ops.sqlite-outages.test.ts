@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Writable } from 'node:stream';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { onPostgres } from './support/database.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 

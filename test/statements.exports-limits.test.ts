@@ -4,8 +4,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinanceApiError } from '../client/index.js';
-import { createLogger } from '../server/http/logger.js';
-import type { LagProbe } from '../server/http/overload.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
+import type { LagProbe } from '../server/http/ops/overload.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { createAccount, createBankingTransactions } from './support/factories/statements.js';
 import { financeOf, text } from './support/exports.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/http/pipeline/logger.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { customRequest, expectVcnError, fund, fundedCompany, hotelRequest, issue } from './support/factories/vcn.js';
 import { sql } from 'kysely';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { validatorOptions } from '../../server/http/validator.js';
+import { validatorOptions } from '../../server/http/validator/validator.js';
 import { contract } from '../../server/contract/index.js';
 import { loadConfig } from '../../server/config.js';
 

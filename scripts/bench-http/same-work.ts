@@ -8,7 +8,7 @@
 // Usage: node --import tsx scripts/bench-http/same-work.ts <db file> <port> <recordings.json>
 import express, { type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { validatorOptions } from '../../server/http/validator.js';
+import { validatorOptions } from '../../server/http/validator/validator.js';
 import { openPeer } from './peer.js';
 
 const { port, recordings, config, index, operationOf, work } = await openPeer();

@@ -1,6 +1,6 @@
 // The contract's custom formats, registered once: how each value is checked and what a caller is
 // told when it fails. Amounts marked `x-decimal-places: 2` get the two-decimals format in the
-// validators' copy of the bundle (validator-spec.ts); the request validator (http/validator.ts) and
+// validators' copy of the bundle (validator-spec.ts); the request validator (http/validator/validator.ts) and
 // the ingest line validator (areas/statements/ingest/schema.ts) register every format from here, and
 // the problems they report take its message from here.
 import type { Format } from 'ajv';

@@ -38,7 +38,7 @@ export class StoreBusyError extends Error {
 export const isStoreBusy = (err: unknown) =>
   err instanceof StoreBusyError || isSqliteBusy(err) || isPostgresRetryable(err);
 
-/** Counts the metrics read (server/http/metrics.ts). */
+/** Counts the metrics read (server/http/ops/metrics.ts). */
 export const storeEvents = { transactionRetries: 0 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

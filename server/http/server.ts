@@ -10,7 +10,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { reasonOfStatus } from '../kit/errors.js';
-import { newRequestId } from './request-id.js';
+import { newRequestId } from './pipeline/request-id.js';
 
 /** Time allowed to receive all request headers (slow-header clients are cut off after it). */
 const HEADERS_TIMEOUT_MS = 10_000;

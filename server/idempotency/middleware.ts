@@ -12,10 +12,10 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
-import type { RequestContext, Step } from '../http/context.js';
+import type { RequestContext, Step } from '../http/pipeline/context.js';
 import { conflict, unprocessable } from '../kit/errors.js';
 import { claimKey, completeKey, releaseKey, type KeyScope } from './store.js';
-import { requestLogFields } from '../http/trace-context.js';
+import { requestLogFields } from '../http/pipeline/trace-context.js';
 
 /** Headers of the first response that a replay repeats. */
 const REPLAYED_HEADERS = [

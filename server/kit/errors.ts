@@ -1,4 +1,4 @@
-// Typed errors. Handlers and stores throw these and never choose a body: server/http/error-handler.ts
+// Typed errors. Handlers and stores throw these and never choose a body: server/http/pipeline/error-handler.ts
 // renders each in the error body the contract gives the operation.
 import type { components } from '../../generated/openapi.js';
 

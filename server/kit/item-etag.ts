@@ -1,5 +1,5 @@
 // An item's entity tag (RFC 9110 §8.8.3), derived from its representation exactly as its GET answers
-// it: the GET's `ETag`, `If-Match` on the item's writes (server/http/preconditions.ts) and a batch
+// it: the GET's `ETag`, `If-Match` on the item's writes (server/http/mechanisms/preconditions.ts) and a batch
 // item's `ifMatch` (the statements' batch PATCH) all compare this value.
 import { hash } from 'node:crypto';
 

@@ -9,7 +9,7 @@ import { createApp } from '../app.js';
 import type { Config } from '../config.js';
 import { contract } from '../contract/index.js';
 import type { Db } from '../db/database.js';
-import { createLogger } from '../http/logger.js';
+import { createLogger } from '../http/pipeline/logger.js';
 import { createHttpServer, listen } from '../http/server.js';
 import { systemClock } from '../lib/clock.js';
 import { createSimulatedIssuer } from './issuer.js';

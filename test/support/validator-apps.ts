@@ -6,8 +6,8 @@ import type express from 'express';
 import type { Request, Response } from 'express';
 import { parse } from 'content-type';
 import type { ContractIndex } from '../../server/contract/index.js';
-import { startContext } from '../../server/http/context.js';
-import { noOperation } from '../../server/http/operation.js';
+import { startContext } from '../../server/http/pipeline/context.js';
+import { noOperation } from '../../server/http/pipeline/operation.js';
 
 /** The match and the bare media type, kept in the request's context as the pipeline keeps them. */
 export const matched =

@@ -1,5 +1,5 @@
 // Request counters shared by every worker and replica: one row per client (or address) and
-// fixed one-minute window, incremented atomically with an upsert (server/http/rate-limit-store.ts).
+// fixed one-minute window, incremented atomically with an upsert (server/http/ops/rate-limit-store.ts).
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
 

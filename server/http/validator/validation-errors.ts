@@ -4,10 +4,10 @@
 // integration can branch on (`ErrorReason` in the contract). The error handler renders the result.
 import { closest, distance } from 'fastest-levenshtein';
 import type { Request, Response } from 'express';
-import type { ContractIndex, ContractOperation } from '../contract/index.js';
-import { operationOf } from './context.js';
-import { formatMessage } from '../contract/formats.js';
-import { ApiError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
+import type { ContractIndex, ContractOperation } from '../../contract/index.js';
+import { operationOf } from '../pipeline/context.js';
+import { formatMessage } from '../../contract/formats.js';
+import { ApiError, type ErrorReason, type FieldProblem } from '../../kit/errors.js';
 
 type Json = Record<string, unknown>;
 

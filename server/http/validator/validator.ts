@@ -9,11 +9,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
-import type { Config } from '../config.js';
-import type { ContractIndex } from '../contract/index.js';
-import { ajvFormats } from '../contract/formats.js';
-import { matchOf } from './context.js';
-import { mediaTypeOf } from './context.js';
+import type { Config } from '../../config.js';
+import type { ContractIndex } from '../../contract/index.js';
+import { ajvFormats } from '../../contract/formats.js';
+import { matchOf } from '../pipeline/context.js';
+import { mediaTypeOf } from '../pipeline/context.js';
 import { loadEngine, type ValidatorEngine } from './validator-engine.js';
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */

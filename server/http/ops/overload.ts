@@ -8,8 +8,8 @@
 // nothing. An overloaded one is late on every turn: the minimum itself rises above
 // `maxEventLoopDelayMs`, shedding starts, and stops with the first window that comes in below it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Step } from './context.js';
-import { ApiError } from '../kit/errors.js';
+import type { Step } from '../pipeline/context.js';
+import { ApiError } from '../../kit/errors.js';
 
 /** How far behind the event loop is, in milliseconds. */
 export interface LagProbe {

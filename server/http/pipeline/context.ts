@@ -3,8 +3,8 @@
 // read by the error handler and the access line. It lives on the response under a private symbol; the
 // accessors below are the only way in.
 import type { Request, Response } from 'express';
-import type { AuthContext } from '../kit/handler.js';
-import type { ContractOperation } from '../contract/index.js';
+import type { AuthContext } from '../../kit/handler.js';
+import type { ContractOperation } from '../../contract/index.js';
 
 /** The W3C trace context of a request (trace-context.ts). */
 export interface TraceContext {

@@ -3,7 +3,7 @@
 // READY_TIMEOUT_MS; else 503 naming what is down. `/health` stays liveness: the process answers.
 import { sql } from 'kysely';
 import type { Request, Response } from 'express';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 
 const READY_TIMEOUT_MS = 1000;
 

@@ -9,14 +9,26 @@
 import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { ApiError, OAuthError, reasonOfStatus, VcnError, type ErrorReason, type FieldProblem } from '../kit/errors.js';
+import type { Config } from '../../config.js';
+import {
+  ApiError,
+  OAuthError,
+  reasonOfStatus,
+  VcnError,
+  type ErrorReason,
+  type FieldProblem,
+} from '../../kit/errors.js';
 import { newRequestId, requestIdOf } from './request-id.js';
-import type { ContractIndex, ErrorBody } from '../contract/index.js';
+import type { ContractIndex, ErrorBody } from '../../contract/index.js';
 import { contextOf, operationOf } from './context.js';
-import { servedBaseUrl } from './served-contract.js';
-import { validationErrors, type ValidatorItem } from './validation-errors.js';
-import { isStoreBusy, isStoreUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db/errors.js';
+import { servedBaseUrl } from '../served-contract.js';
+import { validationErrors, type ValidatorItem } from '../validator/validation-errors.js';
+import {
+  isStoreBusy,
+  isStoreUnavailable,
+  RETRY_AFTER_SECONDS,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '../../db/errors.js';
 import { requestLogFields } from './trace-context.js';
 
 interface ValidatorError {

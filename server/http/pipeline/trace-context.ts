@@ -11,7 +11,7 @@ import type { Request, Response } from 'express';
 import { routeOf } from './route.js';
 import { contextOf, type TraceContext } from './context.js';
 
-import { randomHex } from '../lib/random-bytes.js';
+import { randomHex } from '../../lib/random-bytes.js';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const ZEROS = /^0+$/;

@@ -3,9 +3,9 @@
 // An integer parameter is decimal digits with an optional minus sign; a number parameter may
 // add a decimal fraction. Length is capped so no value can overflow to Infinity or lose
 // precision; the contract's minimum/maximum then apply as usual.
-import { badRequest } from '../kit/errors.js';
-import type { ContractOperation } from '../contract/index.js';
-import type { Step } from './context.js';
+import { badRequest } from '../../kit/errors.js';
+import type { ContractOperation } from '../../contract/index.js';
+import type { Step } from '../pipeline/context.js';
 
 // At most 16 significant digits before the point: every such integer is below 2^53 (safe) once
 // the contract's bounds apply, and no value can reach Infinity.

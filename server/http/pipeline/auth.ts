@@ -1,14 +1,14 @@
 // Bearer-token authentication and scope checks, before anything reads the request body.
 // Only the operations that take a token get this step (pipeline.ts), with the scopes the contract
 // gives them.
-import type { Services, AuthContext } from '../kit/handler.js';
-import { forbidden, unauthorized } from '../kit/errors.js';
-import { lookupToken, type TokenRefusal } from '../areas/auth/public.js';
-import type { ContractOperation } from '../contract/index.js';
+import type { Services, AuthContext } from '../../kit/handler.js';
+import { forbidden, unauthorized } from '../../kit/errors.js';
+import { lookupToken, type TokenRefusal } from '../../areas/auth/public.js';
+import type { ContractOperation } from '../../contract/index.js';
 import type { Step } from './context.js';
-import { offsetClock } from '../lib/clock.js';
-import { servedBaseUrl } from './served-contract.js';
-import { resourceMetadataUrl } from './oauth-metadata.js';
+import { offsetClock } from '../../lib/clock.js';
+import { servedBaseUrl } from '../served-contract.js';
+import { resourceMetadataUrl } from '../oauth-metadata.js';
 
 // RFC 7235: the scheme name is case-insensitive (`bearer` works as `Bearer`).
 const SCHEME = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)(?:\s+(.*?))?\s*$/;

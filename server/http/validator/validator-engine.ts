@@ -12,7 +12,7 @@ import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/p
 import { RequestValidator, ResponseValidator } from 'express-openapi-validator/dist/middlewares/index.js';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import { ContentType } from 'express-openapi-validator/dist/middlewares/util.js';
-import type { OperationMatch } from './context.js';
+import type { OperationMatch } from '../pipeline/context.js';
 import { requestCheck } from './validator-request.js';
 
 interface RouteRecord {

@@ -8,11 +8,11 @@
 // With `--workers N` the cluster primary sums every worker's registries (metrics-cluster.ts).
 import type { Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { storeEvents } from '../db/errors.js';
-import { poolUsage } from '../db/postgres.js';
-import type { Db } from '../db/database.js';
-import { routeOf } from './route.js';
-import type { RequestContext } from './context.js';
+import { storeEvents } from '../../db/errors.js';
+import { poolUsage } from '../../db/postgres.js';
+import type { Db } from '../../db/database.js';
+import { routeOf } from '../pipeline/route.js';
+import type { RequestContext } from '../pipeline/context.js';
 import { queueFigures } from './metrics-queue.js';
 
 let processRegistry: Registry | undefined;

@@ -1,7 +1,7 @@
 // Every response carries X-Request-Id; a caller's sane id is echoed, otherwise one is generated.
 // Generated ids are ULIDs (server/lib/ulid.ts).
 import type { Request, Response } from 'express';
-import { newUlid } from '../lib/ulid.js';
+import { newUlid } from '../../lib/ulid.js';
 
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 

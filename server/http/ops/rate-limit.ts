@@ -1,12 +1,12 @@
 // Per-client request rate limit (the token endpoint and other unauthenticated calls: per address),
 // counted in one place for every worker and replica when a shared store is given.
 import { rateLimit, ipKeyGenerator, type Store } from 'express-rate-limit';
-import { ApiError } from '../kit/errors.js';
-import { contextOf, type Step } from './context.js';
+import { ApiError } from '../../kit/errors.js';
+import { contextOf, type Step } from '../pipeline/context.js';
 
 /**
  * The rate limit step, one for every operation. `store`: shared counters
- * (server/http/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit): no step at all.
+ * (server/http/ops/rate-limit-store.ts); memory when not given. `perMinute` 0 (no limit): no step at all.
  */
 export function rateLimitStep(perMinute: number, store?: Store): Step | undefined {
   if (perMinute <= 0) return undefined;

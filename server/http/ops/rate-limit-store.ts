@@ -4,8 +4,8 @@
 //  - else the database: one row per key and fixed window, bumped by an atomic upsert;
 //  - memory only for a single process on SQLite (nothing else could share it).
 import type { Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
-import type { Db } from '../db/database.js';
-import type { Clock } from '../lib/clock.js';
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
 import type { Logger } from 'pino';
 import { FallbackRateLimitStore } from './rate-limit-fallback.js';
 

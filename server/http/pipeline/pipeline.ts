@@ -11,26 +11,30 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
-import type { ContractIndex, ContractOperation } from '../contract/index.js';
-import type { HandlerContext, Services, StreamBody } from '../kit/handler.js';
-import { operations, preflights } from '../operations.js';
-import { idempotency } from '../idempotency/middleware.js';
+import type { ContractIndex, ContractOperation } from '../../contract/index.js';
+import type { HandlerContext, Handlers, Preflights, Services, StreamBody } from '../../kit/handler.js';
 import { contextOf, type RequestContext, type Step } from './context.js';
 import { noOperation } from './operation.js';
 import { authentication } from './auth.js';
-import { rateLimitStep } from './rate-limit.js';
-import { shedOverload, type LagProbe } from './overload.js';
-import { answeredNotModified, declaresIfNoneMatch, notModifiedEarly, rawTag, versionedTag } from './conditional.js';
-import { rejectBracketedArrays } from './query-arrays.js';
-import { mediaTypeCheck } from './media-type.js';
-import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from './json-shape.js';
-import { strictNumbers } from './strict-numbers.js';
-import { contractValidator, recordBodySize } from './validator.js';
-import { checkIfMatch, itemReads } from './preconditions.js';
-import { textETag } from '../kit/item-etag.js';
-import { writeJson } from './json-answer.js';
-import { requestConfig } from './served-contract.js';
-import type { Config } from '../config.js';
+import { rateLimitStep } from '../ops/rate-limit.js';
+import { shedOverload, type LagProbe } from '../ops/overload.js';
+import {
+  answeredNotModified,
+  declaresIfNoneMatch,
+  notModifiedEarly,
+  rawTag,
+  versionedTag,
+} from '../mechanisms/conditional.js';
+import { rejectBracketedArrays } from '../mechanisms/query-arrays.js';
+import { mediaTypeCheck } from '../mechanisms/media-type.js';
+import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from '../mechanisms/json-shape.js';
+import { strictNumbers } from '../mechanisms/strict-numbers.js';
+import { contractValidator, recordBodySize } from '../validator/validator.js';
+import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
+import { textETag } from '../../kit/item-etag.js';
+import { writeJson } from '../mechanisms/json-answer.js';
+import { requestConfig } from '../served-contract.js';
+import type { Config } from '../../config.js';
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -44,10 +48,16 @@ type Reply = {
   headers?: Record<string, string>;
 };
 type AnyHandler = (input: unknown, ctx: HandlerContext) => Promise<Reply>;
-const handlerOf = (operationId: string) =>
-  (operations as unknown as Record<string, AnyHandler | undefined>)[operationId];
+
+/** The step that replays an `Idempotency-Key` (server/idempotency), given by the composition. */
+type IdempotencyStep = (operation: ContractOperation, services: Services, logger: Logger) => Step | undefined;
 
 interface PipelineOptions {
+  /** The handler registry (server/operations.ts), by operationId: the pipeline knows no area. */
+  handlers: Handlers;
+  /** The operations' preflights, declared beside their handlers. */
+  preflights: Preflights;
+  idempotency: IdempotencyStep;
   services: Services;
   index: ContractIndex;
   config: Config;
@@ -137,7 +147,13 @@ function bodyReader(operation: ContractOperation): Step {
 }
 
 /** The handler of the operation and the writing of its answer (its ETag, a 304, the body). */
-function answer(operation: ContractOperation, services: Services, reads: Map<string, ContractOperation>): Step {
+function answer(
+  operation: ContractOperation,
+  { handlers, services }: PipelineOptions,
+  reads: Map<string, ContractOperation>,
+): Step {
+  const handlerOf = (operationId: string) =>
+    (handlers as unknown as Record<string, AnyHandler | undefined>)[operationId];
   const handler = handlerOf(operation.operationId);
   if (!handler) throw new Error(`no handler for ${operation.operationId}`);
   const conditional = declaresIfNoneMatch(operation);
@@ -220,7 +236,7 @@ function validation(operation: ContractOperation, validate: Step, validateRespon
 /** The steps of one operation's chain, in order (see above). */
 function chainOf(
   operation: ContractOperation,
-  { services, logger }: PipelineOptions,
+  options: PipelineOptions,
   shared: {
     shed: Step | undefined;
     rateLimit: Step | undefined;
@@ -228,7 +244,8 @@ function chainOf(
     reads: Map<string, ContractOperation>;
   },
 ): Step[] {
-  const preflight = preflights[operation.operationId as keyof typeof preflights]?.(services);
+  const { services, logger, preflights, idempotency } = options;
+  const preflight = preflights[operation.operationId as keyof Preflights]?.(services);
   const steps: Array<Step | undefined> = [
     shared.shed,
     authentication(operation, services),
@@ -241,7 +258,7 @@ function chainOf(
     strictNumbers(operation),
     validation(operation, shared.validate, services.config.validateResponses),
     idempotency(operation, services, logger),
-    answer(operation, services, shared.reads),
+    answer(operation, options, shared.reads),
   ];
   return steps.filter((step): step is Step => step !== undefined);
 }

@@ -3,9 +3,9 @@
 // so a cluster scrape keeps one value (`max`), not the sum. A store that cannot answer leaves the
 // figures out of that scrape.
 import { Gauge, type Registry } from 'prom-client';
-import type { Db } from '../db/database.js';
-import { ingestRunsByStatus } from '../areas/statements/public.js';
-import { deliveriesByStatus, oldestPendingDelivery } from '../areas/webhooks/public.js';
+import type { Db } from '../../db/database.js';
+import { ingestRunsByStatus } from '../../areas/statements/public.js';
+import { deliveriesByStatus, oldestPendingDelivery } from '../../areas/webhooks/public.js';
 
 export function queueFigures(db: Db, registry: Registry): void {
   const registers = [registry];

@@ -3,7 +3,7 @@
 // memory; deep nesting would exhaust the validator's recursion. No request of the contract
 // comes near these limits, except the sandbox's batches of 1,000 transactions, which get their own
 // (`x-max-members` of the operation's request body).
-import { badRequest } from '../kit/errors.js';
+import { badRequest } from '../../kit/errors.js';
 
 /** The member limit of a JSON body, unless its operation declares another. */
 export const MAX_JSON_MEMBERS = 5_000;

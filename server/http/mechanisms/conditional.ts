@@ -12,10 +12,10 @@
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { statementDataVersion } from '../areas/statements/public.js';
-import type { AuthContext, Services } from '../kit/handler.js';
-import type { ContractOperation } from '../contract/index.js';
-import type { Step } from './context.js';
+import { statementDataVersion } from '../../areas/statements/public.js';
+import type { AuthContext, Services } from '../../kit/handler.js';
+import type { ContractOperation } from '../../contract/index.js';
+import type { Step } from '../pipeline/context.js';
 import { tagMatches } from './etag.js';
 
 const VERSIONED = new Set([

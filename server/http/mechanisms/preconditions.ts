@@ -3,10 +3,10 @@
 // The item is read with its own GET handler, so the tag compared is exactly the tag a client was
 // given; a stale tag, or any tag for an item that no longer exists, is 412 and the write never runs.
 import type { Request } from 'express';
-import type { ContractIndex } from '../contract/index.js';
-import type { ContractOperation } from '../contract/operations.js';
-import { ApiError } from '../kit/errors.js';
-import { itemETag } from '../kit/item-etag.js';
+import type { ContractIndex } from '../../contract/index.js';
+import type { ContractOperation } from '../../contract/operations.js';
+import { ApiError } from '../../kit/errors.js';
+import { itemETag } from '../../kit/item-etag.js';
 import { tagMatches } from './etag.js';
 
 const WRITES = new Set(['PATCH', 'PUT', 'DELETE']);

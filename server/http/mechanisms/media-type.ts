@@ -4,9 +4,9 @@
 // only ever sees that (validator.ts), so no header parameter can grow one of its caches.
 import type { Request } from 'express';
 import { parse } from 'content-type';
-import type { ContractOperation } from '../contract/index.js';
-import type { Step } from './context.js';
-import { ApiError } from '../kit/errors.js';
+import type { ContractOperation } from '../../contract/index.js';
+import type { Step } from '../pipeline/context.js';
+import { ApiError } from '../../kit/errors.js';
 
 /** Does the request carry a body (a length above 0, or chunked)? */
 const hasBody = (req: Request) =>

@@ -1,8 +1,8 @@
 // The request's contract operation, found once, right after the request prelude (contract/match.ts):
 // an unknown path is 404 and a known path with another method 405 with Allow, both before any
 // credential check. The match is kept in the request's context (context.ts).
-import { ApiError, badRequest } from '../kit/errors.js';
-import type { Match } from '../contract/index.js';
+import { ApiError, badRequest } from '../../kit/errors.js';
+import type { Match } from '../../contract/index.js';
 
 const NOT_FOUND_MESSAGE = 'No such resource or operation';
 

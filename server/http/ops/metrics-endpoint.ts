@@ -7,8 +7,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Registry } from 'prom-client';
-import type { Config } from '../config.js';
-import { ApiError } from '../kit/errors.js';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../kit/errors.js';
 import { clusterMetrics } from './metrics-cluster.js';
 import { scrape, type AppMetrics } from './metrics.js';
 

@@ -4,15 +4,15 @@
 // log whether the database was there.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from '../kit/errors.js';
-import type { OutageLog } from '../db/outage-log.js';
+import { ApiError } from '../../kit/errors.js';
+import type { OutageLog } from '../../db/outage-log.js';
 import { startContext } from './context.js';
 import { assignRequestId } from './request-id.js';
 import { startTrace } from './trace-context.js';
-import { securityHeaders } from './security-headers.js';
-import { corsMiddleware } from './cors.js';
+import { securityHeaders } from '../mechanisms/security-headers.js';
+import { corsMiddleware } from '../mechanisms/cors.js';
 import { accessLog } from './logger.js';
-import type { AppMetrics } from './metrics.js';
+import type { AppMetrics } from '../ops/metrics.js';
 
 /** Longer URLs are a 414 (Node itself answers 431 past 16 KB of headers, URL included). */
 const MAX_URL_LENGTH = 8192;

@@ -2,7 +2,7 @@
 // Some HTTP libraries send `status[]=1&status[]=2` by default; without this check the validator
 // would answer with a misleading "must be integer" about a parameter the caller did send.
 import type { Request } from 'express';
-import { badRequest } from '../kit/errors.js';
+import { badRequest } from '../../kit/errors.js';
 
 /** Throws the 400 of a query holding bracketed parameters (`status[]=1`). */
 export function rejectBracketedArrays(req: Request): void {
