@@ -38,7 +38,7 @@ export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Pro
 }
 
 /** The run's migrated PostgreSQL database, copied by `migratedDatabase` (made by the global setup). */
-export const templateName = () => `${runPrefix()}template`;
+const templateName = () => `${runPrefix()}template`;
 
 /**
  * A new PostgreSQL database (C collation, as the store expects), empty or a copy of the run's migrated

@@ -8,13 +8,13 @@
 // test/http.validator-equivalence.test.ts compares the verdicts of both for every operation.
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
+
 import type { Config } from '../../config.js';
 import type { ContractIndex } from '../../contract/index.js';
 import { ajvFormats } from '../../contract/formats.js';
 import { matchOf } from '../pipeline/context.js';
 import { mediaTypeOf } from '../pipeline/context.js';
-import { loadEngine, type ValidatorEngine } from './validator-engine.js';
+import { loadEngine, type ValidatorEngine, type ValidatorOptions } from './adapter.js';
 
 /** Bodies larger than this are validated up to their first problem only (see contractValidator). */
 export const ALL_ERRORS_MAX_BYTES = 16 * 1024;
@@ -29,7 +29,7 @@ export function validatorOptions(
   index: ContractIndex,
   config: Pick<Config, 'validateResponses'>,
   allErrors: boolean,
-): OpenApiValidatorOpts {
+): ValidatorOptions {
   return {
     apiSpec: index.validatorSpec() as never,
     validateRequests: { allErrors, allowUnknownQueryParameters: false },
