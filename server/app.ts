@@ -36,9 +36,6 @@ import { precompress, sendPrecompressed, type Precompressed } from './http/preco
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
-import { mcpEndpoint } from './mcp/http.js';
-import { apiTokens } from './mcp/bearer.js';
-import { packageVersion } from './mcp/server.js';
 import { authorizeRoutes } from './areas/apps/public.js';
 
 interface AppOptions {
@@ -149,11 +146,17 @@ export function createApp({
   });
 
   // The API as MCP tools for assistants (docs/mcp.md); each tool call comes back through the pipeline.
-  if (config.mcpEndpoint)
-    app.all(
-      '/mcp',
-      mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() }),
-    );
+  // The MCP SDK (and zod with it) is loaded on the first call, never by a server that has no endpoint.
+  if (config.mcpEndpoint) {
+    let endpoint: Promise<express.RequestHandler> | undefined;
+    app.all('/mcp', async (req, res, next) => {
+      endpoint ??= Promise.all([import('./mcp/http.js'), import('./mcp/bearer.js'), import('./mcp/server.js')]).then(
+        ([{ mcpEndpoint }, { apiTokens }, { packageVersion }]) =>
+          mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() }),
+      );
+      await (await endpoint)(req, res, next);
+    });
+  }
   app.get('/changelog', (_req, res) => {
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });
