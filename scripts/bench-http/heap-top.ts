@@ -10,7 +10,7 @@ interface Snapshot {
 }
 
 /** Self size per `type:name` (objects by constructor; strings, code and arrays by their type), largest first. */
-export function heapTop(file: string, count = 25): string {
+function heapTop(file: string, count = 25): string {
   const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
   const fields = snap.snapshot.meta.node_fields;
   const types = snap.snapshot.meta.node_types[0];
@@ -43,5 +43,4 @@ export function heapTop(file: string, count = 25): string {
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  process.stdout.write(`${heapTop(process.argv[2]!, Number(process.argv[3] ?? 25))}\n`);
+process.stdout.write(`${heapTop(process.argv[2]!, Number(process.argv[3] ?? 25))}\n`);
