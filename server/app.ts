@@ -148,12 +148,15 @@ export function createApp({
   // The API as MCP tools for assistants (docs/mcp.md); each tool call comes back through the pipeline.
   // The MCP SDK (and zod with it) is loaded on the first call, never by a server that has no endpoint.
   if (config.mcpEndpoint) {
-    let endpoint: Promise<express.RequestHandler> | undefined;
+    const load = async () => {
+      const { mcpEndpoint } = await import('./mcp/http.js');
+      const { apiTokens } = await import('./mcp/bearer.js');
+      const { packageVersion } = await import('./mcp/server.js');
+      return mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() });
+    };
+    let endpoint: ReturnType<typeof load> | undefined;
     app.all('/mcp', async (req, res, next) => {
-      endpoint ??= Promise.all([import('./mcp/http.js'), import('./mcp/bearer.js'), import('./mcp/server.js')]).then(
-        ([{ mcpEndpoint }, { apiTokens }, { packageVersion }]) =>
-          mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() }),
-      );
+      endpoint ??= load();
       await (await endpoint)(req, res, next);
     });
   }

@@ -13,11 +13,9 @@ export function register(program: Command): void {
     )
     .action(async (opts: ApiOptions & { tools?: string }) => {
       // Loaded here, not with the command tree: `finance serve` never needs the MCP SDK.
-      const [{ grantedScopes, serveStdio }, { parseSelection }, { packageVersion }] = await Promise.all([
-        import('../../mcp/stdio.js'),
-        import('../../mcp/selection.js'),
-        import('../../mcp/server.js'),
-      ]);
+      const { grantedScopes, serveStdio } = await import('../../mcp/stdio.js');
+      const { parseSelection } = await import('../../mcp/selection.js');
+      const { packageVersion } = await import('../../mcp/server.js');
       const { baseUrl, api } = apiSession(opts);
       const clientId = opts.clientId ?? process.env.FINANCE_CLIENT_ID ?? '';
       const clientSecret = opts.clientSecret ?? process.env.FINANCE_CLIENT_SECRET ?? '';
