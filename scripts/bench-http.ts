@@ -8,7 +8,10 @@
 // express.json, the stock validator, a token lookup, the operation's own query and JSON, res.json;
 // scripts/bench-http/same-work.ts) and on Fastify (`Fastify same work`: route schemas from the contract
 // validated by its ajv, answers serialized by fast-json-stringify; scripts/bench-http/fastify-peer.ts),
-// whose answers are checked equal to the service's first.
+// and the same Fastify service with a production service's per-request duties (`Fastify with duties`:
+// pino access line, request id, traceparent, @fastify/helmet, @fastify/etag, a prom-client histogram;
+// bench-http/fastify-duties.ts), whose answers are checked equal to the service's first. Each server's
+// peak resident memory (VmHWM of /proc/<pid>/status, read before it is stopped) closes the table.
 // autocannon then drives each server in interleaved rounds; the table shows medians, the ratios to bare Express (req/s and p99), the floor's ratio to bare Express, the service's 5xx
 // answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
 // over the floor, over Prism…).
@@ -23,7 +26,7 @@
 //   --tail        runs the service with --trace-gc and prints, per endpoint and connection count, what it did
 //                 while driven: CPU busy share, GC pauses, TIME-WAIT sockets, latency beside Little's law (tail.ts)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -71,6 +74,19 @@ const PRISM = 'Prism mock';
 const SAME_WORK = 'same work';
 /** The same work on Fastify (bench-http/fastify-peer.ts), answers checked equal. */
 const FASTIFY = 'Fastify same work';
+/** The same Fastify service with a production service's per-request duties (bench-http/fastify-duties.ts). */
+const DUTIES = 'Fastify with duties';
+
+/** A process's peak resident set (VmHWM) in MB, or undefined when /proc does not tell. */
+function peakRssMb(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function start(
   name: string,
@@ -242,7 +258,7 @@ async function main() {
       ]),
     );
     /** A same-work peer on the seeded file, given the recordings (its profile in DIR/<profile>). */
-    const peer = (name: string, port: number, script: string, profile: string) =>
+    const peer = (name: string, port: number, script: string, profile: string, extra: string[] = []) =>
       start(
         name,
         port,
@@ -253,12 +269,14 @@ async function main() {
           file,
           String(port),
           recordFile,
+          ...extra,
         ],
         production,
       );
     const sameWork = peer(SAME_WORK, 48_108, 'same-work.ts', 'same-work');
     const fastify = peer(FASTIFY, 48_109, 'fastify-peer.ts', 'fastify');
-    targets.push(sameWork, fastify);
+    const duties = peer(DUTIES, 48_110, 'fastify-peer.ts', 'fastify-duties', ['duties']);
+    targets.push(sameWork, fastify, duties);
     if (flag('validation')) {
       targets.push(
         start('service, responses validated', 48_104, serve(48_104), { ...production, VALIDATE_RESPONSES: 'true' }),
@@ -278,6 +296,7 @@ async function main() {
     for (const t of targets.slice(1)) await ready(t);
     await sameAnswers(sameWork, data, all, recordings);
     await sameAnswers(fastify, data, all, recordings);
+    await sameAnswers(duties, data, all, recordings);
 
     process.stderr.write(`warming up${pinned ? '' : ' (taskset not found: processes are not pinned)'}…\n`);
     for (const t of targets) for (const e of all) await drive(t, tokenFor(data, e), e, 10, WARMUP);
@@ -348,10 +367,11 @@ async function main() {
         return { endpoint: e.name, connections: c, results, ratiosToExpress: ratios };
       }),
     );
+    const peakRss = Object.fromEntries(targets.map((t) => [t.name, peakRssMb(t.child?.pid)]));
 
     if (flag('json')) {
       process.stdout.write(
-        `${JSON.stringify({ rounds: ROUNDS, durationSeconds: DURATION, transactions: TRANSACTIONS, pinned, rows }, null, 2)}\n`,
+        `${JSON.stringify({ rounds: ROUNDS, durationSeconds: DURATION, transactions: TRANSACTIONS, pinned, rows, peakRssMb: peakRss }, null, 2)}\n`,
       );
     } else {
       const extra = targets.slice(3);
@@ -370,6 +390,7 @@ async function main() {
         ...extra.flatMap((t) => [`${t.name} req/s`, 'service × it']),
         'p99 × same work',
         'p99 × Fastify',
+        'p99 × Fastify duties',
       ];
       const lines = rows.map((r) => {
         const s = r.results.service!;
@@ -390,6 +411,7 @@ async function main() {
           ...extra.flatMap((t) => [String(r.results[t.name]!.rps), (s.rps / r.results[t.name]!.rps).toFixed(2)]),
           (s.p99 / Math.max(r.results[SAME_WORK]!.p99, 1)).toFixed(2),
           (s.p99 / Math.max(r.results[FASTIFY]!.p99, 1)).toFixed(2),
+          (s.p99 / Math.max(r.results[DUTIES]!.p99, 1)).toFixed(2),
         ];
       });
       process.stdout.write(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|\n`);
@@ -401,6 +423,15 @@ async function main() {
             (t) =>
               `${r.endpoint} c=${r.connections} ${t.name}: ${r.results[t.name]!.non2xx} non-2xx, ${r.results[t.name]!.errors} errors`,
           ),
+      );
+      const ours = peakRss.service;
+      process.stdout.write(
+        `\n| peak RSS (VmHWM) | MB | service × it |\n|---|---|---|\n${targets
+          .map((t) => {
+            const mb = peakRss[t.name];
+            return `| ${t.name} | ${mb ?? '?'} | ${mb && ours ? (ours / mb).toFixed(2) : '?'} |`;
+          })
+          .join('\n')}\n`,
       );
       if (failures.length > 0) process.stdout.write(`\nnot counted in req/s:\n${failures.join('\n')}\n`);
       process.stdout.write(

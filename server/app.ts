@@ -37,9 +37,6 @@ import { changelogPath, docsPath } from './docs.js';
 import { precompress, sendPrecompressed, type Precompressed } from './http/mechanisms/precompressed.js';
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
-import { mcpEndpoint } from './mcp/http.js';
-import { apiTokens } from './mcp/bearer.js';
-import { packageVersion } from './mcp/server.js';
 import { authorizeRoutes } from './areas/apps/public.js';
 
 interface AppOptions {
@@ -162,11 +159,20 @@ export function createApp({
   });
 
   // The API as MCP tools for assistants (docs/mcp.md); each tool call comes back through the pipeline.
-  if (config.mcpEndpoint)
-    app.all(
-      '/mcp',
-      mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() }),
-    );
+  // The MCP SDK (and zod with it) is loaded on the first call, never by a server that has no endpoint.
+  if (config.mcpEndpoint) {
+    const load = async () => {
+      const { mcpEndpoint } = await import('./mcp/http.js');
+      const { apiTokens } = await import('./mcp/bearer.js');
+      const { packageVersion } = await import('./mcp/server.js');
+      return mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() });
+    };
+    let endpoint: ReturnType<typeof load> | undefined;
+    app.all('/mcp', async (req, res, next) => {
+      endpoint ??= load();
+      await (await endpoint)(req, res, next);
+    });
+  }
   app.get('/changelog', (_req, res) => {
     res.type('text/plain; charset=utf-8').send(readFileSync(changelogPath, 'utf8'));
   });

@@ -4,15 +4,18 @@
 // looked up per request with the store's own query; the operation's own handler (the same SQL on the
 // same database file, the same JSON). What it lacks is what the service adds around the work (chains,
 // request ids, traces, security headers, access lines, metrics, ETags). The bench checks its answers
-// equal the service's before measuring.
-// Usage: node --import tsx scripts/bench-http/fastify-peer.ts <db file> <port> <recordings.json>
+// equal the service's before measuring. With `duties` it also does what a production service does per
+// request (fastify-duties.ts: access line, request id, traceparent, helmet, ETag, a histogram).
+// Usage: node --import tsx scripts/bench-http/fastify-peer.ts <db file> <port> <recordings.json> [duties]
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Json } from '../../server/contract/bundle.js';
 import { ajvFormats } from '../../server/contract/formats.js';
+import { dutiesOptions, registerDuties } from './fastify-duties.js';
 import { openPeer } from './peer.js';
 
 const { port, recordings, index, operationOf, work } = await openPeer();
 const spec = index.validatorSpec();
+const DUTIES = process.argv[5] === 'duties';
 
 /** The contract's components as one shared schema; local references point into it. */
 const CONTRACT = 'contract';
@@ -28,10 +31,11 @@ const shared = (node: unknown): unknown => {
 };
 
 const app = Fastify({
-  logger: false,
+  ...(DUTIES ? dutiesOptions() : { logger: false }),
   ajv: { customOptions: { strict: false, formats: ajvFormats() as never } },
 });
 app.addSchema({ $id: CONTRACT, components: shared(spec.components) });
+if (DUTIES) await registerDuties(app);
 app.get('/health', async () => ({ status: 'ok' }));
 
 const paths = spec.paths as Record<string, Record<string, Json>>;

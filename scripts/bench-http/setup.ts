@@ -22,11 +22,13 @@ export interface BenchData {
 
 /** Seeds `file` when it does not exist yet (reused otherwise) and issues a fresh day-long token. */
 export async function prepareDatabase(file: string, transactions: number): Promise<BenchData> {
+  // A SQLite file is reused when it existed before the store opened it (opening creates it); a
+  // PostgreSQL database when it holds the seeded company.
+  const existed = existsSync(file);
   const db = (await openStore(file)).db;
-  // A SQLite file is reused when it exists; a PostgreSQL database when it holds the seeded company.
   const fresh = isPostgresUrl(file)
     ? !(await db.selectFrom('companies').select('id').where('name', '=', COMPANY).executeTakeFirst())
-    : !existsSync(file);
+    : !existed;
   try {
     let companyId: string;
     let writesId: string;

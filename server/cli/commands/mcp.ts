@@ -1,9 +1,6 @@
 // `finance mcp`: an MCP server on stdio for an assistant, a client of the API (docs/mcp.md).
 import type { Command } from 'commander';
 import { apiSession, withApi, type ApiOptions } from '../api-session.js';
-import { grantedScopes, serveStdio } from '../../mcp/stdio.js';
-import { parseSelection } from '../../mcp/selection.js';
-import { packageVersion } from '../../mcp/server.js';
 
 export function register(program: Command): void {
   withApi(program.command('mcp'))
@@ -15,6 +12,10 @@ export function register(program: Command): void {
       'allow and deny tools: comma-separated names, * as wildcard, -name denies (default: $FINANCE_MCP_TOOLS)',
     )
     .action(async (opts: ApiOptions & { tools?: string }) => {
+      // Loaded here, not with the command tree: `finance serve` never needs the MCP SDK.
+      const { grantedScopes, serveStdio } = await import('../../mcp/stdio.js');
+      const { parseSelection } = await import('../../mcp/selection.js');
+      const { packageVersion } = await import('../../mcp/server.js');
       const { baseUrl, api } = apiSession(opts);
       const clientId = opts.clientId ?? process.env.FINANCE_CLIENT_ID ?? '';
       const clientSecret = opts.clientSecret ?? process.env.FINANCE_CLIENT_SECRET ?? '';
