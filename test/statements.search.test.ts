@@ -96,6 +96,23 @@ describe('listBankingTransactions q', () => {
     expect(await bankingIds({ q: 'reembolso despesa' }, busy)).toEqual(despesa);
   });
 
+  it('when a common word is walked, then upper case, accents and plain ASCII rows match alike, and others do not', async () => {
+    const busy = await server.newCompany();
+    const account = await createAccount(server.db, busy.companyId);
+    const kinds = ['REEMBOLSO CAFE', 'Reembolso Café da manhã', 'reembolso cafeteria', 'reembolso caf_e 100%'];
+    const rows = Array.from({ length: 2_800 }, (_, i) => ({
+      notes: kinds[i % 4]!,
+      transaction_date: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+    }));
+    const made = await createBankingTransactions(server.db, busy.companyId, account, rows);
+    const cafe = made.filter((_, i) => i % 4 !== 3);
+    const { data } = await busy.api.GET('/statements/v1/banking', {
+      params: { query: { q: 'café REEMBOLSO', limit: 4 } },
+    });
+    expect(data?.transactions.map((t) => t.id)).toEqual([...cafe].reverse().slice(0, 4));
+    expect(await bankingIds({ q: 'Café reembolso' }, busy)).toEqual(cafe.sort((a, b) => a - b));
+  });
+
   it('when pages of 1 are followed with q, then each match comes once, and the cursor is refused with another q', async () => {
     const first = await acme.api.GET('/statements/v1/banking', { params: { query: { q: 'cafe', limit: 1 } } });
     expect(first.data?.transactions).toHaveLength(1);

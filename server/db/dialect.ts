@@ -67,12 +67,16 @@ export interface SearchDocument {
   ftsKey: string;
 }
 
-/** The columns joined by spaces, lower-cased and without accents (`finance_fold`, an IMMUTABLE SQL function). */
-export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =>
-  sql<string>`finance_fold(${sql.join(
+/** The columns joined by spaces, as written. */
+const joinedDocument = (columns: readonly string[]): RawBuilder<string> =>
+  sql<string>`${sql.join(
     columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`),
     sql` || ' ' || `,
-  )})`;
+  )}`;
+
+/** The columns joined by spaces, lower-cased and without accents (`finance_fold`, an IMMUTABLE SQL function). */
+export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =>
+  sql<string>`finance_fold(${joinedDocument(columns)})`;
 
 /**
  * The rows whose document holds `word` (already lower-cased and without accents, at least 3
@@ -84,9 +88,13 @@ export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string
     // PostgreSQL: its GIN index or the page's order, as its planner judges. SQLite `walk`: the
     // page's ordered index drives and each row's own text is checked (`finance_fold`, sqlite.ts).
     const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return pg
-      ? sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`}`
-      : sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`} escape '\\'`;
+    if (pg) return sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`}`;
+    // A text of printable ASCII only folds to its lower case, which SQLite's LIKE already ignores:
+    // it is matched natively; only the others pay for the call to `finance_fold`.
+    const text = joinedDocument(doc.columns);
+    const pattern = `%${escaped}%`;
+    return sql<boolean>`(case when ${text} glob '*[^ -~]*'
+      then finance_fold(${text}) like ${pattern} escape '\\' else ${text} like ${pattern} escape '\\' end)`;
   }
   // Few matches: they drive (fetched by key from the trigram index, then sorted).
   return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
