@@ -27,6 +27,7 @@ import { SORT_COLUMNS } from '../server/areas/statements/store/banking-list.js';
 import { planBankingPage } from '../server/areas/statements/store/banking-plan.js';
 import { BANKING_DOCUMENT, resolveSearch } from '../server/areas/statements/store/search.js';
 import type { HandlerContext, Input } from '../server/kit/handler.js';
+import { contract } from '../server/contract/index.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -156,7 +157,7 @@ async function main() {
 
     const deep = async (sorting: NonNullable<Query['sorting']>) => {
       const q: Query = { limit: 20, sorting };
-      const { page, paging } = bankingPageQuery(q, { auth, config });
+      const { page, paging } = bankingPageQuery(q, { auth, config, index: contract() });
       const column = SORT_COLUMNS[page.sort.field];
       const row = await db
         .selectFrom('banking_transactions')
@@ -253,7 +254,7 @@ async function main() {
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
     const prepared = await Promise.all(
       cases.map(async ([, query]) => {
-        const { page, email: wanted, words } = bankingPageQuery(query, { auth, config });
+        const { page, email: wanted, words } = bankingPageQuery(query, { auth, config, index: contract() });
         if (wanted !== undefined) page.filters.userIds = await userIdsByEmail(db, companyId, wanted);
         if (words) page.filters.search = await resolveSearch(db, companyId, words, BANKING_DOCUMENT);
         return page;

@@ -73,7 +73,14 @@ export function createApp({
   readinessChecks,
   signals,
 }: AppOptions) {
-  const services: Services = { db, clock, config, issuer, kept: signals ? keptReads(signals, config) : undefined };
+  const services: Services = {
+    db,
+    clock,
+    config,
+    issuer,
+    index,
+    kept: signals ? keptReads(signals, config) : undefined,
+  };
   const docsPage = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
 
   const app = express();

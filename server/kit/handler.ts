@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { CardIssuer } from './card-issuer.js';
+import type { ContractIndex } from '../contract/index.js';
 import type { Kept } from '../db/change-signals.js';
 
 /** Operations the server answers; `receive…` are the webhook payloads it sends (the contract's `webhooks`). */
@@ -91,6 +92,8 @@ export interface Services {
   config: Config;
   /** The card processor behind the virtual-card operations. */
   issuer: CardIssuer;
+  /** The contract the app serves (its operations' parameters: list limits). */
+  index: ContractIndex;
   /** Reads kept between requests while the store's changes are heard (PostgreSQL: server/db/change-signals.ts). */
   kept?: KeptReads;
 }

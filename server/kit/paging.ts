@@ -11,7 +11,7 @@ import type { AuthContext, OperationId } from './handler.js';
 import type { Config } from '../config.js';
 import { badRequest } from './errors.js';
 import { sign, verify } from '../lib/signed-token.js';
-import { contract, type LimitBounds } from '../contract/index.js';
+import type { ContractIndex, LimitBounds } from '../contract/index.js';
 
 type KeyPart = 'string' | 'number';
 type KeyShape = readonly KeyPart[];
@@ -26,9 +26,9 @@ const invalidCursor = () =>
     param: 'nextPageStartKey',
   });
 
-/** The operation's `limit` parameter, from the contract index. */
-function limitOf(operationId: string): LimitBounds {
-  const found = contract().operation(operationId)?.limit;
+/** The operation's `limit` parameter, from the contract index the app serves. */
+function limitOf(index: ContractIndex, operationId: string): LimitBounds {
+  const found = index.operation(operationId)?.limit;
   if (!found) throw new Error(`${operationId} has no limit parameter in the contract`);
   return found;
 }
@@ -50,12 +50,12 @@ interface Paging<K> {
  */
 export function paging<const S extends KeyShape>(
   operationId: OperationId,
-  ctx: { auth: Pick<AuthContext, 'companyId'>; config: Pick<Config, 'secrets'> },
+  ctx: { auth: Pick<AuthContext, 'companyId'>; config: Pick<Config, 'secrets'>; index: ContractIndex },
   query: { limit?: number; nextPageStartKey?: string },
   filters: unknown,
   shape: S,
 ): Paging<KeyOf<S>> {
-  const bounds = limitOf(operationId);
+  const bounds = limitOf(ctx.index, operationId);
   const limit = Math.min(Math.max(query.limit ?? bounds.default, bounds.minimum), bounds.maximum);
   const secret = ctx.config.secrets.cursor;
   const scope = { op: operationId, companyId: ctx.auth.companyId, filters };

@@ -74,7 +74,7 @@ function columnFilters(q: Query): ColumnFilters {
  * words of `q` against the company's names) and its paging, bound
  * to every filter and the sorting, normalized so equal queries give equal scopes.
  */
-export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'config'>) {
+export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'config' | 'index'>) {
   const { companyId, timeZone } = ctx.auth;
   const sort = parseSorting(q.sorting);
   const filters: BankingFilters = {

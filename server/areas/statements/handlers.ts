@@ -56,8 +56,8 @@ export const handlers = defineHandlers({
   ...receiptHandlers,
   ...syncHandlers,
 
-  listBankingTransactions: async ({ query }, { db, auth, config }) => {
-    const { page, paging: pages, email, words } = bankingPageQuery(query, { auth, config });
+  listBankingTransactions: async ({ query }, { db, auth, config, index }) => {
+    const { page, paging: pages, email, words } = bankingPageQuery(query, { auth, config, index });
     if (words) page.filters.search = await resolveSearch(db, auth.companyId, words, BANKING_DOCUMENT);
     if (email !== undefined) {
       page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
@@ -73,7 +73,7 @@ export const handlers = defineHandlers({
     };
   },
 
-  listCreditCardTransactions: async ({ query }, { db, auth, config }) => {
+  listCreditCardTransactions: async ({ query }, { db, auth, config, index }) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
     const types = query.types ? [...new Set(query.types)].sort() : undefined;
     const range = dateRange(query.startDate, query.endDate, auth.timeZone);
@@ -81,7 +81,7 @@ export const handlers = defineHandlers({
     const words = query.q === undefined ? undefined : searchWords(query.q);
     const pages = paging(
       'listCreditCardTransactions',
-      { auth, config },
+      { auth, config, index },
       query,
       {
         cardIds,

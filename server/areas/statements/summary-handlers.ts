@@ -87,10 +87,10 @@ async function summaryOf(
 }
 
 export const summaryHandlers = defineHandlers({
-  getBankingSummary: async ({ query }, { db, auth, config }) => {
+  getBankingSummary: async ({ query }, { db, auth, config, index }) => {
     const { groupBy, ...filters } = query;
     const listQuery = filters as Input<'listBankingTransactions'>['query'];
-    const { page, email, words } = bankingPageQuery(listQuery, { auth, config });
+    const { page, email, words } = bankingPageQuery(listQuery, { auth, config, index });
     if (words) page.filters.search = await resolveSearch(db, auth.companyId, words);
     if (email !== undefined) page.filters.userIds = await userIdsByEmail(db, auth.companyId, email);
     const empty = email !== undefined && page.filters.userIds?.length === 0;

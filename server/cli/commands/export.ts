@@ -14,6 +14,7 @@ import { bankingPageQuery, dateRange } from '../../areas/statements/banking-quer
 import { exportBanking, exportCreditCard, type ExportRequest } from '../../areas/statements/exports/sources.js';
 import type { Write } from '../../areas/statements/exports/stream.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
+import { contract } from '../../contract/index.js';
 
 interface Options {
   db: string;
@@ -98,7 +99,7 @@ export function register(program: Command): void {
           timeZone,
           companyClock: await companyClock(db, systemClock, opts.company),
         };
-        const { page, email } = bankingPageQuery(query, { auth, config: loadConfig({}) });
+        const { page, email } = bankingPageQuery(query, { auth, config: loadConfig({}), index: contract() });
         return exportBanking(db, write, page, email, request);
       });
     });

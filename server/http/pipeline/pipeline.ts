@@ -204,6 +204,7 @@ const handlerContext = (services: Services, req: Request, res: Response, context
   clock: services.clock,
   config: requestConfig(req, services.config),
   issuer: services.issuer,
+  index: services.index,
   auth: context.auth!,
   requestId: context.requestId,
   actor: { requestId: context.requestId, clientId: context.auth?.clientId ?? null },

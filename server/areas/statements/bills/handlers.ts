@@ -21,8 +21,8 @@ const presentBill = (b: BillRow, today: string, timeZone: string): components['s
 });
 
 export const handlers = defineHandlers({
-  listBills: async ({ query }, { db, auth, config }) => {
-    const page = paging('listBills', { auth, config }, query, {}, ['string']);
+  listBills: async ({ query }, { db, auth, config, index }) => {
+    const page = paging('listBills', { auth, config, index }, query, {}, ['string']);
     const rows = await listBills(db, auth.companyId, page.limit + 1, page.after?.[0]);
     const { items, nextPageStartKey } = page.page(rows, (last) => [last.due_date]);
     const today = localDate(auth.companyClock.now(), auth.timeZone);
