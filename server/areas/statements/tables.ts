@@ -118,6 +118,16 @@ export interface IngestRunTable {
   heartbeat_at: string;
   /** PostgreSQL: the change number reserved for the run's rows before its closing transaction (migration 0016). */
   change_seq?: number | null;
+  /** The change number of the run's rows while some of their created events are not recorded yet (migration 0031). */
+  events_seq?: number | null;
+  /** The last banking id (in id order) whose created event is recorded. */
+  events_banking_after?: number;
+  /** The last credit-card id whose created event is recorded. */
+  events_card_after?: string;
+  /** The ingest's time, which its events carry. */
+  events_at?: string | null;
+  /** The `statement.ingested` event's object (JSON), recorded after the created events. */
+  events_summary?: string | null;
 }
 
 /** Where a staged row belongs: its ingest run and its place in the run (migration 0013). */
