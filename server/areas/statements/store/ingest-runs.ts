@@ -68,7 +68,7 @@ export async function publishIngest(
       await letOtherWritersIn(db);
       await onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
-    const reserved = await ingestRunNumber(db, companyId, runId);
+    const reserved = await ingestRunNumber(db, companyId, runId, at());
     // Read committed, unlike every other write (transaction.ts): the closing transaction only adds rows
     // and increments totals, and its reads of the new rows (their events) would otherwise take
     // predicate locks over the statement that make it and the API's serializable writers abort each
