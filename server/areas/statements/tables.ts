@@ -118,6 +118,16 @@ export interface IngestRunTable {
   heartbeat_at: string;
   /** PostgreSQL: the change number reserved for the run's rows before its closing transaction (migration 0016). */
   change_seq?: number | null;
+  /** The change number of the run's rows while some of their created events are not recorded yet (migration 0031). */
+  events_seq?: number | null;
+  /** The last banking id (in id order) whose created event is recorded. */
+  events_banking_after?: number;
+  /** The last credit-card id whose created event is recorded. */
+  events_card_after?: string;
+  /** The ingest's time, which its events carry. */
+  events_at?: string | null;
+  /** The `statement.ingested` event's object (JSON), recorded after the created events. */
+  events_summary?: string | null;
 }
 
 /** Where a staged row belongs: its ingest run and its place in the run (migration 0013). */
@@ -127,6 +137,75 @@ interface Staged {
 }
 
 /** A banking row of an ingest run that has not finished; moved into banking_transactions when it does. */
+/** A banking row's columns as written (not its id and bookkeeping numbers): the staging copy and the move (store/ingest-staging.ts), the item's columns (store/banking-page.ts). */
+export const BANKING_COLUMNS = [
+  'company_id',
+  'account_id',
+  'transaction_type_id',
+  'transaction_type_description',
+  'transaction_type_icon',
+  'sub_type',
+  'status',
+  'final_card_number',
+  'bearer_name',
+  'transaction_date',
+  'brl_amount_minor',
+  'usd_amount_minor',
+  'usd_exchange_rate',
+  'usd_exchange_rate_date',
+  'total_amount_minor',
+  'iof_amount_minor',
+  'fee_service_amount_minor',
+  'mcc_code',
+  'mcc_group',
+  'mcc_description',
+  'id_purchase_event',
+  'source_destination_name',
+  'place_establishment',
+  'description',
+  'notes',
+  'conciled',
+  'conciled_at',
+  'category_code',
+  'category_description',
+  'custom_category_id',
+  'cost_center_id',
+  'user_id',
+  'requester_user_id',
+  'has_attachments',
+  'created_at',
+] as const;
+/** A credit-card row's columns as written (not its bookkeeping numbers). */
+export const CREDIT_CARD_COLUMNS = [
+  'id',
+  'company_id',
+  'card_id',
+  'final_card_number',
+  'bearer_name',
+  'transaction_date',
+  'description',
+  'merchant_name',
+  'mcc_code',
+  'category_code',
+  'category_description',
+  'amount_minor',
+  'currency',
+  'brl_amount_minor',
+  'exchange_rate',
+  'iof_amount_minor',
+  'installment_number',
+  'installment_total',
+  'status',
+  'bill_due_date',
+  'notes',
+  'conciled',
+  'conciled_at',
+  'custom_category_id',
+  'cost_center_id',
+  'user_id',
+  'has_attachments',
+  'created_at',
+] as const;
 export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id' | 'created_seq' | 'change_seq'> &
   Staged;
 /** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */

@@ -17,53 +17,30 @@
 // statements show too (reclassify.ts).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { writeTransaction } from '../../db/transaction.js';
-import { CONFLICT, retrying } from '../../db/retry.js';
 import type { Database } from '../../db/database.js';
-import { storeKind } from '../../db/dialect.js';
+import { nextChangeNumber, orderedWriteTransaction, reservedAhead } from '../../db/statement-versions.js';
 import { prepared } from '../../db/prepared.js';
 import { recordEvent } from '../events/public.js';
-import { signalSql, type Kept } from '../../db/change-signals.js';
+import type { Kept } from '../../db/change-signals.js';
 import type { Actor } from '../../kit/handler.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
 const STATEMENTS: readonly StatementTable[] = ['banking_transactions', 'credit_card_transactions'];
-/** The advisory locks' first key: the statements' change order (the second is the company's hash). */
-const LOCK_CLASS = 0x5354;
-
 /**
- * A write transaction (transaction.ts) that changes the company's statement rows. On PostgreSQL the
- * company's change order is taken before the transaction begins and given back after it ends.
+ * A write transaction (transaction.ts) that changes the company's statement rows, in the company's
+ * change order (server/db/statement-versions.ts).
  */
-export async function statementWriteTransaction<T>(
+export const statementWriteTransaction = <T>(
   db: Db,
   companyId: string,
   work: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
-  if (db.isTransaction || storeKind(db) === 'sqlite') return writeTransaction(db, work);
-  const key = sql`${sql.lit(LOCK_CLASS)}, hashtext(${companyId})`;
-  return retrying(CONFLICT, () =>
-    db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(${key})`.execute(connection);
-      try {
-        return await connection.transaction().setIsolationLevel('serializable').execute(work);
-      } finally {
-        await sql`select pg_advisory_unlock(${key})`.execute(connection);
-      }
-    }),
-  );
-}
+): Promise<T> => orderedWriteTransaction(db, companyId, work);
 
 /** The company's next change number; call in the write's transaction, which then holds the company's change order until it ends. */
-export async function nextStatementVersion(trx: Db, companyId: string): Promise<number> {
-  if (storeKind(trx) === 'sqlite') return (await statementVersion(trx, companyId)) + 1;
-  await sql`select pg_advisory_xact_lock(${sql.lit(LOCK_CLASS)}, hashtext(${companyId}))`.execute(trx);
+export const nextStatementVersion = (trx: Db, companyId: string): Promise<number> =>
   // Every process keeping the company's data version hears of the change when it commits.
-  const { rows } = await sql<{
-    n: string | number;
-  }>`select nextval('statement_change_seq') as n, ${signalSql(`statements:${companyId}`)}`.execute(trx);
-  return Number(rows[0]!.n);
-}
+  nextChangeNumber(trx, companyId, () => statementVersion(trx, companyId), `statements:${companyId}`);
 
 /**
  * The company's statement data version, for the statements' ETags: its largest change number (rows
@@ -153,18 +130,23 @@ export async function markChanged(
  * go on numbering and committing while the closing transaction runs, and none of their changes can be
  * read before the run's rows. On SQLite the closing transaction runs alone: its number is taken in it.
  */
-export async function ingestRunNumber(db: Db, companyId: string, runId: string): Promise<number | undefined> {
-  if (storeKind(db) === 'sqlite') return undefined;
-  return writeTransaction(db, async (trx) => {
-    const version = await nextStatementVersion(trx, companyId);
-    await trx
-      .updateTable('ingest_runs')
-      .set({ change_seq: version, heartbeat_at: new Date().toISOString() })
-      .where('id', '=', runId)
-      .execute();
-    return version;
-  });
-}
+export const ingestRunNumber = (
+  db: Db,
+  companyId: string,
+  runId: string,
+  heartbeatAt: string,
+): Promise<number | undefined> =>
+  reservedAhead(db, () =>
+    writeTransaction(db, async (trx) => {
+      const version = await nextStatementVersion(trx, companyId);
+      await trx
+        .updateTable('ingest_runs')
+        .set({ change_seq: version, heartbeat_at: heartbeatAt })
+        .where('id', '=', runId)
+        .execute();
+      return version;
+    }),
+  );
 
 /** A run whose heartbeat is older died (the ingest's ABANDONED_RUN_MS): its rows will never come, it holds nothing back. */
 const DEAD_RUN_MS = 10 * 60_000;

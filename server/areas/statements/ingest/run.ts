@@ -1,21 +1,19 @@
 // `finance ingest`: loads a JSON Lines file of statement transactions into a company. Every line is
 // checked (contract schema, the statement's rules, references to the company's accounts, users,
 // categories and cost centers) before anything is written; then the rows are published in short
-// transactions as one run, undone whole on failure (store/ingest-runs.ts): the API keeps serving.
+// transactions as one run, undone whole on failure (store/ingest-runs.ts), and their events recorded
+// after them (store/ingest-events.ts): the API keeps serving.
 // Line format: {"statement": "banking" | "credit-card", "externalId"?: "...", "transaction": {...}}, or
 // {"statement": …, "remove": <id>} for a pending transaction the provider dropped (removals.ts).
 // Idempotent per line: a line whose key (its `externalId`, else a hash of its content and how many
 // identical lines precede it in the file) was stored before is skipped, so re-ingesting a file
 // adds nothing, and a file that grew adds only its new lines.
-import { PLATFORM } from '../../../kit/handler.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
-import { recordEvent } from '../../events/public.js';
-import { recordCreatedEvents } from '../store/changes.js';
 import { companyTimeZone } from '../../auth/public.js';
 import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
@@ -220,18 +218,20 @@ export async function ingestFile(
     statement: p.statement,
     ingested_at: ingestedAt,
   }));
-  await publishIngest(db, companyId, bankingRows, cardRows, now, onProgress, async (trx, version) => {
-    for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
-    await applyRemovals(trx, companyId, toRemove, { now, timeZone });
-    await recordCreatedEvents(trx, companyId, version, { now, timeZone, actor: PLATFORM });
-    // The summary of the whole file, after one event per new transaction.
-    await recordEvent(trx, now, {
-      companyId,
-      type: 'statement.ingested',
-      requestId: null,
-      object: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
-    });
-  });
+  await publishIngest(
+    db,
+    companyId,
+    bankingRows,
+    cardRows,
+    now,
+    onProgress,
+    async (trx) => {
+      for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
+      await applyRemovals(trx, companyId, toRemove, { now, timeZone });
+    },
+    // One created event per new transaction, then the summary of the whole file: after the rows.
+    { summary: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt } },
+  );
   return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested, removed: toRemove.length };
 }
 

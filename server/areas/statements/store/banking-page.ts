@@ -2,7 +2,7 @@
 // ids come from the keyset query (banking-list.ts); names of users, categories and cost centers are
 // joined by primary key; the attachments of the rows that have any come as a JSON array per row.
 import type { Db } from '../../../db/database.js';
-import type { BankingTransactionRow } from '../tables.js';
+import { BANKING_COLUMNS, type BankingTransactionRow } from '../tables.js';
 import { pageIdsQuery } from './banking-list.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { prepared, preparedShapes, type Placeholders } from '../../../db/prepared.js';
@@ -14,45 +14,14 @@ import { withDisplayNames } from '../../directory/public.js';
 import { withRequesterEmail } from '../../users/public.js';
 
 /** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
-const ITEM_COLUMNS = [
+type ItemColumn = Exclude<(typeof BANKING_COLUMNS)[number], 'conciled_at' | 'created_at'> | 'id';
+const ITEM_COLUMNS: readonly ItemColumn[] = [
   'id',
-  'company_id',
-  'account_id',
-  'transaction_type_id',
-  'transaction_type_description',
-  'transaction_type_icon',
-  'sub_type',
-  'status',
-  'final_card_number',
-  'bearer_name',
-  'transaction_date',
-  'brl_amount_minor',
-  'usd_amount_minor',
-  'usd_exchange_rate',
-  'usd_exchange_rate_date',
-  'total_amount_minor',
-  'iof_amount_minor',
-  'fee_service_amount_minor',
-  'mcc_code',
-  'mcc_group',
-  'mcc_description',
-  'id_purchase_event',
-  'source_destination_name',
-  'place_establishment',
-  'description',
-  'notes',
-  'conciled',
-  'category_code',
-  'category_description',
-  'custom_category_id',
-  'cost_center_id',
-  'user_id',
-  'requester_user_id',
-  'has_attachments',
-] as const satisfies ReadonlyArray<keyof BankingTransactionRow>;
+  ...BANKING_COLUMNS.filter((c): c is Exclude<ItemColumn, 'id'> => c !== 'conciled_at' && c !== 'created_at'),
+];
 const itemColumns = ITEM_COLUMNS.map((c) => `t.${c}` as const);
 
-export interface BankingItem extends Pick<BankingTransactionRow, (typeof ITEM_COLUMNS)[number]> {
+export interface BankingItem extends Pick<BankingTransactionRow, ItemColumn> {
   user_email: string | null;
   requester_email: string | null;
   custom_category_name: string | null;

@@ -169,52 +169,73 @@ export async function loadCreditCardChanges(
 /** Rows read back at a time for their events. */
 const EVENT_CHUNK = 1_000;
 
+type EventsAt = { now: Date; timeZone: string; actor: Actor };
+
 /**
- * Records `banking_transaction.created` / `credit_card_transaction.created`, carrying each row as
- * the list shows it, for the company's rows created with change number `version`. Call in the
- * transaction that created them.
+ * Records the `banking_transaction.created` events of the company's banking rows created with change
+ * number `version` whose id is after `after`, at most `take` of them in id order; returns the last id
+ * recorded (undefined when none was left).
  */
-export async function recordCreatedEvents(
+export async function recordBankingCreated(
   trx: Db,
   companyId: string,
   version: number,
-  at: { now: Date; timeZone: string; actor: Actor },
-): Promise<void> {
-  for (let after = 0; ; ) {
-    const rows = await bankingItems(trx)
-      .where('t.company_id', '=', companyId)
-      // A new row's change is its creation: (company_id, change_seq, id) is the index that finds them.
-      .where('t.change_seq', '=', version)
-      .where('t.created_seq', '=', version)
-      .where('t.id', '>', after)
-      .orderBy('t.id')
-      .limit(EVENT_CHUNK)
-      .execute();
-    const events = rows.map((row) => ({
-      type: 'banking_transaction.created' as const,
-      ...at.actor,
-      object: presentBanking(withAttachments(row), at.timeZone),
-    }));
-    await recordEvents(trx, at.now, companyId, events);
-    if (rows.length < EVENT_CHUNK) break;
-    after = rows.at(-1)!.id;
-  }
-  for (let after = ''; ; ) {
-    const rows = await creditCardItems(trx)
-      .where('t.company_id', '=', companyId)
-      .where('t.change_seq', '=', version)
-      .where('t.created_seq', '=', version)
-      .where('t.id', '>', after)
-      .orderBy('t.id')
-      .limit(EVENT_CHUNK)
-      .execute();
-    const events = rows.map((row) => ({
-      type: 'credit_card_transaction.created' as const,
-      ...at.actor,
-      object: presentCreditCard(withAttachments(row), at.timeZone),
-    }));
-    await recordEvents(trx, at.now, companyId, events);
-    if (rows.length < EVENT_CHUNK) break;
-    after = rows.at(-1)!.id;
-  }
+  after: number,
+  take: number,
+  at: EventsAt,
+): Promise<number | undefined> {
+  const rows = await bankingItems(trx)
+    .where('t.company_id', '=', companyId)
+    // A new row's change is its creation: (company_id, change_seq, id) is the index that finds them.
+    .where('t.change_seq', '=', version)
+    .where('t.created_seq', '=', version)
+    .where('t.id', '>', after)
+    .orderBy('t.id')
+    .limit(take)
+    .execute();
+  const events = rows.map((row) => ({
+    type: 'banking_transaction.created' as const,
+    ...at.actor,
+    object: presentBanking(withAttachments(row), at.timeZone),
+  }));
+  await recordEvents(trx, at.now, companyId, events);
+  return rows.at(-1)?.id;
+}
+
+/** The same for `credit_card_transaction.created`, after the credit-card id `after`. */
+export async function recordCreditCardCreated(
+  trx: Db,
+  companyId: string,
+  version: number,
+  after: string,
+  take: number,
+  at: EventsAt,
+): Promise<string | undefined> {
+  const rows = await creditCardItems(trx)
+    .where('t.company_id', '=', companyId)
+    .where('t.change_seq', '=', version)
+    .where('t.created_seq', '=', version)
+    .where('t.id', '>', after)
+    .orderBy('t.id')
+    .limit(take)
+    .execute();
+  const events = rows.map((row) => ({
+    type: 'credit_card_transaction.created' as const,
+    ...at.actor,
+    object: presentCreditCard(withAttachments(row), at.timeZone),
+  }));
+  await recordEvents(trx, at.now, companyId, events);
+  return rows.at(-1)?.id;
+}
+
+/**
+ * Records `banking_transaction.created` / `credit_card_transaction.created`, carrying each row as
+ * the list shows it, for the company's rows created with change number `version`. Call in the
+ * transaction that created them (an ingest run records them after, in chunks: store/ingest-events.ts).
+ */
+export async function recordCreatedEvents(trx: Db, companyId: string, version: number, at: EventsAt): Promise<void> {
+  for (let after: number | undefined = 0; after !== undefined; )
+    after = await recordBankingCreated(trx, companyId, version, after, EVENT_CHUNK, at);
+  for (let after: string | undefined = ''; after !== undefined; )
+    after = await recordCreditCardCreated(trx, companyId, version, after, EVENT_CHUNK, at);
 }

@@ -1,7 +1,9 @@
 // Publishing an ingest without stalling the API and without showing half of it: rows go into the
 // staging tables (store/ingest-staging.ts) in short write transactions of CHUNK rows (the API's
 // writes run in between: `letOtherWritersIn`), and the run's closing transaction moves them into the statement tables
-// with their balances, bill totals, line keys and event: readers see none of the run, then all of it.
+// with their balances, bill totals and line keys: readers see none of the run, then all of it. The
+// rows' created events follow, in short transactions of their own (store/ingest-events.ts), so the
+// closing transaction holds the write lock for the move alone.
 // Every line was checked before the first chunk, so a later failure is rare (a concurrent ingest
 // taking the same credit-card id, a lost connection); then the run is undone: its staged rows
 // deleted, nothing else had moved. A process that died mid-run leaves a LOADING run whose heartbeat
@@ -13,6 +15,7 @@ import { writeTransaction } from '../../../db/transaction.js';
 import { ingestRunNumber, nextStatementVersion } from '../versions.js';
 import { CONFLICT, letOtherWritersIn, retrying } from '../../../db/retry.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
+import { finishPublishedRuns, recordRunEvents, type OnEventChunk } from './ingest-events.js';
 import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCards } from './ingest-staging.js';
 
 /** Rows per staging transaction. */
@@ -33,10 +36,13 @@ export async function publishIngest(
   now: Date,
   /** Called after each staging chunk commits (awaited: a caller may look at the store then). */
   onProgress?: (phase: 'storing', done: number) => void | Promise<void>,
-  /** Written in the closing transaction, with the rows (the lines' keys, the events); `version`: the rows' change number. */
+  /** Written in the closing transaction, with the rows (the lines' keys, removals); `version`: the rows' change number. */
   finish?: (trx: Db, version: number) => Promise<void>,
+  /** The created events, recorded after the rows: the run's `statement.ingested` object, and a call after each chunk. */
+  events: { summary?: object; onChunk?: OnEventChunk } = {},
 ): Promise<void> {
   await undoAbandonedRuns(db);
+  await finishPublishedRuns(db);
   const runId = ulid();
   const at = () => new Date().toISOString();
   await db
@@ -62,7 +68,7 @@ export async function publishIngest(
       await letOtherWritersIn(db);
       await onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
-    const reserved = await ingestRunNumber(db, companyId, runId);
+    const reserved = await ingestRunNumber(db, companyId, runId, at());
     // Read committed, unlike every other write (transaction.ts): the closing transaction only adds rows
     // and increments totals, and its reads of the new rows (their events) would otherwise take
     // predicate locks over the statement that make it and the API's serializable writers abort each
@@ -71,7 +77,13 @@ export async function publishIngest(
       const version = reserved ?? (await nextStatementVersion(trx, companyId));
       await trx
         .updateTable('ingest_runs')
-        .set({ status: 'DONE', heartbeat_at: at() })
+        .set({
+          status: 'DONE',
+          heartbeat_at: at(),
+          events_seq: version,
+          events_at: now.toISOString(),
+          events_summary: events.summary ? JSON.stringify(events.summary) : null,
+        })
         .where('id', '=', runId)
         .execute();
       await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now, version);
@@ -83,6 +95,8 @@ export async function publishIngest(
     await undoRun(db, runId);
     throw err;
   }
+  // Published: a failure from here on leaves the rest of the events to the next ingest, never undoes the rows.
+  await recordRunEvents(db, runId, events.onChunk);
   // The rows are published; their staged copies are of no use (a crash here leaves them to the next ingest).
   await dropStaged(db, runId);
 }

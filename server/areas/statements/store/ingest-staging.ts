@@ -4,11 +4,13 @@
 // The move is INSERT … SELECT inside the store: no row crosses the wire again.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import type {
-  NewBankingTransaction,
-  NewCreditCardTransaction,
-  StagedBankingTable,
-  StagedCreditCardTable,
+import {
+  BANKING_COLUMNS,
+  CREDIT_CARD_COLUMNS,
+  type NewBankingTransaction,
+  type NewCreditCardTransaction,
+  type StagedBankingTable,
+  type StagedCreditCardTable,
 } from '../tables.js';
 import { addBillTotals, applyBalances, openBills } from './insert.js';
 import { registerCards } from '../cards/register.js';
@@ -26,75 +28,8 @@ type Columns<T> = ReadonlyArray<Exclude<keyof T, 'run_id' | 'seq'>>;
 /** Compile-time check that a column list names every column of its table. */
 type Every<T, L extends Columns<T>> = Exclude<keyof T, 'run_id' | 'seq' | L[number]> extends never ? L : never;
 
-const BANKING = [
-  'company_id',
-  'account_id',
-  'transaction_type_id',
-  'transaction_type_description',
-  'transaction_type_icon',
-  'sub_type',
-  'status',
-  'final_card_number',
-  'bearer_name',
-  'transaction_date',
-  'brl_amount_minor',
-  'usd_amount_minor',
-  'usd_exchange_rate',
-  'usd_exchange_rate_date',
-  'total_amount_minor',
-  'iof_amount_minor',
-  'fee_service_amount_minor',
-  'mcc_code',
-  'mcc_group',
-  'mcc_description',
-  'id_purchase_event',
-  'source_destination_name',
-  'place_establishment',
-  'description',
-  'notes',
-  'conciled',
-  'conciled_at',
-  'category_code',
-  'category_description',
-  'custom_category_id',
-  'cost_center_id',
-  'user_id',
-  'requester_user_id',
-  'has_attachments',
-  'created_at',
-] as const;
-const CREDIT_CARD = [
-  'id',
-  'company_id',
-  'card_id',
-  'final_card_number',
-  'bearer_name',
-  'transaction_date',
-  'description',
-  'merchant_name',
-  'mcc_code',
-  'category_code',
-  'category_description',
-  'amount_minor',
-  'currency',
-  'brl_amount_minor',
-  'exchange_rate',
-  'iof_amount_minor',
-  'installment_number',
-  'installment_total',
-  'status',
-  'bill_due_date',
-  'notes',
-  'conciled',
-  'conciled_at',
-  'custom_category_id',
-  'cost_center_id',
-  'user_id',
-  'has_attachments',
-  'created_at',
-] as const;
-const bankingColumns: Every<StagedBankingTable, typeof BANKING> = BANKING;
-const creditCardColumns: Every<StagedCreditCardTable, typeof CREDIT_CARD> = CREDIT_CARD;
+const bankingColumns: Every<StagedBankingTable, typeof BANKING_COLUMNS> = BANKING_COLUMNS;
+const creditCardColumns: Every<StagedCreditCardTable, typeof CREDIT_CARD_COLUMNS> = CREDIT_CARD_COLUMNS;
 
 /** The statement tables' column defaults: the staging tables have none. */
 const DEFAULTS = { iof_amount_minor: 0, notes: '', conciled: 0, has_attachments: 0 };
