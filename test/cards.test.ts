@@ -219,7 +219,7 @@ describe('listCards', () => {
         path,
         `${JSON.stringify({ statement: 'credit-card', transaction: { id: '01KA00000000000000000000C1', ...line } })}\n`,
       );
-      await ingestFile(server.db, acme.companyId, path, server.clock.now());
+      await ingestFile(server.db, server.index, acme.companyId, path, server.clock.now());
       const { data } = await acme.api.GET('/credit-cards/v1/cards', { params: { query: { last4: '3141' } } });
       expect(data?.items.map((c) => [c.id, c.cardHolderName, c.status, c.type])).toEqual([
         [cardId, 'JOANA PRADO', 'ACTIVATED', 'PHYSICAL'],

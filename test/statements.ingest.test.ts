@@ -86,7 +86,7 @@ async function company(): Promise<{ acme: TestCompany; account: number }> {
 }
 
 async function rejected(companyId: string, path: string): Promise<IngestRejected> {
-  const err = await ingestFile(server.db, companyId, path, server.clock.now()).catch((e: unknown) => e);
+  const err = await ingestFile(server.db, server.index, companyId, path, server.clock.now()).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(IngestRejected);
   return err as IngestRejected;
 }
@@ -125,7 +125,7 @@ describe('finance ingest', () => {
       '',
       { statement: 'credit-card', transaction: card() },
     ]);
-    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({
+    expect(await ingestFile(server.db, server.index, acme.companyId, path, server.clock.now())).toEqual({
       banking: 1,
       creditCard: 1,
       alreadyIngested: 0,
@@ -216,7 +216,7 @@ describe('finance ingest', () => {
   it('when a credit-card id repeats in the file or already exists with other content, then those lines are reported', async () => {
     const { acme } = await company();
     const first = file([{ statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000042' }) }]);
-    await ingestFile(server.db, acme.companyId, first, server.clock.now());
+    await ingestFile(server.db, server.index, acme.companyId, first, server.clock.now());
     const again = file([
       { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000043' }) },
       { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000043' }) },
@@ -238,13 +238,13 @@ describe('finance ingest', () => {
       twin,
       { statement: 'credit-card', transaction: card({ id: '01KA0000000000000000000077' }) },
     ]);
-    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({
+    expect(await ingestFile(server.db, server.index, acme.companyId, path, server.clock.now())).toEqual({
       banking: 2,
       creditCard: 1,
       alreadyIngested: 0,
       removed: 0,
     });
-    expect(await ingestFile(server.db, acme.companyId, path, server.clock.now())).toEqual({
+    expect(await ingestFile(server.db, server.index, acme.companyId, path, server.clock.now())).toEqual({
       banking: 0,
       creditCard: 0,
       alreadyIngested: 3,
@@ -256,9 +256,9 @@ describe('finance ingest', () => {
   it('when the file grew (one more identical line, a new line), then only the new lines are added', async () => {
     const { acme, account } = await company();
     const twin = { statement: 'banking', transaction: banking(account) };
-    await ingestFile(server.db, acme.companyId, file([twin]), server.clock.now());
+    await ingestFile(server.db, server.index, acme.companyId, file([twin]), server.clock.now());
     const grown = file([twin, { statement: 'banking', transaction: banking(account, { description: 'other' }) }, twin]);
-    expect(await ingestFile(server.db, acme.companyId, grown, server.clock.now())).toEqual({
+    expect(await ingestFile(server.db, server.index, acme.companyId, grown, server.clock.now())).toEqual({
       banking: 2,
       creditCard: 0,
       alreadyIngested: 1,
@@ -271,6 +271,7 @@ describe('finance ingest', () => {
     const { acme, account } = await company();
     await ingestFile(
       server.db,
+      server.index,
       acme.companyId,
       file([{ statement: 'banking', externalId: 'bank-1', transaction: banking(account) }]),
       server.clock.now(),
@@ -278,7 +279,7 @@ describe('finance ingest', () => {
     const edited = file([
       { statement: 'banking', externalId: 'bank-1', transaction: banking(account, { notes: 'edited' }) },
     ]);
-    expect(await ingestFile(server.db, acme.companyId, edited, server.clock.now())).toEqual({
+    expect(await ingestFile(server.db, server.index, acme.companyId, edited, server.clock.now())).toEqual({
       banking: 0,
       creditCard: 0,
       alreadyIngested: 1,

@@ -244,14 +244,20 @@ describe('removed through the ingest', () => {
       { statement: 'banking', remove: ids[1] },
       { statement: 'banking', remove: 999_999_999 },
     ]);
-    const error = await ingestFile(server.db, t.companyId, refused, server.clock.now()).catch((e: unknown) => e);
+    const error = await ingestFile(server.db, server.index, t.companyId, refused, server.clock.now()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(IngestRejected);
     expect((error as IngestRejected).problems.map((p) => p.line)).toEqual([2, 3]);
     expect((await list(t)).map((r) => r.id)).toContain(ids[0]);
 
     const drop = file('drop.jsonl', [{ statement: 'banking', remove: ids[0] }]);
-    expect(await ingestFile(server.db, t.companyId, drop, server.clock.now())).toMatchObject({ removed: 1 });
-    expect(await ingestFile(server.db, t.companyId, drop, server.clock.now())).toMatchObject({ removed: 0 });
+    expect(await ingestFile(server.db, server.index, t.companyId, drop, server.clock.now())).toMatchObject({
+      removed: 1,
+    });
+    expect(await ingestFile(server.db, server.index, t.companyId, drop, server.clock.now())).toMatchObject({
+      removed: 0,
+    });
     expect((await list(t)).map((r) => r.id)).not.toContain(ids[0]);
     const caught = await page(t, start.nextCursor, 50);
     expect(caught.removed).toEqual([{ id: ids[0] }]);

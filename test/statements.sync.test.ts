@@ -106,7 +106,7 @@ const ingestLine = (accountId: number, description: string) => ({
 async function ingest(companyId: string, name: string, lines: unknown[]) {
   const path = join(dir, name);
   writeFileSync(path, `${lines.map((l) => JSON.stringify({ statement: 'banking', transaction: l })).join('\n')}\n`);
-  return ingestFile(server.db, companyId, path, server.clock.now());
+  return ingestFile(server.db, server.index, companyId, path, server.clock.now());
 }
 
 describe('listBankingTransactionChanges', () => {

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
 import { createApp } from '../../server/app.js';
-import { contract } from '../../server/contract/index.js';
+import { contract, type ContractIndex } from '../../server/contract/index.js';
 import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
 import { migratedDatabase, onPostgres } from './database.js';
@@ -42,6 +42,8 @@ export interface TestServer {
   /** The store's location (SQLite file or postgres:// URL), as `--db` takes it. */
   location: string;
   db: Db;
+  /** The contract index the app serves. */
+  index: ContractIndex;
   clock: ManualClock;
   config: Config;
   /** The simulated card issuer of this server: tests make it fail. */
@@ -93,9 +95,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (own) await beginNewHistory(db, clock.now());
   const config = testConfig(options.config);
   const issuer = createSimulatedIssuer();
+  const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const app = createApp({
     db,
-    index: contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled }),
+    index,
     clock,
     config,
     issuer,
@@ -123,6 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     location: options.dbPath ?? own!,
     db,
+    index,
     clock,
     config,
     issuer,

@@ -23,6 +23,7 @@ import { prepared } from '../../db/prepared.js';
 import { recordEvent } from '../events/public.js';
 import type { Kept } from '../../db/change-signals.js';
 import type { Actor } from '../../kit/handler.js';
+import { systemClock } from '../../lib/clock.js';
 
 type Db = Kysely<Database>;
 type StatementTable = 'banking_transactions' | 'credit_card_transactions';
@@ -163,8 +164,11 @@ export const horizon = (db: Db, companyId: string, liveSince: string = liveRunsS
     .where('status', '=', sql.lit('LOADING'))
     .where('heartbeat_at', '>', liveSince);
 
-/** The oldest heartbeat of a run still alive. */
-const liveRunsSince = () => new Date(Date.now() - DEAD_RUN_MS).toISOString();
+/**
+ * The oldest heartbeat of a run still alive. Heartbeats say that a process is alive, so they are on
+ * the machines' clock (`systemClock`), never a company's (a sandbox clock moved ahead would bury live runs).
+ */
+const liveRunsSince = () => new Date(systemClock.now().getTime() - DEAD_RUN_MS).toISOString();
 
 /** Who changed what the rows show, for the event that announces it. */
 export interface Announcement extends Actor {

@@ -4,6 +4,7 @@ import cliProgress from 'cli-progress';
 import { systemClock } from '../../lib/clock.js';
 import { output, usingDb, withDb } from '../options.js';
 import { IngestRejected, ingestFile } from '../../areas/statements/ingest/run.js';
+import { contract } from '../../contract/index.js';
 
 const FORMAT = `Each line is one JSON object:
   {"statement": "banking", "transaction": <BankingTransaction without id, companyId, statusDescription, showReceipt, attachments>}
@@ -31,7 +32,9 @@ export function register(program: Command): void {
       bar?.start(0, 0, { phase: 'checking' });
       try {
         const counts = await usingDb(opts.db, (db) =>
-          ingestFile(db, opts.company, opts.file, systemClock.now(), (phase, done) => bar?.update(done, { phase })),
+          ingestFile(db, contract(), opts.company, opts.file, systemClock.now(), (phase, done) =>
+            bar?.update(done, { phase }),
+          ),
         );
         bar?.stop();
         output(Boolean(opts.json), {

@@ -29,6 +29,7 @@ import {
   type CreditCardLine,
 } from './convert.js';
 import { canonicalJson } from '../../../lib/canonical-json.js';
+import type { ContractIndex } from '../../../contract/index.js';
 
 interface LineProblem {
   line: number;
@@ -92,6 +93,7 @@ export function referenceProblems(p: Parsed, refs: References, seenCardIds: Set<
 
 export async function ingestFile(
   db: Db,
+  index: ContractIndex,
   companyId: string,
   file: string,
   now: Date,
@@ -99,7 +101,7 @@ export async function ingestFile(
 ): Promise<IngestCounts> {
   const timeZone = await companyTimeZone(db, companyId);
   if (!timeZone) throw new Error(`no company ${companyId}`);
-  const validators = compileValidators();
+  const validators = compileValidators(index);
   const problems: LineProblem[] = [];
   let more = 0;
   const report = (line: number, message: string) =>

@@ -3,7 +3,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { contract } from '../../../contract/index.js';
+import type { ContractIndex } from '../../../contract/index.js';
 import { ajvFormats, formatMessage } from '../../../contract/formats.js';
 
 type Json = Record<string, unknown>;
@@ -26,9 +26,9 @@ function ingestVariant(schema: Json, assigned: readonly string[]): Json {
   return { ...schema, properties, required, additionalProperties: false };
 }
 
-/** Compiles one validator per statement. */
-export function compileValidators(): Record<IngestSchema, ValidateFunction> {
-  const spec = contract().validatorSpec() as { components: { schemas: Json } };
+/** Compiles one validator per statement, from the contract the service serves. */
+export function compileValidators(index: ContractIndex): Record<IngestSchema, ValidateFunction> {
+  const spec = index.validatorSpec() as { components: { schemas: Json } };
   const schemas = { ...spec.components.schemas };
   for (const [name, assigned] of Object.entries(ASSIGNED)) {
     schemas[`${name}Ingest`] = ingestVariant(schemas[name] as Json, assigned);

@@ -10,6 +10,7 @@
 // stops; the next ingest undoes it first.
 import { signalChange } from '../../../db/change-signals.js';
 import { ulid } from 'ulid';
+import { systemClock } from '../../../lib/clock.js';
 import type { Db } from '../../../db/database.js';
 import { writeTransaction } from '../../../db/transaction.js';
 import { ingestRunNumber, nextStatementVersion } from '../versions.js';
@@ -44,7 +45,8 @@ export async function publishIngest(
   await undoAbandonedRuns(db);
   await finishPublishedRuns(db);
   const runId = ulid();
-  const at = () => new Date().toISOString();
+  // Liveness, on the machines' clock (versions.ts: liveRunsSince).
+  const at = () => systemClock.now().toISOString();
   await db
     .insertInto('ingest_runs')
     .values({ id: runId, company_id: companyId, status: 'LOADING', started_at: at(), heartbeat_at: at() })
@@ -109,7 +111,7 @@ async function undoRun(db: Db, runId: string): Promise<void> {
 
 /** Undoes the runs of processes that died mid-ingest, and drops what finished runs left staged. */
 export async function undoAbandonedRuns(db: Db): Promise<number> {
-  const cutoff = new Date(Date.now() - ABANDONED_RUN_MS).toISOString();
+  const cutoff = new Date(systemClock.now().getTime() - ABANDONED_RUN_MS).toISOString();
   const runs = await db
     .selectFrom('ingest_runs')
     .select('id')
