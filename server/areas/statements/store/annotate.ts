@@ -44,14 +44,24 @@ interface ChangeContext {
   actor: Actor;
 }
 
-/** The transaction as the API shows it. */
-async function shown(db: Db, statement: Statement, companyId: string, id: number | string, timeZone: string) {
+type Shown = Record<string, unknown>;
+/** The columns a PATCH plans from. */
+type Annotated = Pick<Annotatable, 'status' | 'conciled' | 'notes' | 'custom_category_id' | 'cost_center_id'>;
+
+/** The transaction as its GET reads it: its row's annotation columns, and what the API shows. */
+async function current(
+  db: Db,
+  statement: Statement,
+  companyId: string,
+  id: number | string,
+  timeZone: string,
+): Promise<{ row: Annotated; shown: Shown } | undefined> {
   if (statement === 'banking_transactions') {
     const item = await findBankingItem(db, companyId, Number(id));
-    return item && (presentBanking(item, timeZone) as unknown as Record<string, unknown>);
+    return item && { row: item, shown: presentBanking(item, timeZone) as unknown as Shown };
   }
   const item = await findCreditCardItem(db, companyId, String(id));
-  return item && (presentCreditCard(item, timeZone) as unknown as Record<string, unknown>);
+  return item && { row: item, shown: presentCreditCard(item, timeZone) as unknown as Shown };
 }
 
 /** Why one transaction cannot be changed: what the single PATCH answers for it. */
@@ -65,7 +75,17 @@ interface Refusal {
   details: Array<{ field: string; text: string }>;
 }
 
-/** What a PATCH changes of one row, or why it cannot. Reads only: nothing is written here. */
+/** A PATCH's change to one row: the columns that differ, and the transaction as shown before it. */
+interface Plan {
+  changes: Partial<Annotatable>;
+  reconcile: boolean;
+  before: Shown;
+}
+
+/**
+ * What a PATCH changes of one row, or why it cannot. Reads only, the item once (as its GET does):
+ * its ETag for `ifMatch`, its columns for the plan, what it shows for the event's previous attributes.
+ */
 async function planAnnotation(
   trx: Db,
   statement: Statement,
@@ -74,15 +94,9 @@ async function planAnnotation(
   patch: TransactionPatch,
   now: Date,
   timeZone: string,
-): Promise<{ changes: Partial<Annotatable>; reconcile: boolean } | Refusal> {
-  const view = trx as unknown as View;
-  const row = await view
-    .selectFrom(statement)
-    .select(['status', 'conciled', 'notes', 'custom_category_id', 'cost_center_id'])
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row)
+): Promise<Plan | Refusal> {
+  const item = await current(trx, statement, companyId, id, timeZone);
+  if (!item)
     return {
       status: 404,
       message: 'Transaction not found',
@@ -90,15 +104,16 @@ async function planAnnotation(
       details: [{ field: 'id', text: 'transaction not found' }],
     };
 
+  const { row, shown: before } = item;
   if (patch.ifMatch !== undefined) {
-    const current = itemETag(await shown(trx, statement, companyId, id, timeZone));
-    if (patch.ifMatch.trim() !== current)
+    const tag = itemETag(before);
+    if (patch.ifMatch.trim() !== tag)
       return {
         status: 412,
         message: 'The transaction changed since the ETag you sent; read it again',
         field: 'ifMatch',
         reason: 'precondition_failed',
-        details: [{ field: 'ifMatch', text: `the current ETag is ${current}` }],
+        details: [{ field: 'ifMatch', text: `the current ETag is ${tag}` }],
       };
   }
 
@@ -143,7 +158,7 @@ async function planAnnotation(
       : {}),
     ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
   };
-  return { changes, reconcile };
+  return { changes, reconcile, before };
 }
 
 const isRefusal = (plan: Awaited<ReturnType<typeof planAnnotation>>): plan is Refusal => 'status' in plan;
@@ -154,16 +169,16 @@ async function applyAnnotation(
   statement: Statement,
   companyId: string,
   id: number | string,
-  { changes, reconcile }: { changes: Partial<Annotatable>; reconcile: boolean },
+  { changes, reconcile, before }: Plan,
   now: Date,
   context: ChangeContext,
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   const view = trx as unknown as View;
-  const before = await shown(trx, statement, companyId, id, context.timeZone);
   await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
-  const after = await shown(trx, statement, companyId, id, context.timeZone);
-  if (!before || !after) throw new Error(`transaction ${id} vanished during its update`);
+  // Read again, as its GET reads it: the names of a new category or cost center come with it.
+  const after = (await current(trx, statement, companyId, id, context.timeZone))?.shown;
+  if (!after) throw new Error(`transaction ${id} vanished during its update`);
   // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
   const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
   await recordEvent(trx, now, {
