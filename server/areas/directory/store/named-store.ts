@@ -23,6 +23,7 @@ export interface NamedEntries<Row extends NamedRow, Shown> {
   table: 'cost_centers' | 'suppliers' | 'categories';
   /** The entry in messages: "A cost center with this name already exists". */
   noun: string;
+  /** The entries in messages: "DEFAULT suppliers cannot be renamed or deleted". */
   plural: string;
   /** The prefix of its event types: `cost_center.created`. */
   event: 'cost_center' | 'supplier' | 'category';
