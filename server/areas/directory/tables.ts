@@ -48,8 +48,10 @@ export interface EstablishmentTable {
 
 export type CategoryRow = Selectable<NamedEntryTable>;
 export type EstablishmentRow = Selectable<EstablishmentTable>;
-export type NewSupplier = Insertable<NamedEntryTable>;
-export type NewCategory = Insertable<NamedEntryTable>;
+/** A supplier or category to insert: the two tables have the same columns. */
+export type NewTypedEntry = Insertable<NamedEntryTable>;
+export type NewSupplier = NewTypedEntry;
+export type NewCategory = NewTypedEntry;
 export type NewEstablishment = Insertable<EstablishmentTable>;
 
 export interface DirectoryTables {

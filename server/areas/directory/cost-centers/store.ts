@@ -5,9 +5,7 @@ import type { Db } from '../../../db/database.js';
 import type { CostCenterRow } from '../tables.js';
 import { cleanName, nameKey, uniqueName } from '../names.js';
 import { clearCostCenter } from '../../statements/public.js';
-import { touchStatementRows } from '../../statements/public.js';
-import { writeTransaction } from '../../../db/transaction.js';
-import { changedAttributes, recordEvent } from '../../events/public.js';
+import { createEntry, deleteEntry, type NamedEntries, renameEntry } from '../store/named-store.js';
 import { presentCostCenter } from './present.js';
 import { prepared } from '../../../db/prepared.js';
 
@@ -28,6 +26,18 @@ export async function findCostCenter(db: Db, companyId: string, id: string): Pro
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/** Renaming one touches the transactions classified with it; deleting one clears it from them. */
+const costCenters: NamedEntries<CostCenterRow, ReturnType<typeof presentCostCenter>> = {
+  table: 'cost_centers',
+  noun: 'cost center',
+  plural: 'cost centers',
+  event: 'cost_center',
+  find: findCostCenter,
+  show: (_db, _companyId, rows) => rows.map(presentCostCenter),
+  referencedBy: 'cost_center_id',
+  release: clearCostCenter,
+};
 
 /** A cost center row ready to insert; `responsible` is only ever set by seeding. */
 export function newCostCenter(
@@ -51,69 +61,20 @@ export function newCostCenter(
 /** Inserts cost centers; a name already used in the company is 409. */
 export async function insertCostCenters(db: Db, rows: CostCenterRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await uniqueName('cost center', () => db.insertInto('cost_centers').values(rows).execute());
+  await uniqueName(costCenters.noun, () => db.insertInto('cost_centers').values(rows).execute());
 }
 
-/** Creates one cost center (409 on a taken name) and records `cost_center.created`. */
-export async function createCostCenter(db: Db, row: CostCenterRow, actor: Actor): Promise<void> {
-  await writeTransaction(db, async (trx) => {
+/** Creates one cost center (409 on a taken name), records `cost_center.created`, answers it as shown. */
+export const createCostCenter = (db: Db, row: CostCenterRow, actor: Actor) =>
+  createEntry(db, costCenters, row, actor, async (trx) => {
     await insertCostCenters(trx, [row]);
-    await recordEvent(trx, row.created_at, {
-      companyId: row.company_id,
-      type: 'cost_center.created',
-      ...actor,
-      object: presentCostCenter(row),
-    });
+    return row;
   });
-}
 
 /** Renames a cost center; undefined when the company has no such cost center, 409 on a taken name. */
-export async function renameCostCenter(
-  db: Db,
-  companyId: string,
-  id: string,
-  name: string,
-  now: string,
-  actor: Actor = PLATFORM,
-): Promise<CostCenterRow | undefined> {
-  return writeTransaction(db, async (trx) => {
-    const before = await findCostCenter(trx, companyId, id);
-    if (!before) return undefined;
-    const after = await uniqueName('cost center', () =>
-      trx
-        .updateTable('cost_centers')
-        .set({ name: cleanName(name), name_key: nameKey(name), updated_at: now })
-        .where('company_id', '=', companyId)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-    if (after.name !== before.name) await touchStatementRows(trx, companyId, 'cost_center_id', [id], { now, ...actor });
-    await recordEvent(trx, now, {
-      companyId,
-      type: 'cost_center.updated',
-      ...actor,
-      object: presentCostCenter(after),
-      previousAttributes: changedAttributes(presentCostCenter(before), presentCostCenter(after)),
-    });
-    return after;
-  });
-}
+export const renameCostCenter = (db: Db, companyId: string, id: string, name: string, now: string, actor = PLATFORM) =>
+  renameEntry(db, costCenters, companyId, id, name, now, actor);
 
 /** Deletes a cost center and clears it from the transactions classified with it; false when absent. */
-export async function deleteCostCenter(
-  db: Db,
-  companyId: string,
-  id: string,
-  now: string,
-  actor: Actor = PLATFORM,
-): Promise<boolean> {
-  return writeTransaction(db, async (trx) => {
-    const row = await findCostCenter(trx, companyId, id);
-    if (!row) return false;
-    await clearCostCenter(trx, companyId, id, { now, ...actor });
-    await trx.deleteFrom('cost_centers').where('company_id', '=', companyId).where('id', '=', id).execute();
-    await recordEvent(trx, now, { companyId, type: 'cost_center.deleted', ...actor, object: presentCostCenter(row) });
-    return true;
-  });
-}
+export const deleteCostCenter = (db: Db, companyId: string, id: string, now: string, actor = PLATFORM) =>
+  deleteEntry(db, costCenters, companyId, id, now, actor);

@@ -18,15 +18,15 @@ export const handlers = defineHandlers({
 
   createSupplier: async ({ body }, ctx) => {
     const { companyId } = ctx.auth;
-    const row = await createSupplier(
+    const supplier = await createSupplier(
       ctx.db,
       newSupplier(companyId, body.name, 'CUSTOM', ctx.auth.companyClock.now().toISOString()),
       ctx.actor,
     );
     return {
       status: 201,
-      body: present(row),
-      headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${row.id}` },
+      body: supplier,
+      headers: { Location: `${ctx.config.baseUrl}/suppliers/v1/suppliers/${supplier.id}` },
     };
   },
 

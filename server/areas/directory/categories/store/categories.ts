@@ -1,21 +1,21 @@
 // Queries on the company's categories and their establishments.
 import { PLATFORM, type Actor } from '../../../../kit/handler.js';
 import type { Db } from '../../../../db/database.js';
-import { conflict } from '../../../../kit/errors.js';
-import type { CategoryRow, DirectoryType, NewCategory, NewEstablishment } from '../../tables.js';
-import { cleanName, idsInOrder, nameKey, uniqueName } from '../../names.js';
+import type { CategoryRow, NewCategory, NewEstablishment } from '../../tables.js';
 import { TYPE_ID } from '../../store/types.js';
-import { writeTransaction } from '../../../../db/transaction.js';
-import { changedAttributes, recordEvent } from '../../../events/public.js';
+import {
+  createEntry,
+  type IdPage,
+  insertTypedEntries,
+  insertTypedEntry,
+  type NamedEntries,
+  newTypedEntry,
+  renameEntry,
+} from '../../store/named-store.js';
 import { shownCategories } from './shown.js';
-import { touchStatementRows } from '../../../statements/public.js';
 
 /** A page in ascending id order, with one extra row to tell whether more follow. */
-export async function listCategories(
-  db: Db,
-  companyId: string,
-  page: { limit: number; after?: [number] },
-): Promise<CategoryRow[]> {
+export async function listCategories(db: Db, companyId: string, page: IdPage): Promise<CategoryRow[]> {
   let query = db.selectFrom('categories').selectAll().where('company_id', '=', companyId);
   if (page.after) query = query.where('id', '>', page.after[0]);
   return query
@@ -33,84 +33,40 @@ export async function findCategory(db: Db, companyId: string, id: number): Promi
     .executeTakeFirst();
 }
 
-export function newCategory(companyId: string, name: string, type: DirectoryType, now: string): NewCategory {
-  return {
-    company_id: companyId,
-    name: cleanName(name),
-    name_key: nameKey(name),
-    type_id: TYPE_ID[type],
-    created_at: now,
-    updated_at: now,
-  };
-}
+/**
+ * DEFAULT categories cannot be renamed or deleted; renaming one touches the transactions classified
+ * with it. Deleting categories is their own collection operation (delete.ts).
+ */
+export const categories: NamedEntries<CategoryRow, Awaited<ReturnType<typeof shownCategories>>[number]> & {
+  table: 'categories';
+} = {
+  table: 'categories',
+  noun: 'category',
+  plural: 'categories',
+  event: 'category',
+  find: findCategory,
+  show: shownCategories,
+  isDefault: (category) => category.type_id === TYPE_ID.DEFAULT,
+  referencedBy: 'custom_category_id',
+};
+
+/** A category row ready to insert. */
+export const newCategory = newTypedEntry;
 
 /** Inserts categories and answers their ids, in order; a name already used in the company is 409. */
-export async function insertCategories(db: Db, rows: NewCategory[]): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const inserted = await uniqueName('category', () =>
-    db.insertInto('categories').values(rows).returning(['id', 'name_key']).execute(),
-  );
-  return idsInOrder(rows, inserted);
-}
+export const insertCategories = (db: Db, rows: NewCategory[]) => insertTypedEntries(db, categories, rows);
 
 /** Creates one CUSTOM category (409 on a taken name), records `category.created`, answers it as shown. */
-export async function createCategory(db: Db, row: NewCategory, actor: Actor) {
-  return writeTransaction(db, async (trx) => {
-    const [id] = await insertCategories(trx, [row]);
-    const created = id === undefined ? undefined : await findCategory(trx, row.company_id, id);
-    if (!created) throw new Error('the created category was not found');
-    const [shown] = await shownCategories(trx, row.company_id, [created]);
-    await recordEvent(trx, row.created_at, {
-      companyId: row.company_id,
-      type: 'category.created',
-      ...actor,
-      object: shown,
-    });
-    return shown!;
-  });
-}
+export const createCategory = (db: Db, row: NewCategory, actor: Actor) =>
+  createEntry(db, categories, row, actor, (trx) => insertTypedEntry(trx, categories, row));
 
 export async function insertEstablishments(db: Db, rows: NewEstablishment[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('establishments').values(rows).execute();
 }
 
-export const protectedCategories = (ids: readonly number[]) =>
-  conflict(
-    'DEFAULT categories cannot be renamed or deleted',
-    ids.map((id) => `category ${id} is DEFAULT`),
-  );
-
 /** Renames a CUSTOM category; undefined when absent; 409 when DEFAULT or the name is taken. */
-export async function renameCategory(
-  db: Db,
-  companyId: string,
-  id: number,
-  name: string,
-  now: string,
-  actor: Actor = PLATFORM,
-): Promise<CategoryRow | undefined> {
-  return writeTransaction(db, async (trx) => {
-    const category = await findCategory(trx, companyId, id);
-    if (!category) return undefined;
-    if (category.type_id === TYPE_ID.DEFAULT) throw protectedCategories([id]);
-    const changes = { name: cleanName(name), name_key: nameKey(name), updated_at: now };
-    await uniqueName('category', () =>
-      trx.updateTable('categories').set(changes).where('company_id', '=', companyId).where('id', '=', id).execute(),
-    );
-    if (changes.name !== category.name)
-      await touchStatementRows(trx, companyId, 'custom_category_id', [id], { now, ...actor });
-    const renamed = { ...category, ...changes };
-    const [before, after] = await shownCategories(trx, companyId, [category, renamed]);
-    await recordEvent(trx, now, {
-      companyId,
-      type: 'category.updated',
-      ...actor,
-      object: after,
-      previousAttributes: changedAttributes(before!, after!),
-    });
-    return renamed;
-  });
-}
+export const renameCategory = (db: Db, companyId: string, id: number, name: string, now: string, actor = PLATFORM) =>
+  renameEntry(db, categories, companyId, id, name, now, actor);
 
 /** Whether the company has any category (then its directory was seeded before). */
 export async function hasCategories(db: Db, companyId: string): Promise<boolean> {

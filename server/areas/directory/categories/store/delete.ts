@@ -4,7 +4,8 @@ import type { Db } from '../../../../db/database.js';
 import { badRequest, unprocessable, ApiError } from '../../../../kit/errors.js';
 import { TYPE_ID } from '../../store/types.js';
 import { reassignCategory } from '../../../statements/public.js';
-import { protectedCategories } from './categories.js';
+import { categories } from './categories.js';
+import { protectedEntries } from '../../store/named-store.js';
 import { writeTransaction } from '../../../../db/transaction.js';
 import { shownCategories } from './shown.js';
 import { recordEvent } from '../../../events/public.js';
@@ -55,7 +56,7 @@ export async function deleteCategories(
       );
     }
     const defaults = found.filter((row) => row.type_id === TYPE_ID.DEFAULT).map((row) => row.id);
-    if (defaults.length > 0) throw protectedCategories(defaults);
+    if (defaults.length > 0) throw protectedEntries(categories, defaults);
 
     const linked = await trx
       .selectFrom('establishments')
