@@ -94,8 +94,13 @@ describe('listAuditEntries', () => {
       ['vcn.revealed', card.vcnId, revealed.response.headers.get('X-Request-Id')],
     ]);
     expect(items[0]?.details).toEqual({ format: 'csv', startDate: '2026-09-01', endDate: '2026-09-30' });
-    // The card data never reaches the log.
-    expect(JSON.stringify(items)).not.toContain(String(revealed.data?.cvv ?? 'no-cvv'));
+    // The card data never reaches the log: no value is the CVV (3 digits, which the client's IP may
+    // well contain) or holds the PAN.
+    const leaves = (value: unknown): string[] =>
+      value !== null && typeof value === 'object' ? Object.values(value).flatMap(leaves) : [String(value)];
+    const values = leaves(items);
+    expect(values).not.toContain(String(revealed.data?.cvv ?? 'no-cvv'));
+    expect(values.filter((v) => v.includes(String(revealed.data?.pan ?? 'no-pan')))).toEqual([]);
   });
 
   it('when filtered by action, actor and a time range, then only matching entries; pages follow with nextPageStartKey', async () => {
