@@ -106,7 +106,7 @@ async function main() {
       timeZone: 'America/Sao_Paulo',
       companyClock: systemClock,
     };
-    const ctx = { db, clock, config, auth, requestId: 'bench' } as unknown as HandlerContext;
+    const ctx = { db, clock, config, index: contract(), auth, requestId: 'bench' } as unknown as HandlerContext;
     const list = (query: Query) =>
       handlers.listBankingTransactions({ query, params: {}, body: undefined } as never, ctx);
 

@@ -51,6 +51,7 @@ export async function openPeer() {
       clock: systemClock,
       config,
       issuer: unavailableIssuer(),
+      index,
       auth: { ...grant, companyClock: offsetClock(systemClock, clockOffsetMs) },
       requestId: '',
       req,
