@@ -48,21 +48,18 @@ const templateName = () => `${runPrefix()}template`;
 async function createPostgresDatabase(template = 'template0'): Promise<string> {
   const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(async (c) => {
-    await c.query(
-      `create database ${name} template ${template} encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`,
-    );
+    await c.query(createDatabaseSql(name, template));
     await c.query(`alter database ${name} set synchronous_commit = off`);
   });
   return urlOf(name);
 }
 
+const createDatabaseSql = (name: string, template: string) =>
+  `create database ${name} template ${template} encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`;
+
 /** Creates the run's PostgreSQL template: an empty database, migrated to this build's latest. */
 export async function createPostgresTemplate(): Promise<void> {
-  await withAdmin((c) =>
-    c.query(
-      `create database ${templateName()} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`,
-    ),
-  );
+  await withAdmin((c) => c.query(createDatabaseSql(templateName(), 'template0')));
   const store = await openStore(urlOf(templateName()));
   await store.close();
 }

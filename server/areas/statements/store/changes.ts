@@ -171,6 +171,20 @@ const EVENT_CHUNK = 1_000;
 
 type EventsAt = { now: Date; timeZone: string; actor: Actor };
 
+/** Records one `type` event per row, each carrying the row as `present` shows it; the last row's id. */
+async function recordCreated<Row extends { id: Id }, Id>(
+  trx: Db,
+  companyId: string,
+  rows: Row[],
+  type: 'banking_transaction.created' | 'credit_card_transaction.created',
+  present: (row: Row) => unknown,
+  at: EventsAt,
+): Promise<Id | undefined> {
+  const events = rows.map((row) => ({ type, ...at.actor, object: present(row) }));
+  await recordEvents(trx, at.now, companyId, events);
+  return rows.at(-1)?.id;
+}
+
 /**
  * Records the `banking_transaction.created` events of the company's banking rows created with change
  * number `version` whose id is after `after`, at most `take` of them in id order; returns the last id
@@ -193,13 +207,14 @@ export async function recordBankingCreated(
     .orderBy('t.id')
     .limit(take)
     .execute();
-  const events = rows.map((row) => ({
-    type: 'banking_transaction.created' as const,
-    ...at.actor,
-    object: presentBanking(withAttachments(row), at.timeZone),
-  }));
-  await recordEvents(trx, at.now, companyId, events);
-  return rows.at(-1)?.id;
+  return recordCreated(
+    trx,
+    companyId,
+    rows,
+    'banking_transaction.created',
+    (row) => presentBanking(withAttachments(row), at.timeZone),
+    at,
+  );
 }
 
 /** The same for `credit_card_transaction.created`, after the credit-card id `after`. */
@@ -219,13 +234,14 @@ export async function recordCreditCardCreated(
     .orderBy('t.id')
     .limit(take)
     .execute();
-  const events = rows.map((row) => ({
-    type: 'credit_card_transaction.created' as const,
-    ...at.actor,
-    object: presentCreditCard(withAttachments(row), at.timeZone),
-  }));
-  await recordEvents(trx, at.now, companyId, events);
-  return rows.at(-1)?.id;
+  return recordCreated(
+    trx,
+    companyId,
+    rows,
+    'credit_card_transaction.created',
+    (row) => presentCreditCard(withAttachments(row), at.timeZone),
+    at,
+  );
 }
 
 /**
