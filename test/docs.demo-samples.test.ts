@@ -33,7 +33,7 @@ afterAll(async () => server?.close());
 
 /** The samples as served: (contract example's source, demo source) with the served base URL. */
 const served = async () =>
-  sampleEdits(loadBundle('public'), await demoIds(server.db)).map(
+  sampleEdits(loadBundle('public'), await demoIds(server.db, server.clock.now())).map(
     ([from, to]): [string, string] =>
       [from, to].map((s) => s.split('http://localhost:8080').join(server.baseUrl)) as [string, string],
   );
@@ -42,7 +42,7 @@ describe('samples with demo ids', () => {
   it('when the sandbox serves the docs, then the samples of operations with ids name the demo company’s', async () => {
     const edits = await served();
     expect(edits.length).toBeGreaterThan(10);
-    const ids = await demoIds(server.db);
+    const ids = await demoIds(server.db, server.clock.now());
     expect(Object.keys(ids)).toEqual(
       expect.arrayContaining([
         '/statements/v1/banking/{transactionId}',
@@ -61,7 +61,7 @@ describe('samples with demo ids', () => {
   });
 
   it('when the PATCH samples are served, then they name a cost center and a category of the demo company', async () => {
-    const ids = await demoIds(server.db);
+    const ids = await demoIds(server.db, server.clock.now());
     expect(ids['body.costCenterId']).toBeDefined();
     expect(ids['body.categoryId']).toBeDefined();
     const edits = await served();
@@ -72,7 +72,7 @@ describe('samples with demo ids', () => {
   });
 
   it('when the Try-it console is served, then its fields start with the demo company’s ids', async () => {
-    const ids = await demoIds(server.db);
+    const ids = await demoIds(server.db, server.clock.now());
     const json = /<script type="application\/json" id="try-it-operations">([\s\S]*?)<\/script>/.exec(html)![1]!;
     const operations = JSON.parse(json) as Array<{
       operationId: string;

@@ -23,7 +23,7 @@ const first = async <T>(query: { executeTakeFirst(): Promise<T | undefined> }) =
 const EXAMPLES_DAY = '2026-11-26';
 
 /** The demo company's ids for the operations' path parameters; empty when the store has no company. */
-export async function demoIds(db: Db, now: Date = new Date()): Promise<DemoIds> {
+export async function demoIds(db: Db, now: Date): Promise<DemoIds> {
   const company = await first(db.selectFrom('companies').select('id').orderBy('created_at').orderBy('id').limit(1));
   if (!company) return {};
   const c = company.id;
