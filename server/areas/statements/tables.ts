@@ -69,6 +69,9 @@ export interface BankingTransactionTable {
   /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
   created_seq?: number;
   change_seq?: number;
+  /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
+  search_sig_lo?: bigint;
+  search_sig_hi?: bigint;
 }
 
 export interface CreditCardTransactionTable {
@@ -107,6 +110,9 @@ export interface CreditCardTransactionTable {
   /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
   created_seq?: number;
   change_seq?: number;
+  /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
+  search_sig_lo?: bigint;
+  search_sig_hi?: bigint;
 }
 
 export interface IngestRunTable {
@@ -175,6 +181,8 @@ export const BANKING_COLUMNS = [
   'has_attachments',
   'created_at',
 ] as const;
+/** The search signature's columns (server/lib/search-signature.ts), written with the row, never shown. */
+export const SIGNATURE_COLUMNS = ['search_sig_lo', 'search_sig_hi'] as const;
 /** A credit-card row's columns as written (not its bookkeeping numbers). */
 export const CREDIT_CARD_COLUMNS = [
   'id',

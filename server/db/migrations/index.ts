@@ -26,6 +26,7 @@ import * as m0026 from './0026_client_management.js';
 import * as m0028 from './0028_token_signals.js';
 import * as m0029 from './0029_event_client.js';
 import * as m0031 from './0031_ingest_event_cursor.js';
+import * as m0032 from './0032_search_signatures.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0028_token_signals': m0028,
   '0029_event_client': m0029,
   '0031_ingest_event_cursor': m0031,
+  '0032_search_signatures': m0032,
 };

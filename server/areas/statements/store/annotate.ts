@@ -13,6 +13,8 @@ import { itemETag } from '../../../kit/item-etag.js';
 import { categoryIdsIn, costCenterIdsIn } from '../../directory/public.js';
 import { findBankingItem } from './banking-page.js';
 import { findCreditCardItem } from './credit-card-page.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, signatureColumns } from './search.js';
+import type { SearchDocument } from '../../../db/dialect.js';
 import { markChanged, statementWriteTransaction } from '../versions.js';
 
 interface TransactionPatch {
@@ -34,6 +36,8 @@ interface Annotatable {
   conciled_at: string | null;
   custom_category_id: number | null;
   cost_center_id: string | null;
+  search_sig_lo?: bigint;
+  search_sig_hi?: bigint;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;
@@ -55,13 +59,15 @@ async function current(
   companyId: string,
   id: number | string,
   timeZone: string,
-): Promise<{ row: Annotated; shown: Shown } | undefined> {
+): Promise<{ row: Annotated; shown: Shown; document: SearchDocument } | undefined> {
   if (statement === 'banking_transactions') {
     const item = await findBankingItem(db, companyId, Number(id));
-    return item && { row: item, shown: presentBanking(item, timeZone) as unknown as Shown };
+    return item && { row: item, shown: presentBanking(item, timeZone) as unknown as Shown, document: BANKING_DOCUMENT };
   }
   const item = await findCreditCardItem(db, companyId, String(id));
-  return item && { row: item, shown: presentCreditCard(item, timeZone) as unknown as Shown };
+  return (
+    item && { row: item, shown: presentCreditCard(item, timeZone) as unknown as Shown, document: CREDIT_CARD_DOCUMENT }
+  );
 }
 
 /** Why one transaction cannot be changed: what the single PATCH answers for it. */
@@ -104,7 +110,7 @@ async function planAnnotation(
       details: [{ field: 'id', text: 'transaction not found' }],
     };
 
-  const { row, shown: before } = item;
+  const { row, shown: before, document } = item;
   if (patch.ifMatch !== undefined) {
     const tag = itemETag(before);
     if (patch.ifMatch.trim() !== tag)
@@ -149,7 +155,10 @@ async function planAnnotation(
   // Only what differs from the row: setting a field to its value changes nothing.
   const sameCostCenter = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
   const changes: Partial<Annotatable> = {
-    ...(patch.notes !== undefined && patch.notes !== row.notes ? { notes: patch.notes } : {}),
+    // New notes, a new search document: its signature is written with them.
+    ...(patch.notes !== undefined && patch.notes !== row.notes
+      ? { notes: patch.notes, ...signatureColumns(document, { ...row, notes: patch.notes }) }
+      : {}),
     ...(patch.categoryId !== undefined && patch.categoryId !== Number(row.custom_category_id ?? Number.NaN)
       ? { custom_category_id: patch.categoryId }
       : {}),

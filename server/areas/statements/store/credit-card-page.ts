@@ -3,13 +3,23 @@
 // the same query.
 import type { Db } from '../../../db/database.js';
 import { literalLimit } from '../../../db/dialect.js';
-import type { CreditCardTransactionRow } from '../tables.js';
+import { CREDIT_CARD_COLUMNS, type CreditCardTransactionRow, type SIGNATURE_COLUMNS } from '../tables.js';
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { CREDIT_CARD_DOCUMENT, matchesSearch, type SearchWord } from './search.js';
 
-export interface CreditCardItem extends CreditCardTransactionRow {
+/** A record's columns as an item reads them: all but its search signature. */
+type ItemRow = Omit<CreditCardTransactionRow, (typeof SIGNATURE_COLUMNS)[number]>;
+const ITEM_COLUMNS = [
+  ...CREDIT_CARD_COLUMNS,
+  'ingest_run_id',
+  'created_seq',
+  'change_seq',
+] as const satisfies ReadonlyArray<keyof ItemRow>;
+const itemColumns = ITEM_COLUMNS.map((c) => `t.${c}` as const);
+
+export interface CreditCardItem extends ItemRow {
   user_email: string | null;
   custom_category_name: string | null;
   cost_center_name: string | null;
@@ -69,7 +79,7 @@ async function withDetails(base: ReturnType<typeof detailsQuery>): Promise<Credi
 export const creditCardItems = (db: Db) =>
   db
     .selectFrom('credit_card_transactions as t')
-    .selectAll('t')
+    .select(itemColumns)
     .select((eb) => attachmentsOfRow(db, 'credit_card_transactions', eb))
     .$call(withDisplayNames);
 

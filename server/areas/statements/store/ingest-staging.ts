@@ -7,11 +7,13 @@ import type { Database } from '../../../db/database.js';
 import {
   BANKING_COLUMNS,
   CREDIT_CARD_COLUMNS,
+  SIGNATURE_COLUMNS,
   type NewBankingTransaction,
   type NewCreditCardTransaction,
   type StagedBankingTable,
   type StagedCreditCardTable,
 } from '../tables.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, signed } from './search.js';
 import { addBillTotals, applyBalances, openBills } from './insert.js';
 import { registerCards } from '../cards/register.js';
 import { chunks } from '../../../lib/chunks.js';
@@ -28,8 +30,10 @@ type Columns<T> = ReadonlyArray<Exclude<keyof T, 'run_id' | 'seq'>>;
 /** Compile-time check that a column list names every column of its table. */
 type Every<T, L extends Columns<T>> = Exclude<keyof T, 'run_id' | 'seq' | L[number]> extends never ? L : never;
 
-const bankingColumns: Every<StagedBankingTable, typeof BANKING_COLUMNS> = BANKING_COLUMNS;
-const creditCardColumns: Every<StagedCreditCardTable, typeof CREDIT_CARD_COLUMNS> = CREDIT_CARD_COLUMNS;
+const BANKING_STAGED = [...BANKING_COLUMNS, ...SIGNATURE_COLUMNS] as const;
+const CREDIT_CARD_STAGED = [...CREDIT_CARD_COLUMNS, ...SIGNATURE_COLUMNS] as const;
+const bankingColumns: Every<StagedBankingTable, typeof BANKING_STAGED> = BANKING_STAGED;
+const creditCardColumns: Every<StagedCreditCardTable, typeof CREDIT_CARD_STAGED> = CREDIT_CARD_STAGED;
 
 /** The statement tables' column defaults: the staging tables have none. */
 const DEFAULTS = { iof_amount_minor: 0, notes: '', conciled: 0, has_attachments: 0 };
@@ -37,7 +41,7 @@ const DEFAULTS = { iof_amount_minor: 0, notes: '', conciled: 0, has_attachments:
 export async function stageBanking(trx: Trx, runId: string, first: number, rows: NewBankingTransaction[]) {
   const staged = rows.map(({ id: _id, ingest_run_id: _run, ...row }, i) => ({
     ...DEFAULTS,
-    ...row,
+    ...signed(BANKING_DOCUMENT, row),
     run_id: runId,
     seq: first + i,
   }));
@@ -47,7 +51,7 @@ export async function stageBanking(trx: Trx, runId: string, first: number, rows:
 export async function stageCreditCards(trx: Trx, runId: string, first: number, rows: NewCreditCardTransaction[]) {
   const staged = rows.map(({ ingest_run_id: _run, ...row }, i) => ({
     ...DEFAULTS,
-    ...row,
+    ...signed(CREDIT_CARD_DOCUMENT, row),
     run_id: runId,
     seq: first + i,
   }));

@@ -7,6 +7,7 @@ import { closingDateOf } from '../bills/cycle.js';
 import { chunks } from '../../../lib/chunks.js';
 import { nextStatementVersion } from '../versions.js';
 import { registerCards } from '../cards/register.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, signed } from './search.js';
 
 type Trx = Kysely<Database>;
 
@@ -27,7 +28,8 @@ async function numbered<T extends { company_id: string }>(trx: Trx, rows: T[]): 
 export async function insertBankingTransactions(trx: Trx, rows: NewBankingTransaction[], now: Date): Promise<number[]> {
   const ids: number[] = [];
   for (const batch of chunks(await numbered(trx, rows), BATCH)) {
-    const inserted = await trx.insertInto('banking_transactions').values(batch).returning('id').execute();
+    const values = batch.map((row) => signed(BANKING_DOCUMENT, row));
+    const inserted = await trx.insertInto('banking_transactions').values(values).returning('id').execute();
     ids.push(...inserted.map((r) => r.id));
   }
   await applyBalances(trx, rows, now);
@@ -108,6 +110,9 @@ export async function insertCreditCardTransactions(
   const totals = await openBills(trx, rows, now);
   await registerCards(trx, rows, now);
   for (const batch of chunks(await numbered(trx, rows), BATCH))
-    await trx.insertInto('credit_card_transactions').values(batch).execute();
+    await trx
+      .insertInto('credit_card_transactions')
+      .values(batch.map((row) => signed(CREDIT_CARD_DOCUMENT, row)))
+      .execute();
   await addBillTotals(trx, totals);
 }

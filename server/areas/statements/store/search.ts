@@ -2,11 +2,15 @@
 // description, notes, counterparty or merchant, or platform category (the search documents of
 // migration 0020, indexed on both stores), or in the name of its company category or cost center —
 // compared without case and accents, also inside longer words ("cafe" finds "Cafeteria" and "Café").
+// Each row also carries the signature of its document's trigrams (server/lib/search-signature.ts),
+// checked inside the ordered index a page walks, so only the rows that may match are read.
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
 import { documentHolds, documentMatches, type SearchDocument } from '../../../db/dialect.js';
 import { categoriesAndCostCenters } from '../../directory/public.js';
 import { badRequest } from '../../../kit/errors.js';
+import { fold, signatureOf } from '../../../lib/search-signature.js';
+import { sql } from 'kysely';
 
 export const BANKING_DOCUMENT: SearchDocument = {
   key: 'id',
@@ -21,9 +25,6 @@ export const CREDIT_CARD_DOCUMENT: SearchDocument = {
   ftsTable: 'credit_card_search',
   ftsKey: 'id',
 };
-
-/** Lower case, without accents: how both sides of a search compare. */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The shortest word searched: what a trigram index can look up. */
 const MIN_WORD = 3;
@@ -79,20 +80,39 @@ export async function resolveSearch(
 
 type Row = 'banking_transactions' | 'credit_card_transactions';
 
+/** The search signature's columns of a row, from its document's columns (absent columns count as empty). */
+export function signatureColumns(doc: SearchDocument, row: object): { search_sig_lo: bigint; search_sig_hi: bigint } {
+  const values = row as Record<string, unknown>;
+  const [lo, hi] = signatureOf(doc.columns.map((c) => values[c] ?? '').join(' '));
+  return { search_sig_lo: lo, search_sig_hi: hi };
+}
+
+/** A row to write, with its search signature. */
+export const signed = <T extends object>(doc: SearchDocument, row: T) => ({ ...row, ...signatureColumns(doc, row) });
+
 /** The condition of a search on a statement row: every word found somewhere. */
 export function matchesSearch<T extends Row>(
   db: Db,
   doc: SearchDocument,
   words: readonly SearchWord[],
 ): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
+  // The words only a row's own text can hold (no category or cost center name holds them): the
+  // row's signature must hold their trigrams, checked first, inside the index.
+  const own = words.filter((w) => w.categoryIds.length === 0 && w.costCenterIds.length === 0);
+  const [lo, hi] = signatureOf(own.map((w) => w.word).join(' '));
+  const signature =
+    own.length > 0
+      ? [sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo}`, sql<SqlBool>`(search_sig_hi & ${hi}) = ${hi}`]
+      : [];
   return (eb) =>
-    eb.and(
-      words.map(({ word, categoryIds, costCenterIds, walk }) => {
+    eb.and([
+      ...signature,
+      ...words.map(({ word, categoryIds, costCenterIds, walk }) => {
         const any: Expression<SqlBool>[] = [documentHolds(db, doc, word, walk) as unknown as Expression<SqlBool>];
         const e = eb as unknown as ExpressionBuilder<Database, 'banking_transactions'>;
         if (categoryIds.length > 0) any.push(e('custom_category_id', 'in', categoryIds) as Expression<SqlBool>);
         if (costCenterIds.length > 0) any.push(e('cost_center_id', 'in', costCenterIds) as Expression<SqlBool>);
         return any.length === 1 ? any[0]! : eb.or(any);
       }),
-    );
+    ]);
 }
