@@ -58,11 +58,15 @@ export async function up(db: Kysely<any>): Promise<void> {
         from ${sql.table(doc.table)} ${after === undefined ? sql`` : sql`where ${sql.raw(key)} > ${after}`}
         order by ${sql.raw(key)} limit ${sql.lit(BATCH)}`.execute(db);
       if (rows.length === 0) break;
-      for (const row of rows) {
+      // One statement per batch (UPDATE … FROM a VALUES list: SQLite and PostgreSQL alike).
+      const keyType = sql.raw(doc.table === 'credit_card_transactions' && pg ? 'text' : 'bigint');
+      const values = rows.map((row) => {
         const [lo, hi] = signatureOf(row.doc);
-        await sql`update ${sql.table(doc.table)} set search_sig_lo = ${lo}, search_sig_hi = ${hi}
-          where ${sql.raw(key)} = ${row.k}`.execute(db);
-      }
+        return sql`(cast(${row.k} as ${keyType}), cast(${lo} as bigint), cast(${hi} as bigint))`;
+      });
+      await sql`update ${sql.table(doc.table)} set search_sig_lo = s.lo, search_sig_hi = s.hi
+        from (select column1 as k, column2 as lo, column3 as hi from (values ${sql.join(values)}) as v) as s
+        where ${sql.raw(`${doc.table}.${key}`)} = s.k`.execute(db);
       after = rows[rows.length - 1]!.k;
     }
   }
