@@ -103,21 +103,10 @@ export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string
 const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
 /**
- * How many rows (of every company) hold `word`, counted up to `limit`, on SQLite: whether a page
- * should walk its ordered index (many matches) or fetch the matches (few). PostgreSQL plans
- * that itself from its statistics: undefined there.
+ * Whether a page of a search may walk its ordered index checking each row's signature (SQLite). On
+ * PostgreSQL its planner chooses between the pg_trgm index and the order itself, from its statistics.
  */
-export async function documentMatches(
-  db: Kysely<any>,
-  doc: SearchDocument,
-  word: string,
-  limit: number,
-): Promise<number | undefined> {
-  if (storeKind(db) === 'postgres') return undefined;
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(doc.ftsTable)}
-    where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)} limit ${sql.lit(limit)})`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
+export const walksSearchPages = (db: Kysely<any>): boolean => storeKind(db) === 'sqlite';
 
 /**
  * The UTC quarter-hour an instant column falls in, as `YYYY-MM-DDTHH:M` (M: 0, 15, 30 or 45): every

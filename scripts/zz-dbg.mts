@@ -1,0 +1,14 @@
+import { openStore } from '../server/db/store.js';
+import { BANKING_DOCUMENT, resolveSearch, searchWords } from '../server/areas/statements/store/search.js';
+import { signatureOf } from '../server/lib/search-signature.js';
+import { sql } from 'kysely';
+const store = await openStore(process.argv[2]!);
+const db = store.db;
+const companyId = (await db.selectFrom('companies').select('id').where('name', 'like', 'Benchmark%').executeTakeFirstOrThrow()).id;
+console.log(JSON.stringify(await resolveSearch(db, companyId, searchWords('reembolso'), BANKING_DOCUMENT)));
+const [lo, hi] = signatureOf('reembolso');
+const r = await sql`select count(*) n, sum((lo & ${lo}) = ${lo} and (hi & ${hi}) = ${hi}) p, min(d) a, max(d) b from (select search_sig_lo lo, search_sig_hi hi, transaction_date d from banking_transactions where company_id = ${companyId} order by transaction_date desc, id desc limit 4000)`.execute(db);
+console.log(r.rows);
+const r2 = await sql`select notes, count(*) n from (select notes from banking_transactions where company_id = ${companyId} order by transaction_date desc, id desc limit 4000) group by 1 order by 2 desc limit 12`.execute(db);
+console.log(r2.rows);
+await store.close();

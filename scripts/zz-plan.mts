@@ -1,0 +1,15 @@
+import { openStore } from '../server/db/store.js';
+import { bankingPageRowsQuery } from '../server/areas/statements/store/banking-page.js';
+import { BANKING_DOCUMENT, resolveSearch, searchWords } from '../server/areas/statements/store/search.js';
+import { sql } from 'kysely';
+const store = await openStore(process.argv[2]!);
+const db = store.db;
+const companyId = (await db.selectFrom('companies').select('id').where('name', 'like', 'Benchmark%').executeTakeFirstOrThrow()).id;
+const search = await resolveSearch(db, companyId, searchWords(process.argv[3] ?? 'reembolso'), BANKING_DOCUMENT);
+const q = { companyId, sort: { field: 'transactionDate', direction: 'desc' }, take: 21, filters: { search } } as never;
+const c = bankingPageRowsQuery(db, q).compile();
+console.log(c.sql.slice(0, 1500));
+const plan = await sql.raw(`explain query plan ${c.sql}`).execute(db).catch(() => undefined);
+const r = await db.executeQuery({ ...c, sql: `explain query plan ${c.sql}` } as never);
+console.log((r.rows as Array<{ detail: string }>).map((x) => x.detail).join('\n'));
+await store.close();
