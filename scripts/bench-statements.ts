@@ -3,6 +3,7 @@
 // each filter alone and all filters together, word searches (`q`), each with its ratio to page 1, and the EXPLAIN QUERY
 // PLAN of each query. It calls the list handler directly (the same code as over HTTP, minus HTTP).
 // Usage: npm run bench:statements [-- --rows 1000000 --others 9 --other-rows 100000 --runs 200 --warmup 20 --db FILE]
+// [--only TEXT]: page 1 and the cases whose name holds TEXT (e.g. `--only q=`).
 // With --db, the seeded database is kept in FILE and reused by the next run. --db postgres://… runs
 // the same cases on PostgreSQL (EXPLAIN instead of EXPLAIN QUERY PLAN); the database should be empty
 // or hold a previous run's data.
@@ -38,6 +39,7 @@ const OTHERS = arg('others', 9);
 const OTHER_ROWS = arg('other-rows', 100_000);
 const RUNS = arg('runs', 200);
 const WARMUP = arg('warmup', 20);
+const only = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const dbArg = process.argv.indexOf('--db') > 0 ? process.argv[process.argv.indexOf('--db') + 1] : undefined;
 type Query = Input<'listBankingTransactions'>['query'];
 
@@ -251,6 +253,8 @@ async function main() {
       { sorting: 'totalTransactionAmount:desc', amountLt: 1000 },
     ]);
 
+    if (only !== undefined)
+      cases.splice(0, cases.length, ...cases.filter(([name], i) => i === 0 || name.includes(only)));
     // The store's page query, as the handler runs it after parsing (responsibleEmail resolved).
     const prepared = await Promise.all(
       cases.map(async ([, query]) => {

@@ -94,22 +94,30 @@ export async function resolveSearch(
   return walk ? named.map((w) => ({ ...w, walk })) : named;
 }
 
-/** How many of the company's PROBE newest rows have a signature holding every word. */
+/**
+ * How many of the company's PROBE newest rows have a signature holding every word: counted inside
+ * the ordered index from the PROBE-th newest row's time (rows sharing that instant count too).
+ */
 async function passing(db: Db, table: Row, companyId: string, words: string[]): Promise<number> {
   const [lo, hi] = signatureOf(words.join(' '));
-  const newest = (db as Kysely<Database>)
+  const store = db as Kysely<Database>;
+  const oldest = await store
     .selectFrom(table)
-    .select(['search_sig_lo as lo', 'search_sig_hi as hi'])
+    .select('transaction_date')
     .where('company_id', '=', companyId)
     .orderBy('transaction_date', 'desc')
     .orderBy('id', 'desc')
-    .limit(PROBE);
-  const row = await db
-    .selectFrom(newest.as('n'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(sql<SqlBool>`(lo & ${lo}) = ${lo}`)
-    .where(sql<SqlBool>`(hi & ${hi}) = ${hi}`)
+    .limit(1)
+    .offset(PROBE - 1)
     .executeTakeFirst();
+  let count = store
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('company_id', '=', companyId)
+    .where(sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo}`)
+    .where(sql<SqlBool>`(search_sig_hi & ${hi}) = ${hi}`);
+  if (oldest) count = count.where('transaction_date', '>=', oldest.transaction_date);
+  const row = await count.executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
