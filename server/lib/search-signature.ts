@@ -17,7 +17,7 @@ const SPELLED_LETTER = new RegExp(`[${Object.keys(SPELLED).join('')}]`);
 const SPELLED_LETTERS = new RegExp(SPELLED_LETTER.source, 'g');
 
 /** A signature: the low and high 64 bits, as SQL's signed 64-bit integers. */
-export type Signature = readonly [bigint, bigint];
+type Signature = readonly [bigint, bigint];
 
 const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 
