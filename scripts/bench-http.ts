@@ -16,8 +16,11 @@
 // answers over all rounds (`shed`), and the service's req/s over each further target's (`service × it`:
 // over the floor, over Prism…).
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when `taskset` exists.
+// Every server runs compiled, as production runs it: ours from `dist/` (rebuilt first) through
+// `bin/finance.js`, the peers transpiled beside it (bench-http/compiled.ts); `--tsx` runs the sources
+// through tsx instead (each process then carries tsx's loader: ~100 MB more resident memory).
 // Usage: npm run bench -- [--quick] [--json] [--rounds 3] [--duration 5] [--connections 10,50]
-//        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR]
+//        [--only <substring,…>] [--validation] [--transactions 100000] [--db FILE] [--profile DIR] [--tsx]
 //   --validation  also runs the server with response validation on (its cost, as a ratio)
 //   --db FILE     keeps the seeded database in FILE and reuses it on the next run
 //   --profile DIR runs the server under `node --cpu-prof`, profiles written to DIR on exit (the
@@ -28,7 +31,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import {
   BENCH_SECRETS,
@@ -41,6 +44,7 @@ import {
 import type { Recording } from './bench-http/replay.js';
 import { mainThreadProfiles, topSelfTime } from './bench-http/profile-top.js';
 import { cpuMs, GcLog, tailTable, timeWait, type TailSample } from './bench-http/tail.js';
+import { buildServer, compilePeers } from './bench-http/compiled.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -55,10 +59,11 @@ const ONLY = option('only')?.split(',');
 const PROFILE = option('profile');
 const BASELINE = option('baseline');
 const TAIL = flag('tail');
+const TSX = flag('tsx');
 
 const pinned = spawnSync('taskset', ['--version']).status === 0;
 const onCpu = (cpu: number, command: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...command] : command);
-const NODE = [process.execPath, '--import', 'tsx'];
+const NODE = TSX ? [process.execPath, '--import', 'tsx'] : [process.execPath];
 
 interface Target {
   name: string;
@@ -204,6 +209,14 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const file = keep ?? join(dir, 'bench.sqlite');
   const data = await prepareDatabase(file, TRANSACTIONS);
+  if (!TSX) {
+    buildServer();
+    if (BASELINE) buildServer(BASELINE);
+  }
+  /** A peer's script: the source under tsx, otherwise its compiled copy. */
+  const script = TSX ? (name: string) => `scripts/bench-http/${name}.ts` : compilePeers(join(dir, 'compiled'));
+  /** `finance serve` of a checkout: its sources under tsx, otherwise its `dist/` through its `bin/finance.js`. */
+  const finance = (checkout: string) => resolve(checkout, TSX ? 'server/cli/main.ts' : 'bin/finance.js');
   const targets: Target[] = [];
   try {
     const production = {
@@ -216,7 +229,7 @@ async function main() {
     const serve = (port: number, extra: string[] = []) => [
       ...NODE,
       ...extra,
-      'server/cli/main.ts',
+      finance('.'),
       'serve',
       '--db',
       file,
@@ -240,11 +253,9 @@ async function main() {
     for (const e of all) recordings.push(await record(base, tokenFor(data, e), e));
     const recordFile = join(dir, 'recordings.json');
     writeFileSync(recordFile, JSON.stringify(recordings));
-    targets.push(
-      start('bare Express', 48_102, [...NODE, 'scripts/bench-http/replay.ts', 'express', recordFile, '48102']),
-    );
-    targets.push(start('node:http', 48_103, [...NODE, 'scripts/bench-http/replay.ts', 'node', recordFile, '48103']));
-    targets.push(start(FLOOR, 48_106, [...NODE, 'scripts/bench-http/replay.ts', 'validator', recordFile, '48106']));
+    targets.push(start('bare Express', 48_102, [...NODE, script('replay'), 'express', recordFile, '48102']));
+    targets.push(start('node:http', 48_103, [...NODE, script('replay'), 'node', recordFile, '48103']));
+    targets.push(start(FLOOR, 48_106, [...NODE, script('replay'), 'validator', recordFile, '48106']));
     targets.push(
       start(PRISM, 48_107, [
         process.execPath,
@@ -258,14 +269,14 @@ async function main() {
       ]),
     );
     /** A same-work peer on the seeded file, given the recordings (its profile in DIR/<profile>). */
-    const peer = (name: string, port: number, script: string, profile: string, extra: string[] = []) =>
+    const peer = (label: string, port: number, name: string, profile: string, extra: string[] = []) =>
       start(
-        name,
+        label,
         port,
         [
           ...NODE,
           ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILE, profile)] : []),
-          `scripts/bench-http/${script}`,
+          script(name),
           file,
           String(port),
           recordFile,
@@ -273,9 +284,9 @@ async function main() {
         ],
         production,
       );
-    const sameWork = peer(SAME_WORK, 48_108, 'same-work.ts', 'same-work');
-    const fastify = peer(FASTIFY, 48_109, 'fastify-peer.ts', 'fastify');
-    const duties = peer(DUTIES, 48_110, 'fastify-peer.ts', 'fastify-duties', ['duties']);
+    const sameWork = peer(SAME_WORK, 48_108, 'same-work', 'same-work');
+    const fastify = peer(FASTIFY, 48_109, 'fastify-peer', 'fastify');
+    const duties = peer(DUTIES, 48_110, 'fastify-peer', 'fastify-duties', ['duties']);
     targets.push(sameWork, fastify, duties);
     if (flag('validation')) {
       targets.push(
@@ -287,7 +298,7 @@ async function main() {
         start(
           `service at ${BASELINE}`,
           48_105,
-          [...NODE, join(BASELINE, 'server/cli/main.ts'), 'serve', '--db', file, '--port', '48105'],
+          [...NODE, finance(BASELINE), 'serve', '--db', file, '--port', '48105'],
           production,
           BASELINE,
         ),

@@ -1,4 +1,4 @@
-// `npm run bench:soak`: hours, not minutes. Starts the real server (`finance serve`, one process,
+// `npm run bench:soak`: hours, not minutes. Starts the real server (`finance serve` from the compiled `dist/`, one process,
 // sandbox mode so the test helpers answer) on a seeded SQLite file and drives a steady, moderate
 // mixed workload for a configurable time: reads (lists, an item), writes (cost centers), CSV
 // exports, the sandbox's transaction helpers, webhook deliveries to a local receiver (every write
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../server/db/store.js';
 import { prepareDatabase } from './bench-http/setup.js';
+import { buildServer } from './bench-http/compiled.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -191,7 +192,9 @@ async function main() {
     WEBHOOKS_ALLOW_PRIVATE: 'true',
     DATA_DIR: join(dir, 'files'),
   };
-  const [bin, ...args] = [...NODE, 'server/cli/main.ts', 'serve', '--db', file, '--port', String(PORT)];
+  // The server as production runs it: the compiled `dist/`, rebuilt first.
+  buildServer();
+  const [bin, ...args] = [process.execPath, 'bin/finance.js', 'serve', '--db', file, '--port', String(PORT)];
   const server = spawn(bin!, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${PORT}`;
   try {
