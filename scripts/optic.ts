@@ -105,7 +105,9 @@ let comparing = false;
  * object, so replacing its members here reaches every caller.
  */
 function readEachPointerOnce(require: NodeJS.Require): void {
-  const helpers = (require('@useoptic/json-pointer-helpers') as { jsonPointerHelpers: PointerHelpers })
+  // optic's own copy, as its packages resolve it (a dependency of theirs, not of this project).
+  const fromOptic = createRequire(require.resolve('@useoptic/openapi-utilities'));
+  const helpers = (fromOptic('@useoptic/json-pointer-helpers') as { jsonPointerHelpers: PointerHelpers })
     .jsonPointerHelpers;
   const { get, pop } = helpers;
   const nodes = new WeakMap<object, Map<string, unknown>>();
