@@ -51,6 +51,7 @@ function load(): OpticModules {
   const require = createRequire(import.meta.url);
   const build = (file: string) => require(`@useoptic/optic/build/${file}`);
   readEachSourcemapOnce(require);
+  readEachPointerOnce(require);
   const { createOpticClient } = build('client');
   modules = {
     loadSpec: build('utils/spec-loaders').loadSpec,
@@ -91,6 +92,49 @@ function readEachSourcemapOnce(require: NodeJS.Require): void {
   };
 }
 
+/** True while a comparison runs: then the two loaded documents no longer change. */
+let comparing = false;
+
+/**
+ * optic's rule runner builds the facts of a body's properties again for every rule, each one's node
+ * and its parent's read by JSON pointer: splitting, unescaping and walking the same pointers was
+ * ~60 % of the gate against the released baseline (a CPU profile: json-pointer-helpers' get, parse,
+ * unescape, pop). While a comparison runs the documents do not change (they are changed only as they
+ * load, when denormalized), so a pointer's node is read once per document; a pointer's parent is a
+ * function of the text alone. Callers reach these through the package's shared `jsonPointerHelpers`
+ * object, so replacing its members here reaches every caller.
+ */
+function readEachPointerOnce(require: NodeJS.Require): void {
+  // optic's own copy, as its packages resolve it (a dependency of theirs, not of this project).
+  const fromOptic = createRequire(require.resolve('@useoptic/openapi-utilities'));
+  const helpers = (fromOptic('@useoptic/json-pointer-helpers') as { jsonPointerHelpers: PointerHelpers })
+    .jsonPointerHelpers;
+  const { get, pop } = helpers;
+  const nodes = new WeakMap<object, Map<string, unknown>>();
+  helpers.get = (document, pointer) => {
+    if (!comparing || typeof pointer !== 'string' || typeof document !== 'object' || document === null)
+      return get(document, pointer);
+    let known = nodes.get(document);
+    if (!known) nodes.set(document, (known = new Map()));
+    if (known.has(pointer)) return known.get(pointer);
+    const node = get(document, pointer);
+    known.set(pointer, node);
+    return node;
+  };
+  const parents = new Map<string, string>();
+  helpers.pop = (pointer) => {
+    const text = pointer.toString();
+    let parent = parents.get(text);
+    if (parent === undefined) parents.set(text, (parent = pop(text)));
+    return parent;
+  };
+}
+
+interface PointerHelpers {
+  get(document: unknown, pointer: string | string[]): unknown;
+  pop(pointer: string): string;
+}
+
 /** Compares two OpenAPI files (JSON or YAML) with optic's breaking-change checks. */
 export async function opticCompare(baseFile: string, headFile: string): Promise<OpticComparison> {
   const { loadSpec, compute, config } = load();
@@ -99,7 +143,12 @@ export async function opticCompare(baseFile: string, headFile: string): Promise<
     loadSpec(resolve(baseFile), config, options),
     loadSpec(resolve(headFile), config, options),
   ]);
-  const result = await compute(specs as [unknown, unknown], config, { check: true, path: resolve(headFile) });
+  comparing = true;
+  const result = await compute(specs as [unknown, unknown], config, { check: true, path: resolve(headFile) }).finally(
+    () => {
+      comparing = false;
+    },
+  );
   return {
     failures: result.specResults.results.filter((rule) => !rule.passed && !rule.exempted && rule.severity >= 2),
     endpoints: Object.values(result.changelogData.endpoints),

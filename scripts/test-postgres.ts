@@ -32,7 +32,8 @@ if (problem) {
 
 // Files that never reach the store the run chose (the contract's own checks, the packed client, the
 // docs page, the validator against its stock self, the code's own rules, the settings, the webhook
-// signature helper; the shutdown test runs a SQLite sandbox of its own), or whose outcome the store
+// signature helper, the MCP tool catalog read from the contract; the shutdown test runs a SQLite
+// sandbox of its own), or whose outcome the store
 // cannot change (the client's retries against faults in its transport, the address `serve` listens on,
 // a flood of Content-Type values against the validator's caches), run once, in the SQLite pass.
 const storeFree = [
@@ -48,6 +49,7 @@ const storeFree = [
   'test/areas.table-owners.test.ts',
   'test/config.settings.test.ts',
   'test/engines.test.ts',
+  'test/mcp.catalog.test.ts',
   'test/server.shutdown.test.ts',
   'test/client.retries.test.ts',
   'test/cli.serve-host.test.ts',

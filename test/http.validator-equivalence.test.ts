@@ -9,7 +9,7 @@ import {
   validatorOptions,
 } from '../server/http/validator/validator.js';
 import { loopbackApps, matched } from './support/validator-apps.js';
-import { candidatesOf, operationsOf, type Candidate } from './support/hostile.js';
+import { candidatesOf, operationsOf, unsent, type Candidate } from './support/hostile.js';
 
 const SEEDS = [1, 2];
 const MALFORMED_URI = "malformed uri'";
@@ -87,6 +87,8 @@ async function verdict(baseUrl: string, c: Candidate): Promise<Record<string, un
 }
 
 const operations = operationsOf(loadBundle('internal'));
+/** The candidates' requests sent so far, by every seed. */
+const sent = new Set<string>();
 /** Real-looking ids are not needed: without a store, any id the contract allows is as good. */
 const ids = () => undefined;
 
@@ -108,17 +110,18 @@ describe('the validator as driven here and the stock middleware', () => {
     'when every operation gets its example request and its hostile candidates (seed %i), then both give the same verdict',
     async (seed) => {
       const problems: string[] = [];
-      let sent = 0;
+      let asked = 0;
       let accepted = 0;
+      // Each seed sends the example requests, and the candidates no earlier seed sent.
       const requests = operations.flatMap((op) => {
         const candidates = candidatesOf(op, ids, seed);
         const unknown = candidates.find((c) => c.label === 'unknown query parameter');
-        return unknown ? [exampleRequest(unknown), ...candidates] : candidates;
+        return [...(unknown ? [exampleRequest(unknown)] : []), ...unsent(candidates, sent)];
       });
       // Eight requests in flight to each side: the verdicts do not depend on the order they are asked.
       const check = async (c: Candidate) => {
         const [a, b] = await Promise.all([verdict(ours, c), verdict(theirs, c)]);
-        sent += 1;
+        asked += 1;
         if (a.accepted) accepted += 1;
         try {
           // A path parameter that is not valid percent-encoding never reaches our validator: the
@@ -140,9 +143,9 @@ describe('the validator as driven here and the stock middleware', () => {
           while (next < requests.length) await check(requests[next++]!);
         }),
       );
-      expect(sent).toBeGreaterThan(1000);
+      expect(asked).toBeGreaterThan(1000);
       expect(accepted).toBeGreaterThan(operations.length / 2);
-      expect(problems, `${problems.length} of ${sent} differ:\n${problems.slice(0, 20).join('\n')}`).toEqual([]);
+      expect(problems, `${problems.length} of ${asked} differ:\n${problems.slice(0, 20).join('\n')}`).toEqual([]);
     },
     240_000,
   );
