@@ -10,10 +10,6 @@ if (!existsSync(main)) {
   process.exit(1);
 }
 process.setSourceMapsEnabled(true);
-// A server's V8 heap settings (dist/http/ops/heap-growth.js), before the modules load: their start-up
-// garbage is then collected as tightly as what requests leave.
-if (process.argv[2] === 'serve')
-  (await import(new URL('../dist/http/ops/heap-growth.js', import.meta.url).href)).boundHeapGrowth();
 // Tracing is loaded first, and only when asked for: it must see express and pg being imported.
 if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) await import(new URL('../dist/telemetry.js', import.meta.url).href);
 await import(main.href);

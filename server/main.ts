@@ -36,7 +36,6 @@ import { docsPath } from './docs.js';
 import { contract } from './contract/index.js';
 import { productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
-import { boundHeapGrowth } from './http/ops/heap-growth.js';
 
 /** DATABASE_START_TIMEOUT_MS (checked by checkSettings). */
 const startTimeoutMs = () => Number(process.env.DATABASE_START_TIMEOUT_MS || 30_000);
@@ -163,7 +162,6 @@ export async function serve({
 }: ServeOptions): Promise<Server | undefined> {
   checkSettings({ ...process.env, PORT: String(port), DATABASE_URL: dbPath });
   if (workers > 1 && cluster.isPrimary) return primary(port, host, dbPath, workers);
-  boundHeapGrowth();
   const store = await openStoreAtStart(dbPath, startTimeoutMs());
   const { db } = store;
   const prepared = cluster.isWorker ? await workerConfig(store, port) : await prepare(store, port);
