@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { fold, signatureOf } from '../server/lib/search-signature.js';
 
 /** Whether `outer` holds every bit of `inner`, as the page's SQL checks it. */
-const holds = (outer: readonly [bigint, bigint], inner: readonly [bigint, bigint]) =>
-  (outer[0] & inner[0]) === inner[0] && (outer[1] & inner[1]) === inner[1];
+const holds = (outer: readonly [number, number], inner: readonly [number, number]) =>
+  (BigInt(outer[0]) & BigInt(inner[0])) === BigInt(inner[0]) &&
+  (BigInt(outer[1]) & BigInt(inner[1])) === BigInt(inner[1]);
 
 // Text as statements hold it: Portuguese words with accents, cedillas, digits, punctuation, other scripts.
 const letters = fc.constantFrom(...'abcçdeéêfghiíjklmnoóôõpqrstuúvwxyzÁÂÃÇÉÍÓÚæøßœ0123456789-–./&'.split(''));

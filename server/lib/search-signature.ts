@@ -1,5 +1,6 @@
-// A statement row's search signature: a 128-bit Bloom filter of the trigrams of its search document
-// (search.ts), folded as a search folds (lower case, no accents), stored in two 64-bit integer columns
+// A statement row's search signature: a 104-bit Bloom filter of the trigrams of its search document
+// (search.ts), folded as a search folds (lower case, no accents), stored in two integer columns of 52
+// bits each (every value a safe JavaScript integer, read back exactly by either store's driver)
 // beside the row's place in the date order (migration 0032's indexes). A page of a search walks that
 // index and reads the row itself only where the signature holds every trigram of every word: about
 // the matches, instead of every row walked. A signature never decides a match, the row's text does,
@@ -16,8 +17,11 @@ const SPELLED: Record<string, string> = { æ: 'ae', œ: 'oe', ø: 'o', ß: 'ss',
 const SPELLED_LETTER = new RegExp(`[${Object.keys(SPELLED).join('')}]`);
 const SPELLED_LETTERS = new RegExp(SPELLED_LETTER.source, 'g');
 
-/** A signature: the low and high 64 bits, as SQL's signed 64-bit integers. */
-type Signature = readonly [bigint, bigint];
+/** Bits per column. */
+const HALF = 52;
+
+/** A signature: its low and high 52 bits. */
+type Signature = readonly [number, number];
 
 const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
 
@@ -30,9 +34,9 @@ function addTrigrams(text: string, bits: [bigint, bigint]): void {
     if (isSpace(a) || isSpace(b) || isSpace(c)) continue;
     let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) >>> 0;
     h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-    const bit = (h ^ (h >>> 12)) & 127;
-    if (bit < 64) bits[0] |= 1n << BigInt(bit);
-    else bits[1] |= 1n << BigInt(bit - 64);
+    const bit = ((h ^ (h >>> 12)) >>> 0) % (2 * HALF);
+    if (bit < HALF) bits[0] |= 1n << BigInt(bit);
+    else bits[1] |= 1n << BigInt(bit - HALF);
   }
 }
 
@@ -46,5 +50,5 @@ export function signatureOf(text: string): Signature {
   let spelled = fold(folded.normalize('NFKD'));
   if (SPELLED_LETTER.test(spelled)) spelled = spelled.replace(SPELLED_LETTERS, (l) => SPELLED[l]!);
   if (spelled !== folded) addTrigrams(spelled, bits);
-  return [BigInt.asIntN(64, bits[0]), BigInt.asIntN(64, bits[1])];
+  return [Number(bits[0]), Number(bits[1])];
 }

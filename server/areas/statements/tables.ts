@@ -70,8 +70,8 @@ export interface BankingTransactionTable {
   created_seq?: number;
   change_seq?: number;
   /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
-  search_sig_lo?: bigint;
-  search_sig_hi?: bigint;
+  search_sig_lo?: number;
+  search_sig_hi?: number;
 }
 
 export interface CreditCardTransactionTable {
@@ -111,8 +111,8 @@ export interface CreditCardTransactionTable {
   created_seq?: number;
   change_seq?: number;
   /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
-  search_sig_lo?: bigint;
-  search_sig_hi?: bigint;
+  search_sig_lo?: number;
+  search_sig_hi?: number;
 }
 
 export interface IngestRunTable {

@@ -1,4 +1,4 @@
-// Search signatures (server/lib/search-signature.ts): each statement row's 128-bit Bloom filter of
+// Search signatures (server/lib/search-signature.ts): each statement row's 104-bit Bloom filter of
 // its search document's trigrams, in two integer columns carried by the ordered indexes a page walks,
 // so a search's page checks the signature inside the index and reads only the rows that may match.
 // -1 (every bit) is a signature not known: it lets every search through to the row's own text. The

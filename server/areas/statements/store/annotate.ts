@@ -36,8 +36,8 @@ interface Annotatable {
   conciled_at: string | null;
   custom_category_id: number | null;
   cost_center_id: string | null;
-  search_sig_lo?: bigint;
-  search_sig_hi?: bigint;
+  search_sig_lo?: number;
+  search_sig_hi?: number;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 type View = Kysely<Record<Statement, Annotatable>>;

@@ -124,7 +124,7 @@ async function passing(db: Db, table: Row, companyId: string, words: string[]): 
 type Row = 'banking_transactions' | 'credit_card_transactions';
 
 /** The search signature's columns of a row, from its document's columns (absent columns count as empty). */
-export function signatureColumns(doc: SearchDocument, row: object): { search_sig_lo: bigint; search_sig_hi: bigint } {
+export function signatureColumns(doc: SearchDocument, row: object): { search_sig_lo: number; search_sig_hi: number } {
   const values = row as Record<string, unknown>;
   const [lo, hi] = signatureOf(doc.columns.map((c) => values[c] ?? '').join(' '));
   return { search_sig_lo: lo, search_sig_hi: hi };
