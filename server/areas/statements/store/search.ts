@@ -4,13 +4,12 @@
 // compared without case and accents, also inside longer words ("cafe" finds "Cafeteria" and "Café").
 // Each row also carries the signature of its document's trigrams (server/lib/search-signature.ts),
 // checked inside the ordered index a page walks, so only the rows that may match are read.
-import type { ExpressionBuilder, Expression, Kysely, SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
 import { documentHolds, walksSearchPages, type SearchDocument } from '../../../db/dialect.js';
 import { categoriesAndCostCenters } from '../../directory/public.js';
 import { badRequest } from '../../../kit/errors.js';
 import { fold, signatureOf } from '../../../lib/search-signature.js';
-import { sql } from 'kysely';
 
 export const BANKING_DOCUMENT: SearchDocument = {
   key: 'id',
@@ -80,7 +79,7 @@ export async function resolveSearch(
     categoryIds: categories.filter((c) => fold(c.name).includes(word)).map((c) => c.id),
     costCenterIds: costCenters.filter((c) => fold(c.name).includes(word)).map((c) => c.id),
   }));
-  const own = named.filter((w) => w.categoryIds.length === 0 && w.costCenterIds.length === 0).map((w) => w.word);
+  const own = ownWords(named);
   const walk =
     page !== undefined &&
     walksSearchPages(db) &&
@@ -99,7 +98,6 @@ export async function resolveSearch(
  * the ordered index from the PROBE-th newest row's time (rows sharing that instant count too).
  */
 async function passing(db: Db, table: Row, companyId: string, words: string[]): Promise<number> {
-  const [lo, hi] = signatureOf(words.join(' '));
   const store = db as Kysely<Database>;
   const oldest = await store
     .selectFrom(table)
@@ -114,14 +112,23 @@ async function passing(db: Db, table: Row, companyId: string, words: string[]): 
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('company_id', '=', companyId)
-    .where(sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo}`)
-    .where(sql<SqlBool>`(search_sig_hi & ${hi}) = ${hi}`);
+    .where(signatureHolds(words));
   if (oldest) count = count.where('transaction_date', '>=', oldest.transaction_date);
   const row = await count.executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 type Row = 'banking_transactions' | 'credit_card_transactions';
+
+/** The words only a row's own text can hold: no category or cost center name holds them. */
+const ownWords = (words: readonly Omit<SearchWord, 'walk'>[]) =>
+  words.filter((w) => w.categoryIds.length === 0 && w.costCenterIds.length === 0).map((w) => w.word);
+
+/** The condition that a row's signature holds every trigram of `words`. */
+function signatureHolds(words: string[]): Expression<SqlBool> {
+  const [lo, hi] = signatureOf(words.join(' '));
+  return sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo} and (search_sig_hi & ${hi}) = ${hi}`;
+}
 
 /** The search signature's columns of a row, from its document's columns (absent columns count as empty). */
 export function signatureColumns(doc: SearchDocument, row: object): { search_sig_lo: number; search_sig_hi: number } {
@@ -142,12 +149,8 @@ export function matchesSearch<T extends Row>(
   // A walked page: the words only a row's own text can hold (no category or cost center name holds
   // them) must have their trigrams in the row's signature, checked first, inside the index. (Where
   // the matches drive, the index of their words finds the rows: no signature to check.)
-  const own = words.filter((w) => w.walk && w.categoryIds.length === 0 && w.costCenterIds.length === 0);
-  const [lo, hi] = signatureOf(own.map((w) => w.word).join(' '));
-  const signature =
-    own.length > 0
-      ? [sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo}`, sql<SqlBool>`(search_sig_hi & ${hi}) = ${hi}`]
-      : [];
+  const own = ownWords(words.filter((w) => w.walk));
+  const signature = own.length > 0 ? [signatureHolds(own)] : [];
   return (eb) =>
     eb.and([
       ...signature,
