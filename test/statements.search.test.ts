@@ -138,6 +138,35 @@ describe('listBankingTransactions q', () => {
     expect(await bankingIds({ q: 'estorno' }, busy)).toEqual([other]);
   });
 
+  it('when the newest rows pass a word’s signature but do not hold it, then the page still reaches the older rows that do', async () => {
+    const busy = await server.newCompany();
+    const account = await createAccount(server.db, busy.companyId);
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+    const older = await createBankingTransactions(
+      server.db,
+      busy.companyId,
+      account,
+      Array.from({ length: 30 }, (_, i) => ({ notes: 'Passeio na lagoa', transaction_date: at(i) })),
+    );
+    const newer = await createBankingTransactions(
+      server.db,
+      busy.companyId,
+      account,
+      Array.from({ length: 2_100 }, (_, i) => ({ notes: 'outra despesa', transaction_date: at(100 + i) })),
+    );
+    // Signatures unknown (every bit set, as a write that does not sign leaves them): they pass every
+    // word, so SQLite's probe judges "lagoa" common, and a page of 5 walks them all where walks are
+    // unbounded, or its bounded walk (200 entries a row) holds none of it and it is read again.
+    await server.db
+      .updateTable('banking_transactions')
+      .set({ search_sig_lo: -1, search_sig_hi: -1 })
+      .where('id', 'in', newer)
+      .execute();
+    const { data } = await busy.api.GET('/statements/v1/banking', { params: { query: { q: 'lagoa', limit: 5 } } });
+    expect(data?.transactions.map((t) => t.id)).toEqual([...older].reverse().slice(0, 5));
+    expect(await bankingIds({ q: 'lagoa', limit: 5 }, busy)).toEqual(older);
+  });
+
   it('when pages of 1 are followed with q, then each match comes once, and the cursor is refused with another q', async () => {
     const first = await acme.api.GET('/statements/v1/banking', { params: { query: { q: 'cafe', limit: 1 } } });
     expect(first.data?.transactions).toHaveLength(1);
@@ -171,6 +200,27 @@ describe('listCreditCardTransactions q', () => {
     const theirs = await cardRecordIds({ q: 'fechamento' }, globex);
     expect(theirs).toHaveLength(1);
     expect(theirs).not.toContain(cardIds.dinner);
+  });
+
+  it('when the newest records pass a word’s signature but do not hold it, then the page still reaches the older records that do', async () => {
+    const busy = await server.newCompany();
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+    const older = await createCreditCardTransactions(
+      server.db,
+      busy.companyId,
+      Array.from({ length: 12 }, (_, i) => ({ notes: 'Passeio na lagoa', transaction_date: at(i) })),
+    );
+    const newer = await createCreditCardTransactions(
+      server.db,
+      busy.companyId,
+      Array.from({ length: 2_100 }, (_, i) => ({ notes: 'outra despesa', transaction_date: at(100 + i) })),
+    );
+    await server.db
+      .updateTable('credit_card_transactions')
+      .set({ search_sig_lo: -1, search_sig_hi: -1 })
+      .where('id', 'in', newer)
+      .execute();
+    expect(await cardRecordIds({ q: 'lagoa', limit: 5 }, busy)).toEqual([...older].sort());
   });
 
   it('when a record’s notes change, then the next search finds them', async () => {

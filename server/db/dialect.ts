@@ -67,46 +67,64 @@ export interface SearchDocument {
   ftsKey: string;
 }
 
-/** The columns joined by spaces, as written. */
-const joinedDocument = (columns: readonly string[]): RawBuilder<string> =>
+/** The columns joined by spaces, as written (of the table `alias` when given). */
+const joinedDocument = (columns: readonly string[], alias?: string): RawBuilder<string> =>
   sql<string>`${sql.join(
-    columns.map((c) => sql`coalesce(${sql.ref(c)}, '')`),
+    columns.map((c) => sql`coalesce(${sql.ref(alias ? `${alias}.${c}` : c)}, '')`),
     sql` || ' ' || `,
   )}`;
 
 /** The columns joined by spaces, lower-cased and without accents (`finance_fold`, an IMMUTABLE SQL function). */
-export const foldedDocument = (columns: readonly string[]): RawBuilder<string> =>
-  sql<string>`finance_fold(${joinedDocument(columns)})`;
+export const foldedDocument = (columns: readonly string[], alias?: string): RawBuilder<string> =>
+  sql<string>`finance_fold(${joinedDocument(columns, alias)})`;
 
 /**
  * The rows whose document holds `word` (already lower-cased and without accents, at least 3
- * characters: what a trigram index can look up) anywhere, also inside a longer word.
+ * characters: what a trigram index can look up) anywhere, also inside a longer word. `walk`: the
+ * page's ordered index drives and each row's own text is checked, never looked up in the trigram
+ * index; `alias`: the document's table in the query.
  */
-export function documentHolds(db: Kysely<any>, doc: SearchDocument, word: string, walk = false): RawBuilder<boolean> {
+export function documentHolds(
+  db: Kysely<any>,
+  doc: SearchDocument,
+  word: string,
+  walk = false,
+  alias?: string,
+): RawBuilder<boolean> {
   const pg = storeKind(db) === 'postgres';
-  if (pg || walk) {
-    // PostgreSQL: its GIN index or the page's order, as its planner judges. SQLite `walk`: the
-    // page's ordered index drives and each row's own text is checked (`finance_fold`, sqlite.ts).
-    const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
-    if (pg) return sql<boolean>`${foldedDocument(doc.columns)} like ${`%${escaped}%`}`;
+  const escaped = word.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const pattern = `%${escaped}%`;
+  if (pg) {
+    // Walked: written so that the trigram index cannot serve it (its planner would fetch and sort
+    // every match of a common word); else the pg_trgm GIN index or the page's order, as it judges.
+    return walk
+      ? sql<boolean>`(${foldedDocument(doc.columns, alias)} || '') like ${pattern}`
+      : sql<boolean>`${foldedDocument(doc.columns, alias)} like ${pattern}`;
+  }
+  if (walk) {
     // A text of printable ASCII only folds to its lower case, which SQLite's LIKE already ignores:
-    // it is matched natively; only the others pay for the call to `finance_fold`.
-    const text = joinedDocument(doc.columns);
-    const pattern = `%${escaped}%`;
+    // it is matched natively; only the others pay for the call to `finance_fold` (sqlite.ts).
+    const text = joinedDocument(doc.columns, alias);
     return sql<boolean>`(case when ${text} glob '*[^ -~]*'
       then finance_fold(${text}) like ${pattern} escape '\\' else ${text} like ${pattern} escape '\\' end)`;
   }
   // Few matches: they drive (fetched by key from the trigram index, then sorted).
-  return sql<boolean>`${sql.ref(doc.key)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
+  const key = sql.ref(alias ? `${alias}.${doc.key}` : doc.key);
+  return sql<boolean>`${key} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
 }
 
 const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
 /**
- * Whether a page of a search may walk its ordered index checking each row's signature (SQLite). On
- * PostgreSQL its planner chooses between the pg_trgm index and the order itself, from its statistics.
+ * How a page of a search walks its ordered index (store/search.ts). SQLite's indexes carry the
+ * signature, checked entry by entry inside the index ('in-index'). PostgreSQL's planner cannot tell
+ * how many rows a signature's bitwise test passes (it takes it for a rare equality, and would fetch
+ * and sort every match instead of walking), so there a walk is an ordered subquery bounded to a number
+ * of entries, which it can only read in order ('bounded'); a page it leaves short is read again
+ * without walking.
  */
-export const walksSearchPages = (db: Kysely<any>): boolean => storeKind(db) === 'sqlite';
+export const searchWalk = (db: Kysely<any>): 'in-index' | 'bounded' =>
+  storeKind(db) === 'postgres' ? 'bounded' : 'in-index';
 
 /**
  * The UTC quarter-hour an instant column falls in, as `YYYY-MM-DDTHH:M` (M: 0, 15, 30 or 45): every

@@ -12,7 +12,7 @@ import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { FILTERS, stored } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
-import { BANKING_DOCUMENT, matchesSearch } from './search.js';
+import { BANKING_DOCUMENT, boundedWalk, matchesSearch, signatureMatches, textMatches } from './search.js';
 
 export const SORT_COLUMNS = {
   transactionDate: 'transaction_date',
@@ -82,9 +82,20 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
   return out as Q;
 }
 
-function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
+/** An arm's query: its rows' ids and sort keys, in order. */
+type ArmQuery = SelectQueryBuilder<Database, 'banking_transactions', { id: number; sort_key: string | number }>;
+
+function arm(db: Db, q: BankingPageQuery, shape: ArmShape): ArmQuery {
   const column = SORT_COLUMNS[q.sort.field];
-  let query = filtered(db, db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]), q, shape);
+  // A bounded walk (dialect.ts `searchWalk`): the arm's entries without the search, then the search.
+  const bound = boundedWalk(db, q.filters.search, q.take);
+  const entries = bound === undefined ? q : { ...q, filters: { ...q.filters, search: undefined } };
+  let query = filtered(
+    db,
+    db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]),
+    entries,
+    shape,
+  );
   // A sorted arm's order and cursor go through no-op expressions (see ArmShape.sorted).
   const key = shape.sorted ? unindexedInteger(column) : sql.ref<string | number>(column);
   const id = shape.sorted ? unindexedInteger('id') : sql.ref<number>('id');
@@ -92,7 +103,28 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape) {
     const op = q.sort.direction === 'desc' ? '<' : '>';
     query = query.where((eb: Eb) => eb(eb.tuple(key, id), op, eb.tuple(q.after![0] as never, q.after![1])));
   }
-  return query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction).limit(literalLimit(q.take));
+  query = query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction);
+  if (bound === undefined) return query.limit(literalLimit(q.take)) as ArmQuery;
+  return walked(db, query.select(['search_sig_lo', 'search_sig_hi']).limit(literalLimit(bound)) as ArmQuery, q);
+}
+
+/**
+ * A bounded walk's arm: of its first entries in order (`entries`, with their signatures), those whose
+ * signature holds the words, then whose row holds them, up to the page's size.
+ */
+function walked(db: Db, entries: ArmQuery, q: BankingPageQuery): ArmQuery {
+  const search = q.filters.search!;
+  const direction = q.sort.direction;
+  const signature = signatureMatches(search, 'w');
+  return db
+    .selectFrom(entries.as('w'))
+    .innerJoin('banking_transactions as t', 't.id', 'w.id')
+    .select(['w.id', 'w.sort_key'])
+    .$if(signature !== undefined, (query) => query.where(signature!))
+    .where(textMatches<'banking_transactions'>(db, BANKING_DOCUMENT, search, 't') as never)
+    .orderBy('w.sort_key', direction)
+    .orderBy('w.id', direction)
+    .limit(literalLimit(q.take)) as unknown as ArmQuery;
 }
 
 /** The ids (and sort keys) of one page, in order. */

@@ -12,6 +12,7 @@ import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './att
 import { planBankingPage } from './banking-plan.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { withRequesterEmail } from '../../users/public.js';
+import { boundedWalk, unwalked } from './search.js';
 
 /** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
 type ItemColumn = Exclude<(typeof BANKING_COLUMNS)[number], 'conciled_at' | 'created_at'> | 'id';
@@ -158,6 +159,12 @@ export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Prom
   const { rows } = query.filters.search
     ? { rows: await bankingPageRowsQuery(db, query, arms).execute() }
     : await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
+  // A bounded walk that leaves the page short may have stopped before the rows that fill it.
+  if (rows.length <= query.take && boundedWalk(db, query.filters.search, query.take) !== undefined)
+    return loadBankingPage(db, {
+      ...unplanned,
+      filters: { ...unplanned.filters, search: unwalked(query.filters.search!) },
+    });
   const more = rows.length > query.take;
   // The rows become the items in place: copying 40 columns per row costs more than the query.
   const items = (more ? rows.slice(0, query.take) : rows).map(withAttachments);

@@ -7,7 +7,15 @@ import { CREDIT_CARD_COLUMNS, type CreditCardTransactionRow, type SIGNATURE_COLU
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
-import { CREDIT_CARD_DOCUMENT, matchesSearch, type SearchWord } from './search.js';
+import {
+  boundedWalk,
+  CREDIT_CARD_DOCUMENT,
+  matchesSearch,
+  signatureMatches,
+  textMatches,
+  unwalked,
+  type SearchWord,
+} from './search.js';
 
 /** A record's columns as an item reads them: all but its search signature. */
 type ItemRow = Omit<CreditCardTransactionRow, (typeof SIGNATURE_COLUMNS)[number]>;
@@ -51,14 +59,37 @@ export function cardRecordsFiltered(db: Db, q: Filters) {
   return query;
 }
 
-function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
+/** An arm's query: its records' ids and times, in order. */
+type ArmQuery = ReturnType<typeof entriesOf>;
+
+function entriesOf(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
   let query = cardRecordsFiltered(db, q).select(['id', 'transaction_date']);
   if (cardId !== undefined) query = query.where('card_id', '=', cardId);
   if (q.after) {
     const [date, id] = q.after;
     query = query.where((eb) => eb(eb.refTuple('transaction_date', 'id'), '<', eb.tuple(date, id)));
   }
-  return query.orderBy('transaction_date', 'desc').orderBy('id', 'desc').limit(literalLimit(q.take));
+  return query.orderBy('transaction_date', 'desc').orderBy('id', 'desc');
+}
+
+function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined): ArmQuery {
+  // A bounded walk (dialect.ts `searchWalk`): the arm's first entries without the search, then the
+  // records among them whose signature, then whose text, holds the words (banking-list.ts `walked`).
+  const bound = boundedWalk(db, q.search, q.take);
+  if (bound === undefined) return entriesOf(db, q, cardId).limit(literalLimit(q.take));
+  const entries = entriesOf(db, { ...q, search: undefined }, cardId)
+    .select(['search_sig_lo', 'search_sig_hi'])
+    .limit(literalLimit(bound));
+  const signature = signatureMatches(q.search!, 'w');
+  return db
+    .selectFrom(entries.as('w'))
+    .innerJoin('credit_card_transactions as t', 't.id', 'w.id')
+    .select(['w.id', 'w.transaction_date'])
+    .$if(signature !== undefined, (query) => query.where(signature!))
+    .where(textMatches<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search!, 't') as never)
+    .orderBy('w.transaction_date', 'desc')
+    .orderBy('w.id', 'desc')
+    .limit(literalLimit(q.take)) as unknown as ArmQuery;
 }
 
 function pageIds(db: Db, q: CreditCardPageQuery) {
@@ -93,6 +124,9 @@ export async function loadCreditCardPage(
 ): Promise<{ items: CreditCardItem[]; nextKey?: [string, string] }> {
   const ids = pageIds(db, { ...q, take: q.take + 1 });
   const rows = await withDetails(detailsQuery(db).where('t.id', 'in', db.selectFrom(ids.as('p')).select('p.id')));
+  // A bounded walk that leaves the page short may have stopped before the records that fill it.
+  if (rows.length <= q.take && boundedWalk(db, q.search, q.take) !== undefined)
+    return loadCreditCardPage(db, { ...q, search: unwalked(q.search!) });
   const more = rows.length > q.take;
   const items = more ? rows.slice(0, q.take) : rows;
   const last = items[items.length - 1];

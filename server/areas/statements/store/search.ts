@@ -6,7 +6,7 @@
 // checked inside the ordered index a page walks, so only the rows that may match are read.
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
-import { documentHolds, walksSearchPages, type SearchDocument } from '../../../db/dialect.js';
+import { documentHolds, searchWalk, type SearchDocument } from '../../../db/dialect.js';
 import { categoriesAndCostCenters } from '../../directory/public.js';
 import { badRequest } from '../../../kit/errors.js';
 import { fold, signatureOf } from '../../../lib/search-signature.js';
@@ -59,13 +59,22 @@ export interface SearchWord {
  */
 const PROBE = 2_000;
 const WALK_FROM = 2;
+/**
+ * The index entries a bounded walk reads per row of its page (PostgreSQL, dialect.ts `searchWalk`):
+ * a word held by 1 row in 100 fills a page within half of them. A page left short is read again
+ * with the matches driving, so the walk costs a rare word at most a few thousand entries (about
+ * 1 ms), where judging it first, as on SQLite, costs about as much on every search.
+ */
+const ENTRIES_PER_ROW = 200;
 
 /**
  * Each word with the company's categories and cost centers whose names hold it; with `page` (the
- * statement a page is read from), whether the page walks its ordered index: when at least 1 in 1,000
- * of the company's newest rows have a signature holding every word its own text must hold, a page's
- * rows are found within its first few thousand index entries, checked inside the index; otherwise
- * the matches are fetched from the trigram index and sorted. Summaries read every match: no `page`.
+ * statement a page is read from), whether the page walks its ordered index. Where a walk is bounded
+ * (PostgreSQL) it is tried whenever a word must be in the row's own text. Otherwise it is judged:
+ * when at least 1 in 1,000 of the company's newest rows hold every word their own text must hold, a
+ * page's rows are found within its first few thousand index entries, checked inside the index;
+ * otherwise the matches are fetched from the trigram index and sorted. Summaries read every match:
+ * no `page`.
  */
 export async function resolveSearch(
   db: Db,
@@ -80,24 +89,26 @@ export async function resolveSearch(
     costCenterIds: costCenters.filter((c) => fold(c.name).includes(word)).map((c) => c.id),
   }));
   const own = ownWords(named);
-  const walk =
-    page !== undefined &&
-    walksSearchPages(db) &&
-    own.length > 0 &&
-    (await passing(
-      db,
-      page === BANKING_DOCUMENT ? 'banking_transactions' : 'credit_card_transactions',
-      companyId,
-      own,
-    )) >= WALK_FROM;
+  if (page === undefined || own.length === 0) return named;
+  const table = page === BANKING_DOCUMENT ? 'banking_transactions' : 'credit_card_transactions';
+  const walk = searchWalk(db) === 'bounded' || (await commonAmongNewest(db, page, table, companyId, own));
   return walk ? named.map((w) => ({ ...w, walk })) : named;
 }
 
+/** The entries a walked page of `take` rows reads where walks are bounded (dialect.ts `searchWalk`), else undefined. */
+export const boundedWalk = (db: Db, words: readonly SearchWord[] | undefined, take: number): number | undefined =>
+  searchWalk(db) === 'bounded' && words?.some((w) => w.walk) ? take * ENTRIES_PER_ROW : undefined;
+
+/** The same words, their matches driving: a bounded walk's short page is read again so. */
+export const unwalked = (words: readonly SearchWord[]): SearchWord[] => words.map(({ walk: _, ...w }) => w);
+
 /**
- * How many of the company's PROBE newest rows have a signature holding every word: counted inside
- * the ordered index from the PROBE-th newest row's time (rows sharing that instant count too).
+ * Whether WALK_FROM of the company's PROBE newest rows hold every word: each row's signature checked
+ * inside the ordered index from the PROBE-th newest row's time (rows sharing that instant count too),
+ * then the text of those it passes (a signature may pass a word no row holds: a longer document sets
+ * more of its bits), stopping at the WALK_FROM-th.
  */
-async function passing(db: Db, table: Row, companyId: string, words: string[]): Promise<number> {
+async function commonAmongNewest(db: Db, doc: SearchDocument, table: Row, companyId: string, words: string[]) {
   const store = db as Kysely<Database>;
   const oldest = await store
     .selectFrom(table)
@@ -108,14 +119,14 @@ async function passing(db: Db, table: Row, companyId: string, words: string[]): 
     .limit(1)
     .offset(PROBE - 1)
     .executeTakeFirst();
-  let count = store
+  let matches = store
     .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .select('id')
     .where('company_id', '=', companyId)
-    .where(signatureHolds(words));
-  if (oldest) count = count.where('transaction_date', '>=', oldest.transaction_date);
-  const row = await count.executeTakeFirst();
-  return Number(row?.n ?? 0);
+    .where(signatureHolds(words))
+    .where((eb) => eb.and(words.map((word) => documentHolds(db, doc, word, true) as unknown as Expression<SqlBool>)));
+  if (oldest) matches = matches.where('transaction_date', '>=', oldest.transaction_date);
+  return (await matches.limit(WALK_FROM).execute()).length >= WALK_FROM;
 }
 
 type Row = 'banking_transactions' | 'credit_card_transactions';
@@ -124,10 +135,11 @@ type Row = 'banking_transactions' | 'credit_card_transactions';
 const ownWords = (words: readonly Omit<SearchWord, 'walk'>[]) =>
   words.filter((w) => w.categoryIds.length === 0 && w.costCenterIds.length === 0).map((w) => w.word);
 
-/** The condition that a row's signature holds every trigram of `words`. */
-function signatureHolds(words: string[]): Expression<SqlBool> {
+/** The condition that a row's signature (of the table `alias` when given) holds every trigram of `words`. */
+function signatureHolds(words: string[], alias?: string): Expression<SqlBool> {
   const [lo, hi] = signatureOf(words.join(' '));
-  return sql<SqlBool>`(search_sig_lo & ${lo}) = ${lo} and (search_sig_hi & ${hi}) = ${hi}`;
+  const [loColumn, hiColumn] = ['search_sig_lo', 'search_sig_hi'].map((c) => sql.ref(alias ? `${alias}.${c}` : c));
+  return sql<SqlBool>`(${loColumn} & ${lo}) = ${lo} and (${hiColumn} & ${hi}) = ${hi}`;
 }
 
 /** The search signature's columns of a row, from its document's columns (absent columns count as empty). */
@@ -140,26 +152,46 @@ export function signatureColumns(doc: SearchDocument, row: object): { search_sig
 /** A row to write, with its search signature. */
 export const signed = <T extends object>(doc: SearchDocument, row: T) => ({ ...row, ...signatureColumns(doc, row) });
 
-/** The condition of a search on a statement row: every word found somewhere. */
+/**
+ * A walked page's first condition: the words only a row's own text can hold (no category or cost
+ * center name holds them) have their trigrams in its signature, checked inside the index; none where
+ * the matches drive (the index of their words finds the rows). `alias`: the table in the query.
+ */
+export function signatureMatches(words: readonly SearchWord[], alias?: string): Expression<SqlBool> | undefined {
+  const own = ownWords(words.filter((w) => w.walk));
+  return own.length > 0 ? signatureHolds(own, alias) : undefined;
+}
+
+/** The condition that every word is found in the row, its category's or its cost center's name. */
+export function textMatches<T extends Row>(
+  db: Db,
+  doc: SearchDocument,
+  words: readonly SearchWord[],
+  alias?: string,
+): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
+  const column = (c: string) => sql.ref(alias ? `${alias}.${c}` : c);
+  return (eb) =>
+    eb.and(
+      words.map(({ word, categoryIds, costCenterIds, walk }) => {
+        const any: Expression<SqlBool>[] = [
+          documentHolds(db, doc, word, walk, alias) as unknown as Expression<SqlBool>,
+        ];
+        if (categoryIds.length > 0)
+          any.push(eb(column('custom_category_id'), 'in', categoryIds) as Expression<SqlBool>);
+        if (costCenterIds.length > 0)
+          any.push(eb(column('cost_center_id'), 'in', costCenterIds) as Expression<SqlBool>);
+        return any.length === 1 ? any[0]! : eb.or(any);
+      }),
+    );
+}
+
+/** The condition of a search on a statement row: its signature first (a walked page), then its words. */
 export function matchesSearch<T extends Row>(
   db: Db,
   doc: SearchDocument,
   words: readonly SearchWord[],
 ): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
-  // A walked page: the words only a row's own text can hold (no category or cost center name holds
-  // them) must have their trigrams in the row's signature, checked first, inside the index. (Where
-  // the matches drive, the index of their words finds the rows: no signature to check.)
-  const own = ownWords(words.filter((w) => w.walk));
-  const signature = own.length > 0 ? [signatureHolds(own)] : [];
-  return (eb) =>
-    eb.and([
-      ...signature,
-      ...words.map(({ word, categoryIds, costCenterIds, walk }) => {
-        const any: Expression<SqlBool>[] = [documentHolds(db, doc, word, walk) as unknown as Expression<SqlBool>];
-        const e = eb as unknown as ExpressionBuilder<Database, 'banking_transactions'>;
-        if (categoryIds.length > 0) any.push(e('custom_category_id', 'in', categoryIds) as Expression<SqlBool>);
-        if (costCenterIds.length > 0) any.push(e('cost_center_id', 'in', costCenterIds) as Expression<SqlBool>);
-        return any.length === 1 ? any[0]! : eb.or(any);
-      }),
-    ]);
+  const signature = signatureMatches(words);
+  const text = textMatches<T>(db, doc, words);
+  return (eb) => (signature ? eb.and([signature, text(eb)]) : text(eb));
 }
