@@ -8,6 +8,7 @@ import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
+import { quickHash } from './secrets.js';
 import { apiFor, type Api } from './server.js';
 import { SERVER_SECRETS } from '../../server/settings.js';
 import { buildDocs, docsPath } from '../../server/docs.js';
@@ -114,7 +115,13 @@ export async function sharedCompany(db: Db, servers: ServerProcess[]): Promise<S
   const companyId = await createCompany(db, systemClock, {
     name: `Company ${Math.random().toString(36).slice(2, 8)} Ltda`,
   });
-  const { clientId, clientSecret } = await createApiClient(db, systemClock, { companyId, scopes: ALL_SCOPES });
+  const { clientId, clientSecret } = await createApiClient(
+    db,
+    systemClock,
+    { companyId, scopes: ALL_SCOPES },
+    undefined,
+    quickHash,
+  );
   const res = await fetch(`${servers[0]!.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

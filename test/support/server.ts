@@ -15,6 +15,7 @@ import { migratedDatabase, onPostgres } from './database.js';
 import { ManualClock } from '../../server/lib/clock.js';
 import { testConfig, type Config } from '../../server/config.js';
 import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../../server/areas/auth/store.js';
+import { quickHash } from './secrets.js';
 import { createLogger } from '../../server/http/pipeline/logger.js';
 import type { LagProbe } from '../../server/http/ops/overload.js';
 import { createHttpServer, listen } from '../../server/http/server.js';
@@ -136,7 +137,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async newCompany({ name, scopes = ALL_SCOPES, timeZone } = {}) {
       companies += 1;
       const companyId = await createCompany(db, clock, { name: name ?? `Company ${companies} Ltda`, timeZone });
-      const { clientId, clientSecret } = await createApiClient(db, clock, { companyId, scopes });
+      const { clientId, clientSecret } = await createApiClient(db, clock, { companyId, scopes }, undefined, quickHash);
       const res = await fetch(`${baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

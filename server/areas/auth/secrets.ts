@@ -6,12 +6,24 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
     scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+/** scrypt's cost: N (CPU and memory), r (block size), p (parallelism). */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
 
-export async function hashSecret(secret: string): Promise<string> {
+/** The cost of every secret the service hashes: about 25 ms of CPU and 16 MiB each. */
+const COST: ScryptCost = { N: 16384, r: 8, p: 1 };
+
+/**
+ * The stored hash of a secret, its cost written in it (verifySecret reads it back). `cost` is for
+ * the test suite, which creates thousands of clients: the service always hashes at COST.
+ */
+export async function hashSecret(secret: string, cost: ScryptCost = COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(secret, salt, 32, PARAMS);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const key = await scrypt(secret, salt, 32, cost);
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {

@@ -80,12 +80,14 @@ export async function createClient(
   },
   /** Who creates it: recorded as `created_by` and in the audit log (`api_client.created`); absent, neither. */
   by?: ChangedBy,
+  /** How its secret is hashed: the service's cost, unless the test suite asks for a cheaper one. */
+  hash: (secret: string) => Promise<string> = hashSecret,
 ): Promise<NewClient> {
   const unknown = input.scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) throw new Error(`unknown scopes: ${unknown.join(', ')}`);
   const clientId = `cli_${randomBytes(12).toString('hex')}`;
   const clientSecret = newSecret('sk_');
-  const secretHash = await hashSecret(clientSecret);
+  const secretHash = await hash(clientSecret);
   const scopes = [...new Set(input.scopes)];
   await writeTransaction(db, async (trx) => {
     const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
