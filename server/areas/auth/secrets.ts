@@ -7,7 +7,7 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
   );
 
 /** scrypt's cost: N (CPU and memory), r (block size), p (parallelism). */
-export interface ScryptCost {
+interface ScryptCost {
   N: number;
   r: number;
   p: number;
