@@ -72,8 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 
   // Under a new name (`…_sig`): a statement is prepared against the schema its connection last saw.
-  // SQLite only: PostgreSQL's planner keeps choosing between its pg_trgm index and the date order
-  // (the signature is kept there too, for a walk that would check it).
+  // SQLite only here (PostgreSQL's since 0033).
   for (const [name, table, columns] of pg ? [] : WALKED) {
     await db.schema
       .createIndex(`${name}_sig`)
