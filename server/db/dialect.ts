@@ -67,10 +67,13 @@ export interface SearchDocument {
   ftsKey: string;
 }
 
+/** A column, of the table `alias` in the query when given. */
+export const columnOf = (column: string, alias?: string) => sql.ref(alias ? `${alias}.${column}` : column);
+
 /** The columns joined by spaces, as written (of the table `alias` when given). */
 const joinedDocument = (columns: readonly string[], alias?: string): RawBuilder<string> =>
   sql<string>`${sql.join(
-    columns.map((c) => sql`coalesce(${sql.ref(alias ? `${alias}.${c}` : c)}, '')`),
+    columns.map((c) => sql`coalesce(${columnOf(c, alias)}, '')`),
     sql` || ' ' || `,
   )}`;
 
@@ -109,8 +112,7 @@ export function documentHolds(
       then finance_fold(${text}) like ${pattern} escape '\\' else ${text} like ${pattern} escape '\\' end)`;
   }
   // Few matches: they drive (fetched by key from the trigram index, then sorted).
-  const key = sql.ref(alias ? `${alias}.${doc.key}` : doc.key);
-  return sql<boolean>`${key} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
+  return sql<boolean>`${columnOf(doc.key, alias)} in (select ${sql.ref(doc.ftsKey)} from ${sql.table(doc.ftsTable)} where ${sql.table(doc.ftsTable)} match ${ftsPhrase(word)})`;
 }
 
 const ftsPhrase = (word: string) => `"${word.replace(/"/g, '""')}"`;

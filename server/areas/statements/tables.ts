@@ -69,7 +69,7 @@ export interface BankingTransactionTable {
   /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
   created_seq?: number;
   change_seq?: number;
-  /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
+  /** The row's search signature, low and high 52 bits (migration 0032; -1 while not known). */
   search_sig_lo?: number;
   search_sig_hi?: number;
 }
@@ -110,7 +110,7 @@ export interface CreditCardTransactionTable {
   /** The company's statement version of the row's creation and of its latest change (migration 0016: the change feeds). */
   created_seq?: number;
   change_seq?: number;
-  /** The row's search signature, low and high 64 bits (migration 0032; -1 while not known). */
+  /** The row's search signature, low and high 52 bits (migration 0032; -1 while not known). */
   search_sig_lo?: number;
   search_sig_hi?: number;
 }

@@ -38,6 +38,21 @@ const WALKED = [
 
 const BATCH = 2_000;
 
+/**
+ * Rebuilds the walked indexes with the signature at their end, under a new name (`…_sig`): a
+ * statement is prepared against the schema its connection last saw. Migration 0033 runs it on PostgreSQL.
+ */
+export async function signWalkedIndexes(db: Kysely<any>): Promise<void> {
+  for (const [name, table, columns] of WALKED) {
+    await db.schema
+      .createIndex(`${name}_sig`)
+      .on(table)
+      .columns([...columns, ...SIGNATURE_COLUMNS])
+      .execute();
+    await db.schema.dropIndex(name).execute();
+  }
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = storeKind(db) === 'postgres';
   for (const doc of DOCUMENTS)
@@ -71,16 +86,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     }
   }
 
-  // Under a new name (`…_sig`): a statement is prepared against the schema its connection last saw.
   // SQLite only here (PostgreSQL's since 0033).
-  for (const [name, table, columns] of pg ? [] : WALKED) {
-    await db.schema
-      .createIndex(`${name}_sig`)
-      .on(table)
-      .columns([...columns, ...SIGNATURE_COLUMNS])
-      .execute();
-    await db.schema.dropIndex(name).execute();
-  }
+  if (!pg) await signWalkedIndexes(db);
 
   // A searched column changed without its signature: the signature is no longer known.
   for (const doc of DOCUMENTS) {

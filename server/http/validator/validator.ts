@@ -85,18 +85,9 @@ export function cachedValidators(): number {
  * per operation and media type.
  */
 export function contractValidator(index: ContractIndex, config: Pick<Config, 'validateResponses'>): RequestHandler {
-  const built: { allErrors?: ValidatorEngine; firstError?: ValidatorEngine } = {};
-  const engine = (allErrors: boolean) => {
-    const loading = engineFor(index, config, allErrors);
-    loading
-      .then((loaded) => {
-        built[allErrors ? 'allErrors' : 'firstError'] = loaded;
-      })
-      .catch(() => undefined);
-    return loading;
-  };
-  const allErrors = engine(true);
-  let firstError: Promise<ValidatorEngine> | undefined;
+  const allErrors = onFirstUse(() => engineFor(index, config, true));
+  const firstError = onFirstUse(() => engineFor(index, config, false));
+  allErrors.load().catch(() => undefined);
 
   const validate = (validator: ValidatorEngine, req: Request, res: Response, next: NextFunction) => {
     const match = matchOf(res);
@@ -108,9 +99,24 @@ export function contractValidator(index: ContractIndex, config: Pick<Config, 'va
   };
   return (req, res, next) => {
     const large = ((req as Request & { bodyBytes?: number }).bodyBytes ?? 0) > ALL_ERRORS_MAX_BYTES;
-    const ready = large ? built.firstError : built.allErrors;
-    if (ready) return validate(ready, req, res, next);
-    const loading = large ? (firstError ??= engine(false)) : allErrors;
-    loading.then((loaded) => validate(loaded, req, res, next)).catch(next);
+    const engine = large ? firstError : allErrors;
+    if (engine.ready) return validate(engine.ready, req, res, next);
+    engine
+      .load()
+      .then((loaded) => validate(loaded, req, res, next))
+      .catch(next);
   };
+}
+
+/** An engine loaded on the first `load()`; `ready` once it is. */
+function onFirstUse(build: () => Promise<ValidatorEngine>) {
+  let loading: Promise<ValidatorEngine> | undefined;
+  const engine: { ready?: ValidatorEngine; load(): Promise<ValidatorEngine> } = {
+    load: () =>
+      (loading ??= build().then((built) => {
+        engine.ready = built;
+        return built;
+      })),
+  };
+  return engine;
 }

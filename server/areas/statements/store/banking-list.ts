@@ -12,7 +12,7 @@ import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { FILTERS, stored } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
-import { BANKING_DOCUMENT, boundedWalk, matchesSearch, signatureMatches, textMatches } from './search.js';
+import { BANKING_DOCUMENT, boundedWalk, matchesSearch, walkedArm } from './search.js';
 
 export const SORT_COLUMNS = {
   transactionDate: 'transaction_date',
@@ -89,11 +89,11 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape): ArmQuery {
   const column = SORT_COLUMNS[q.sort.field];
   // A bounded walk (dialect.ts `searchWalk`): the arm's entries without the search, then the search.
   const bound = boundedWalk(db, q.filters.search, q.take);
-  const entries = bound === undefined ? q : { ...q, filters: { ...q.filters, search: undefined } };
+  const unsearched = bound === undefined ? q : { ...q, filters: { ...q.filters, search: undefined } };
   let query = filtered(
     db,
     db.selectFrom('banking_transactions').select(['id', `${column} as sort_key`]),
-    entries,
+    unsearched,
     shape,
   );
   // A sorted arm's order and cursor go through no-op expressions (see ArmShape.sorted).
@@ -105,26 +105,12 @@ function arm(db: Db, q: BankingPageQuery, shape: ArmShape): ArmQuery {
   }
   query = query.orderBy(key, q.sort.direction).orderBy(id, q.sort.direction);
   if (bound === undefined) return query.limit(literalLimit(q.take)) as ArmQuery;
-  return walked(db, query.select(['search_sig_lo', 'search_sig_hi']).limit(literalLimit(bound)) as ArmQuery, q);
-}
-
-/**
- * A bounded walk's arm: of its first entries in order (`entries`, with their signatures), those whose
- * signature holds the words, then whose row holds them, up to the page's size.
- */
-function walked(db: Db, entries: ArmQuery, q: BankingPageQuery): ArmQuery {
-  const search = q.filters.search!;
-  const direction = q.sort.direction;
-  const signature = signatureMatches(search, 'w');
-  return db
-    .selectFrom(entries.as('w'))
-    .innerJoin('banking_transactions as t', 't.id', 'w.id')
-    .select(['w.id', 'w.sort_key'])
-    .$if(signature !== undefined, (query) => query.where(signature!))
-    .where(textMatches<'banking_transactions'>(db, BANKING_DOCUMENT, search, 't') as never)
-    .orderBy('w.sort_key', direction)
-    .orderBy('w.id', direction)
-    .limit(literalLimit(q.take)) as unknown as ArmQuery;
+  const entries = query.select(['search_sig_lo', 'search_sig_hi']).limit(literalLimit(bound));
+  return walkedArm(db, BANKING_DOCUMENT, q.filters.search!, entries, {
+    key: 'sort_key',
+    direction: q.sort.direction,
+    take: q.take,
+  });
 }
 
 /** The ids (and sort keys) of one page, in order. */

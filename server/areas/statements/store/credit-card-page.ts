@@ -7,15 +7,7 @@ import { CREDIT_CARD_COLUMNS, type CreditCardTransactionRow, type SIGNATURE_COLU
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
-import {
-  boundedWalk,
-  CREDIT_CARD_DOCUMENT,
-  matchesSearch,
-  signatureMatches,
-  textMatches,
-  unwalked,
-  type SearchWord,
-} from './search.js';
+import { boundedWalk, CREDIT_CARD_DOCUMENT, matchesSearch, unwalked, walkedArm, type SearchWord } from './search.js';
 
 /** A record's columns as an item reads them: all but its search signature. */
 type ItemRow = Omit<CreditCardTransactionRow, (typeof SIGNATURE_COLUMNS)[number]>;
@@ -73,23 +65,17 @@ function entriesOf(db: Db, q: CreditCardPageQuery, cardId: string | undefined) {
 }
 
 function arm(db: Db, q: CreditCardPageQuery, cardId: string | undefined): ArmQuery {
-  // A bounded walk (dialect.ts `searchWalk`): the arm's first entries without the search, then the
-  // records among them whose signature, then whose text, holds the words (banking-list.ts `walked`).
+  // A bounded walk (dialect.ts `searchWalk`): the arm's first entries without the search, then the search.
   const bound = boundedWalk(db, q.search, q.take);
   if (bound === undefined) return entriesOf(db, q, cardId).limit(literalLimit(q.take));
   const entries = entriesOf(db, { ...q, search: undefined }, cardId)
     .select(['search_sig_lo', 'search_sig_hi'])
     .limit(literalLimit(bound));
-  const signature = signatureMatches(q.search!, 'w');
-  return db
-    .selectFrom(entries.as('w'))
-    .innerJoin('credit_card_transactions as t', 't.id', 'w.id')
-    .select(['w.id', 'w.transaction_date'])
-    .$if(signature !== undefined, (query) => query.where(signature!))
-    .where(textMatches<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search!, 't') as never)
-    .orderBy('w.transaction_date', 'desc')
-    .orderBy('w.id', 'desc')
-    .limit(literalLimit(q.take)) as unknown as ArmQuery;
+  return walkedArm(db, CREDIT_CARD_DOCUMENT, q.search!, entries, {
+    key: 'transaction_date',
+    direction: 'desc',
+    take: q.take,
+  });
 }
 
 function pageIds(db: Db, q: CreditCardPageQuery) {

@@ -4,21 +4,37 @@
 // compared without case and accents, also inside longer words ("cafe" finds "Cafeteria" and "Café").
 // Each row also carries the signature of its document's trigrams (server/lib/search-signature.ts),
 // checked inside the ordered index a page walks, so only the rows that may match are read.
-import { sql, type ExpressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database, Db } from '../../../db/database.js';
-import { documentHolds, searchWalk, type SearchDocument } from '../../../db/dialect.js';
+import { columnOf, documentHolds, literalLimit, searchWalk, type SearchDocument } from '../../../db/dialect.js';
 import { categoriesAndCostCenters } from '../../directory/public.js';
 import { badRequest } from '../../../kit/errors.js';
 import { fold, signatureOf } from '../../../lib/search-signature.js';
 
-export const BANKING_DOCUMENT: SearchDocument = {
+type Row = 'banking_transactions' | 'credit_card_transactions';
+
+/** A statement's search document, with the table its rows are in. */
+interface StatementDocument extends SearchDocument {
+  table: Row;
+}
+
+export const BANKING_DOCUMENT: StatementDocument = {
+  table: 'banking_transactions',
   key: 'id',
   columns: ['description', 'notes', 'source_destination_name', 'place_establishment', 'category_description'],
   ftsTable: 'banking_search',
   ftsKey: 'rowid',
 };
 
-export const CREDIT_CARD_DOCUMENT: SearchDocument = {
+export const CREDIT_CARD_DOCUMENT: StatementDocument = {
+  table: 'credit_card_transactions',
   key: 'id',
   columns: ['description', 'notes', 'merchant_name', 'category_description'],
   ftsTable: 'credit_card_search',
@@ -80,7 +96,7 @@ export async function resolveSearch(
   db: Db,
   companyId: string,
   words: string[],
-  page?: SearchDocument,
+  page?: StatementDocument,
 ): Promise<SearchWord[]> {
   const { categories, costCenters } = await categoriesAndCostCenters(db, companyId);
   const named = words.map((word) => ({
@@ -90,8 +106,7 @@ export async function resolveSearch(
   }));
   const own = ownWords(named);
   if (page === undefined || own.length === 0) return named;
-  const table = page === BANKING_DOCUMENT ? 'banking_transactions' : 'credit_card_transactions';
-  const walk = searchWalk(db) === 'bounded' || (await commonAmongNewest(db, page, table, companyId, own));
+  const walk = searchWalk(db) === 'bounded' || (await commonAmongNewest(db, page, companyId, own));
   return walk ? named.map((w) => ({ ...w, walk })) : named;
 }
 
@@ -108,8 +123,9 @@ export const unwalked = (words: readonly SearchWord[]): SearchWord[] => words.ma
  * then the text of those it passes (a signature may pass a word no row holds: a longer document sets
  * more of its bits), stopping at the WALK_FROM-th.
  */
-async function commonAmongNewest(db: Db, doc: SearchDocument, table: Row, companyId: string, words: string[]) {
+async function commonAmongNewest(db: Db, doc: StatementDocument, companyId: string, words: string[]) {
   const store = db as Kysely<Database>;
+  const { table } = doc;
   const oldest = await store
     .selectFrom(table)
     .select('transaction_date')
@@ -129,8 +145,6 @@ async function commonAmongNewest(db: Db, doc: SearchDocument, table: Row, compan
   return (await matches.limit(WALK_FROM).execute()).length >= WALK_FROM;
 }
 
-type Row = 'banking_transactions' | 'credit_card_transactions';
-
 /** The words only a row's own text can hold: no category or cost center name holds them. */
 const ownWords = (words: readonly Omit<SearchWord, 'walk'>[]) =>
   words.filter((w) => w.categoryIds.length === 0 && w.costCenterIds.length === 0).map((w) => w.word);
@@ -138,7 +152,7 @@ const ownWords = (words: readonly Omit<SearchWord, 'walk'>[]) =>
 /** The condition that a row's signature (of the table `alias` when given) holds every trigram of `words`. */
 function signatureHolds(words: string[], alias?: string): Expression<SqlBool> {
   const [lo, hi] = signatureOf(words.join(' '));
-  const [loColumn, hiColumn] = ['search_sig_lo', 'search_sig_hi'].map((c) => sql.ref(alias ? `${alias}.${c}` : c));
+  const [loColumn, hiColumn] = [columnOf('search_sig_lo', alias), columnOf('search_sig_hi', alias)];
   return sql<SqlBool>`(${loColumn} & ${lo}) = ${lo} and (${hiColumn} & ${hi}) = ${hi}`;
 }
 
@@ -157,19 +171,18 @@ export const signed = <T extends object>(doc: SearchDocument, row: T) => ({ ...r
  * center name holds them) have their trigrams in its signature, checked inside the index; none where
  * the matches drive (the index of their words finds the rows). `alias`: the table in the query.
  */
-export function signatureMatches(words: readonly SearchWord[], alias?: string): Expression<SqlBool> | undefined {
+function signatureMatches(words: readonly SearchWord[], alias?: string): Expression<SqlBool> | undefined {
   const own = ownWords(words.filter((w) => w.walk));
   return own.length > 0 ? signatureHolds(own, alias) : undefined;
 }
 
 /** The condition that every word is found in the row, its category's or its cost center's name. */
-export function textMatches<T extends Row>(
+function textMatches<T extends Row>(
   db: Db,
   doc: SearchDocument,
   words: readonly SearchWord[],
   alias?: string,
 ): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
-  const column = (c: string) => sql.ref(alias ? `${alias}.${c}` : c);
   return (eb) =>
     eb.and(
       words.map(({ word, categoryIds, costCenterIds, walk }) => {
@@ -177,9 +190,9 @@ export function textMatches<T extends Row>(
           documentHolds(db, doc, word, walk, alias) as unknown as Expression<SqlBool>,
         ];
         if (categoryIds.length > 0)
-          any.push(eb(column('custom_category_id'), 'in', categoryIds) as Expression<SqlBool>);
+          any.push(eb(columnOf('custom_category_id', alias), 'in', categoryIds) as Expression<SqlBool>);
         if (costCenterIds.length > 0)
-          any.push(eb(column('cost_center_id'), 'in', costCenterIds) as Expression<SqlBool>);
+          any.push(eb(columnOf('cost_center_id', alias), 'in', costCenterIds) as Expression<SqlBool>);
         return any.length === 1 ? any[0]! : eb.or(any);
       }),
     );
@@ -194,4 +207,31 @@ export function matchesSearch<T extends Row>(
   const signature = signatureMatches(words);
   const text = textMatches<T>(db, doc, words);
   return (eb) => (signature ? eb.and([signature, text(eb)]) : text(eb));
+}
+
+/**
+ * A bounded walk's arm (dialect.ts `searchWalk`): of `entries` (an arm's first entries in its order:
+ * `id`, the sort key `key` and the signature), those whose signature, then whose row, holds the
+ * words, in the same order, up to `take`. Their ids and sort keys, as the arm's query selects them.
+ */
+export function walkedArm<Q>(
+  db: Db,
+  doc: StatementDocument,
+  words: readonly SearchWord[],
+  entries: SelectQueryBuilder<Database, Row, object>,
+  order: { key: string; direction: 'asc' | 'desc'; take: number },
+): Q {
+  const { key, direction, take } = order;
+  const signature = signatureMatches(words, 'w');
+  const [id, sortKey] = [sql.ref<number>('w.id'), sql.ref<string | number>(`w.${key}`)];
+  // `t` is either statement's table, typed as one: only its id and its document's columns are read.
+  return db
+    .selectFrom(entries.as('w'))
+    .innerJoin(`${doc.table} as t` as 'banking_transactions as t', (join) => join.on('t.id', '=', id))
+    .select([id.as('id'), sortKey.as(key)])
+    .$if(signature !== undefined, (query) => query.where(signature!))
+    .where(textMatches(db, doc, words, 't') as never)
+    .orderBy(sortKey, direction)
+    .orderBy(id, direction)
+    .limit(literalLimit(take)) as Q;
 }
