@@ -81,35 +81,11 @@ describe('README quick start', () => {
   }, 60_000);
 });
 
-/** Type-checks a snippet file as an integrator's strict ES-module project would. */
-const typecheck = (file: string) =>
-  run(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--target',
-      'ES2022',
-      '--module',
-      'NodeNext',
-      '--moduleResolution',
-      'NodeNext',
-      file,
-    ],
-    { cwd: ROOT },
-  );
-
-describe('client README', () => {
-  it('when its code blocks are counted, then each one is run below (four TypeScript, one shell)', () => {
-    expect([blocks('client/README.md', 'ts').length, blocks('client/README.md', 'sh').length]).toEqual([4, 1]);
-  });
-
-  /** A README section's snippet after the client it assumes (`finance`), type-checked and run in `cwd`. */
-  const runWithClient = async (section: string, name: string, cwd: string) => {
+/** The client README's TypeScript snippets as files that run: each a module, the client it assumes set up. */
+const snippets = {
+  /** A section's snippet after the client it assumes (`finance`), run in SNIPPET_DIR. */
+  withClient(section: string, name: string): string {
     const [snippet] = blocks('client/README.md', 'ts', section);
-    const file = join(ROOT, 'dist', `${name}.ts`);
     const setup = [
       "import { createFinanceClient } from '@company-finance/client';",
       'process.chdir(process.env.SNIPPET_DIR!);',
@@ -117,42 +93,63 @@ describe('client README', () => {
     ];
     const imports = snippet!.split('\n').filter((line) => line.startsWith('import '));
     const body = snippet!.split('\n').filter((line) => !line.startsWith('import '));
-    writeFileSync(file, [...imports, ...setup, ...body, 'export {};', ''].join('\n'));
-    await typecheck(file);
-    return run(process.execPath, ['--import', 'tsx', file], { env: { ...env, SNIPPET_DIR: cwd }, cwd: ROOT });
-  };
+    return written(name, [...imports, ...setup, ...body, 'export {};', ''].join('\n'));
+  },
+  exports: () => snippets.withClient('## Exports', 'exports-client'),
+  sandbox: () => snippets.withClient('## Sandbox helpers', 'sandbox-client'),
+  quickStart: () => {
+    const [snippet] = blocks('client/README.md', 'ts', '## Quick start');
+    return written(
+      'quickstart-client',
+      `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`,
+    );
+  },
+  webhooks: () => written('webhook-handler', blocks('client/README.md', 'ts', '## Webhooks')[0]!),
+};
+function written(name: string, source: string): string {
+  const file = join(ROOT, 'dist', `${name}.ts`);
+  writeFileSync(file, source);
+  return file;
+}
+
+describe('client README', () => {
+  it('when its code blocks are counted, then each one is run below (four TypeScript, one shell)', () => {
+    expect([blocks('client/README.md', 'ts').length, blocks('client/README.md', 'sh').length]).toEqual([4, 1]);
+  });
+
+  it('when its TypeScript snippets are type-checked as an integrator’s strict ES-module project would, then they compile', async () => {
+    // One compiler run for the four (each is a module): a run costs ~2 s of CPU, most of it the same libraries.
+    const files = [snippets.exports(), snippets.sandbox(), snippets.quickStart(), snippets.webhooks()];
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--noEmit', '--strict', '--skipLibCheck', '--target', 'ES2022', '--module', 'NodeNext'];
+    await run(process.execPath, [tsc, ...flags, '--moduleResolution', 'NodeNext', ...files], { cwd: ROOT });
+  }, 60_000);
+
+  const runWithClient = (file: string, cwd: string) =>
+    run(process.execPath, ['--import', 'tsx', file], { env: { ...env, SNIPPET_DIR: cwd }, cwd: ROOT });
 
   it('when the exports snippet is run, then it writes the month’s banking statement as CSV', async () => {
     const out = mkdtempSync(join(dir, 'exports-'));
-    await runWithClient('## Exports', 'exports-client', out);
+    await runWithClient(snippets.exports(), out);
     const csv = readFileSync(join(out, 'banking-2026-11.csv'), 'utf8');
     expect(csv.split('\n')[0]).toContain('id');
   }, 60_000);
 
   it('when the sandbox snippet is run, then a banking transaction arrives from its amount alone', async () => {
-    const { stdout } = await runWithClient('## Sandbox helpers', 'sandbox-client', ROOT);
+    const { stdout } = await runWithClient(snippets.sandbox(), ROOT);
     expect(stdout).toMatch(/^arrived \d+: (DEBIT|CREDIT) 150\.25$/m);
   }, 60_000);
 
-  it('when the quick start is run as written, then it type-checks, lists transactions and reconciles one without an error', async () => {
-    const [snippet] = blocks('client/README.md', 'ts', '## Quick start');
-    const file = join(ROOT, 'dist', 'quickstart-client.ts');
-    writeFileSync(
-      file,
-      `const CLIENT_ID = process.env.CLIENT_ID!;\nconst CLIENT_SECRET = process.env.CLIENT_SECRET!;\n${onThisSandbox(snippet!)}\nexport {};\n`,
-    );
-    await typecheck(file);
+  it('when the quick start is run as written, then it lists transactions and reconciles one without an error', async () => {
+    const file = snippets.quickStart();
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', file], { env, cwd: ROOT });
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^reconciled \d+$/m);
   }, 60_000);
 
   it('when the webhook handler runs and the shell lines forward a triggered event to it, then it verifies the delivery and answers 204', async () => {
-    const [handler] = blocks('client/README.md', 'ts', '## Webhooks');
     const [shell] = blocks('client/README.md', 'sh', '## Webhooks');
-    const file = join(ROOT, 'dist', 'webhook-handler.ts');
-    writeFileSync(file, handler!);
-    await typecheck(file);
+    const file = snippets.webhooks();
     const hookPort = await freePort();
     const cli = {
       ...env,

@@ -73,6 +73,9 @@ export async function loadEngine(options: ValidatorOptions): Promise<ValidatorEn
   ).preProcess();
   const context = new OpenApiContext(spec, opts.ignorePaths as never, opts.ignoreUndocumented, opts.useRequestUrl);
   const requests = new RequestValidator(context.apiDoc, oav.ajvOpts.request);
+  const { ajv, ajvBody } = requests as unknown as Stock;
+  for (const into of [ajv, ajvBody])
+    into.addSchema(absoluteRefs({ $id: CONTRACT_ID, components: context.apiDoc.components }));
   const responseValidator = opts.validateResponses
     ? new ResponseValidator(apiDocRes, oav.ajvOpts.response, opts.validateResponses, context.serial)
     : undefined;
@@ -296,23 +299,21 @@ function requestCheck(
   const { apiDoc, ajv } = stock;
   const parameters = new ParametersSchemaParser(ajv, apiDoc as never).parse(expressRoute, reqSchema.parameters);
   const body = new BodySchemaParser().parse(expressRoute, reqSchema as never, contentType) as Loose;
-  // The stock Validator's two schemas: everything but the body (coerced), and the body.
-  const schemaGeneral = {
-    paths: apiDoc.paths,
-    components: apiDoc.components,
-    required: ['query', 'headers', 'params'],
-    properties: { ...parameters, body: {} },
-  };
+  // The stock Validator's two schemas: everything but the body (coerced), and the body. The stock
+  // roots carry the whole contract for their `#/…` references, which ajv walks again on every
+  // compile (~40% of a fresh server's CPU, its first request of each operation); here they refer
+  // into the contract's components, added to each ajv once (see `referToContract`).
+  const schemaGeneral = { required: ['query', 'headers', 'params'], properties: { ...parameters, body: {} } };
   const binary = body?.format === 'binary';
   const schemaBody: Loose = {
-    paths: apiDoc.paths,
-    components: apiDoc.components,
     properties: { query: {}, headers: {}, params: {}, cookies: {}, body: binary ? {} : body },
   };
   if (body.required && !binary) schemaBody.required = ['body'];
   const allSchemaProperties = { ...schemaGeneral.properties, body: schemaBody.properties.body };
-  const validatorGeneral = useAjvCache(ajv, schemaGeneral, ajvCacheKey) as unknown as Validate;
-  const validatorBody = useAjvCache(stock.ajvBody, schemaBody, ajvCacheKey) as unknown as Validate;
+  const compiled = (into: unknown, schema: Loose) =>
+    useAjvCache(into as never, absoluteRefs(schema) as never, ajvCacheKey) as unknown as Validate;
+  const validatorGeneral = compiled(ajv, schemaGeneral);
+  const validatorBody = compiled(stock.ajvBody, schemaBody);
   const allowUnknownQueryParameters = !!(
     reqSchema['x-eov-allow-unknown-query-parameters'] ??
     reqSchema['x-allow-unknown-query-parameters'] ??
