@@ -1,7 +1,12 @@
 // The event log: listing (newest first, filters, paging), reading one, scopes, 30-day retention.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
-import { createAccount, createBankingTransaction } from './support/factories/statements.js';
+import {
+  createAccount,
+  createBankingTransaction,
+  createCreditCardTransaction,
+} from './support/factories/statements.js';
+import { createCategory, createCostCenter } from './support/factories/directory.js';
 import { recordEvent } from '../server/areas/events/log.js';
 
 let server: TestServer;
@@ -33,6 +38,56 @@ describe('listEvents', () => {
     ]);
     expect(data?.items[1]?.data.previousAttributes).toEqual({ notes: expect.any(String) });
     expect(data?.items[0]?.data.object).toMatchObject({ conciliation: { conciled: true } });
+  });
+
+  it('when a PATCH changes every field of a banking and of a card transaction, then each event shows the transaction as its GET answers after', async () => {
+    const acme = await server.newCompany();
+    const category = await createCategory(server.db, acme.companyId);
+    const costCenter = await createCostCenter(server.db, acme.companyId);
+    const account = await createAccount(server.db, acme.companyId);
+    const bankingId = await createBankingTransaction(server.db, acme.companyId, account, { status: 2 });
+    const cardId = await createCreditCardTransaction(server.db, acme.companyId, { status: 2 });
+    const body = {
+      notes: 'Tudo muda',
+      categoryId: category.id,
+      costCenterId: costCenter.id,
+      isConciled: true as const,
+    };
+    const banking = await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: bankingId } },
+      body,
+    });
+    const card = await acme.api.PATCH('/statements/v1/credit-card/{transactionId}', {
+      params: { path: { transactionId: cardId } },
+      body,
+    });
+    expect([banking.response.status, card.response.status]).toEqual([204, 204]);
+    const shown = [
+      (await acme.api.GET('/statements/v1/banking/{transactionId}', { params: { path: { transactionId: bankingId } } }))
+        .data,
+      (
+        await acme.api.GET('/statements/v1/credit-card/{transactionId}', {
+          params: { path: { transactionId: cardId } },
+        })
+      ).data,
+    ];
+    expect(shown[0]).toMatchObject({
+      costCenter: { description: costCenter.name },
+      customCategory: { name: category.name },
+    });
+    const { data } = await acme.api.GET('/events/v1/events');
+    expect(data?.items.map((e) => e.type)).toEqual([
+      'credit_card_transaction.reconciled',
+      'banking_transaction.reconciled',
+    ]);
+    expect(data?.items.map((e) => e.data.object).reverse()).toEqual(shown);
+    for (const event of data!.items)
+      expect(Object.keys(event.data.previousAttributes ?? {}).sort()).toEqual([
+        'conciliation',
+        'costCenter',
+        'customCategory',
+        'notes',
+      ]);
   });
 
   it('when a change is refused, then no event is written', async () => {

@@ -10,9 +10,9 @@ import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/e
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
 import { changedAttributes, recordEvent } from '../../events/public.js';
 import { itemETag } from '../../../kit/item-etag.js';
-import { categoryIdsIn, costCenterIdsIn } from '../../directory/public.js';
-import { findBankingItem } from './banking-page.js';
-import { findCreditCardItem } from './credit-card-page.js';
+import { categoryNames, costCenterNames } from '../../directory/public.js';
+import { type BankingItem, findBankingItem } from './banking-page.js';
+import { type CreditCardItem, findCreditCardItem } from './credit-card-page.js';
 import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, signatureColumns } from './search.js';
 import type { SearchDocument } from '../../../db/dialect.js';
 import { markChanged, statementWriteTransaction } from '../versions.js';
@@ -49,25 +49,24 @@ interface ChangeContext {
 }
 
 type Shown = Record<string, unknown>;
-/** The columns a PATCH plans from. */
-type Annotated = Pick<Annotatable, 'status' | 'conciled' | 'notes' | 'custom_category_id' | 'cost_center_id'>;
+type Item = BankingItem | CreditCardItem;
 
-/** The transaction as its GET reads it: its row's annotation columns, and what the API shows. */
+/** The transaction as its GET reads it: its row (with the names it shows), what the API shows, and how to show it changed. */
 async function current(
   db: Db,
   statement: Statement,
   companyId: string,
   id: number | string,
   timeZone: string,
-): Promise<{ row: Annotated; shown: Shown; document: SearchDocument } | undefined> {
+): Promise<{ row: Item; shown: Shown; present: (item: Item) => Shown; document: SearchDocument } | undefined> {
   if (statement === 'banking_transactions') {
     const item = await findBankingItem(db, companyId, Number(id));
-    return item && { row: item, shown: presentBanking(item, timeZone) as unknown as Shown, document: BANKING_DOCUMENT };
+    const present = (changed: Item) => presentBanking(changed as BankingItem, timeZone) as unknown as Shown;
+    return item && { row: item, shown: present(item), present, document: BANKING_DOCUMENT };
   }
   const item = await findCreditCardItem(db, companyId, String(id));
-  return (
-    item && { row: item, shown: presentCreditCard(item, timeZone) as unknown as Shown, document: CREDIT_CARD_DOCUMENT }
-  );
+  const present = (changed: Item) => presentCreditCard(changed as CreditCardItem, timeZone) as unknown as Shown;
+  return item && { row: item, shown: present(item), present, document: CREDIT_CARD_DOCUMENT };
 }
 
 /** Why one transaction cannot be changed: what the single PATCH answers for it. */
@@ -81,16 +80,18 @@ interface Refusal {
   details: Array<{ field: string; text: string }>;
 }
 
-/** A PATCH's change to one row: the columns that differ, and the transaction as shown before it. */
+/** A PATCH's change to one row: the columns that differ, and the transaction as shown before and after it. */
 interface Plan {
   changes: Partial<Annotatable>;
   reconcile: boolean;
   before: Shown;
+  after: Shown;
 }
 
 /**
  * What a PATCH changes of one row, or why it cannot. Reads only, the item once (as its GET does):
- * its ETag for `ifMatch`, its columns for the plan, what it shows for the event's previous attributes.
+ * its ETag for `ifMatch`, its columns for the plan, what it shows for the event's previous
+ * attributes; and the names of a new category or cost center, with which it shows the item after.
  */
 async function planAnnotation(
   trx: Db,
@@ -110,7 +111,7 @@ async function planAnnotation(
       details: [{ field: 'id', text: 'transaction not found' }],
     };
 
-  const { row, shown: before, document } = item;
+  const { row, shown: before, present, document } = item;
   if (patch.ifMatch !== undefined) {
     const tag = itemETag(before);
     if (patch.ifMatch.trim() !== tag)
@@ -124,9 +125,17 @@ async function planAnnotation(
   }
 
   const problems: Array<{ field: string; text: string }> = [];
-  if (patch.categoryId !== undefined && (await categoryIdsIn(trx, companyId, [patch.categoryId])).size === 0)
+  const categoryName =
+    patch.categoryId === undefined
+      ? undefined
+      : (await categoryNames(trx, companyId, [patch.categoryId])).get(String(patch.categoryId));
+  if (patch.categoryId !== undefined && categoryName === undefined)
     problems.push({ field: 'categoryId', text: `${patch.categoryId} is not a category of the company` });
-  if (patch.costCenterId !== undefined && (await costCenterIdsIn(trx, companyId, [patch.costCenterId])).size === 0)
+  const costCenterName =
+    patch.costCenterId === undefined
+      ? undefined
+      : (await costCenterNames(trx, companyId, [patch.costCenterId])).get(patch.costCenterId);
+  if (patch.costCenterId !== undefined && costCenterName === undefined)
     problems.push({ field: 'costCenterId', text: `${patch.costCenterId} is not a cost center of the company` });
   const [firstProblem] = problems;
   if (firstProblem)
@@ -167,7 +176,14 @@ async function planAnnotation(
       : {}),
     ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
   };
-  return { changes, reconcile, before };
+  // The item as its GET will read it once written: the changed columns, and the names they join.
+  const after = present({
+    ...row,
+    ...changes,
+    ...('custom_category_id' in changes ? { custom_category_name: categoryName ?? null } : {}),
+    ...('cost_center_id' in changes ? { cost_center_name: costCenterName ?? null } : {}),
+  } as Item);
+  return { changes, reconcile, before, after };
 }
 
 const isRefusal = (plan: Awaited<ReturnType<typeof planAnnotation>>): plan is Refusal => 'status' in plan;
@@ -178,16 +194,13 @@ async function applyAnnotation(
   statement: Statement,
   companyId: string,
   id: number | string,
-  { changes, reconcile, before }: Plan,
+  { changes, reconcile, before, after }: Plan,
   now: Date,
   context: ChangeContext,
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   const view = trx as unknown as View;
   await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
-  // Read again, as its GET reads it: the names of a new category or cost center come with it.
-  const after = (await current(trx, statement, companyId, id, context.timeZone))?.shown;
-  if (!after) throw new Error(`transaction ${id} vanished during its update`);
   // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
   const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
   await recordEvent(trx, now, {
