@@ -84,6 +84,8 @@ export interface AuthContext {
    * signed URLs, idempotency, rate limits) read `clock`, never this.
    */
   companyClock: Clock;
+  /** How far `companyClock` runs ahead of wall time, as the token's company row said (a request's). */
+  clockOffsetMs?: number;
 }
 
 export interface Services {
@@ -109,6 +111,12 @@ export interface KeptReads {
 export interface Actor {
   requestId: string | null;
   clientId: string | null;
+  /**
+   * The company clock's offset the request read with its token (absent outside a request): the
+   * event log takes an event's wall time from it, the offset its `now` was read with, rather than
+   * reading the company again.
+   */
+  clockOffsetMs?: number;
 }
 
 /** A change made outside any request (ingestion, expiry, the command line). */

@@ -39,6 +39,8 @@ interface NewEvent {
   authorization?: Schemas['VcnEventAuthorization'];
   /** Who made the change and why (`card.blocked`, `card.unblocked`). */
   action?: { clientId: string; reason: string | null };
+  /** The company clock's offset `now` was read with, when the caller knows it (a request's actor). */
+  clockOffsetMs?: number;
 }
 
 /** Writes an event (and its webhook deliveries) with `db`, which should be the change's transaction. */
@@ -58,7 +60,7 @@ export async function recordEvents(
   const at = typeof now === 'string' ? new Date(now) : now;
   // `now` is the company's time; ids and the first delivery attempt follow wall time, so the log
   // keeps one order across processes and a company whose clock was moved ahead is not held back.
-  const wall = new Date(at.getTime() - (await clockOffset(db, companyId)));
+  const wall = new Date(at.getTime() - (events[0]!.clockOffsetMs ?? (await clockOffset(db, companyId))));
   const rows: EventRow[] = events.map((event) => ({
     id: `evt_${nextEventId(wall.getTime())}`,
     company_id: companyId,

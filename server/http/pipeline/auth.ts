@@ -97,7 +97,6 @@ export function authentication(operation: ContractOperation, services: Services)
       error.headers['WWW-Authenticate'] = insufficient(metadata);
       throw error;
     }
-    const { clockOffsetMs, ...rest } = grant;
-    context.auth = { ...rest, companyClock: offsetClock(services.clock, clockOffsetMs) } satisfies AuthContext;
+    context.auth = { ...grant, companyClock: offsetClock(services.clock, grant.clockOffsetMs) } satisfies AuthContext;
   };
 }

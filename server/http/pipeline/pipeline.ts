@@ -207,7 +207,11 @@ const handlerContext = (services: Services, req: Request, res: Response, context
   index: services.index,
   auth: context.auth!,
   requestId: context.requestId,
-  actor: { requestId: context.requestId, clientId: context.auth?.clientId ?? null },
+  actor: {
+    requestId: context.requestId,
+    clientId: context.auth?.clientId ?? null,
+    clockOffsetMs: context.auth?.clockOffsetMs,
+  },
   req,
   res,
   logFields: (fields) => {
