@@ -87,7 +87,10 @@ export function changedAttributes<T extends object>(before: T, after: T): Partia
   const changed: Partial<T> = {};
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof T>;
   for (const key of keys) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key] ?? (null as T[keyof T]);
+    const was = before[key];
+    const is = after[key];
+    // The same value (most attributes) needs no serializing; objects are compared by their JSON.
+    if (was !== is && JSON.stringify(was) !== JSON.stringify(is)) changed[key] = was ?? (null as T[keyof T]);
   }
   return changed;
 }

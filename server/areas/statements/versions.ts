@@ -107,18 +107,20 @@ type Rows = Kysely<
 /**
  * Marks the company's rows `ids` of `table` as changed: they come again in the feed. Call it last in
  * the write's transaction: on PostgreSQL the company's change order is held from here to the commit,
- * so the write waits for another writer of the company only for that last step.
+ * so the write waits for another writer of the company only for that last step. `columns`, the
+ * rows' own change, is written by the same UPDATE (one write of each row, not two).
  */
 export async function markChanged(
   trx: Db,
   table: StatementTable,
   companyId: string,
   ids: ReadonlyArray<number | string>,
+  columns: Record<string, unknown> = {},
 ): Promise<void> {
   const version = await nextStatementVersion(trx, companyId);
   await (trx as unknown as Rows)
     .updateTable(table)
-    .set({ change_seq: version })
+    .set({ ...columns, change_seq: version })
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();

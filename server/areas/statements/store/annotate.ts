@@ -4,7 +4,6 @@
 // change: a write that changes nothing records no event, puts nothing in the feed and keeps every
 // ETag. A batch item's `ifMatch` is checked against the item as its GET shows it, in the same transaction.
 import type { Actor } from '../../../kit/handler.js';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/database.js';
 import { ApiError, badRequest, type ErrorReason, notFound } from '../../../kit/errors.js';
 import { STATUS_NAMES, presentBanking, presentCreditCard } from '../present.js';
@@ -40,7 +39,6 @@ interface Annotatable {
   search_sig_hi?: number;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
-type View = Kysely<Record<Statement, Annotatable>>;
 
 /** Who changes the transaction: the company's time zone shapes the event's object; the request id goes on the event. */
 interface ChangeContext {
@@ -199,8 +197,6 @@ async function applyAnnotation(
   context: ChangeContext,
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
-  const view = trx as unknown as View;
-  await view.updateTable(statement).set(changes).where('company_id', '=', companyId).where('id', '=', id).execute();
   // One event per change: a PATCH that reconciles is a reconciliation (notes may change with it).
   const object = statement === 'banking_transactions' ? 'banking_transaction' : 'credit_card_transaction';
   await recordEvent(trx, now, {
@@ -210,7 +206,8 @@ async function applyAnnotation(
     object: after,
     previousAttributes: changedAttributes(before, after),
   });
-  await markChanged(trx, statement, companyId, [id]);
+  // The row's change and its place in the feed, in one UPDATE, last (markChanged).
+  await markChanged(trx, statement, companyId, [id], changes);
 }
 
 const undoRefused = () =>
