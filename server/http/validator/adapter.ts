@@ -17,9 +17,10 @@
 // style, looking its schema up in ajv) and builds a new parameter mutator: ~30 µs on the banking
 // page's 20 parameters, more than its ajv validators take. Here that is derived when the check is
 // built; each request runs the mutator's own steps for the parameters, the validator's own unknown-
-// and empty-parameter check, the same compiled ajv validators (keyed as the stock middleware keys
-// them) and throws the same errors. test/http.validator-equivalence.test.ts holds it to the stock
-// middleware's verdicts, coercions and error lists for every operation.
+// and empty-parameter check, the same ajv validators (keyed as the stock middleware keys them, their
+// schemas referring into the contract added once rather than each carrying it) and throws the same
+// errors. test/http.validator-equivalence.test.ts holds it to the stock middleware's verdicts,
+// coercions and error lists for every operation.
 import { parse as parseUrl } from 'node:url';
 import type { NextFunction, Request, Response } from 'express';
 import { OpenApiValidator, type OpenApiValidatorOpts } from 'express-openapi-validator/dist/openapi.validator.js';
@@ -127,7 +128,7 @@ export async function loadEngine(options: ValidatorOptions): Promise<ValidatorEn
 
 type Json = Record<string, unknown>;
 
-/** Where the response validator's ajv keeps the contract, added once (any id no schema of ours uses). */
+/** Where the validators' ajv instances keep the contract, added once (any id no schema of ours uses). */
 const CONTRACT_ID = 'urn:finance:contract';
 
 /** `#/…` pointers made absolute in the contract added under CONTRACT_ID; the schemas are copied, not changed. */
@@ -302,7 +303,7 @@ function requestCheck(
   // The stock Validator's two schemas: everything but the body (coerced), and the body. The stock
   // roots carry the whole contract for their `#/…` references, which ajv walks again on every
   // compile (~40% of a fresh server's CPU, its first request of each operation); here they refer
-  // into the contract's components, added to each ajv once (see `referToContract`).
+  // into the contract's components, added to each of its two ajv instances once (loadEngine).
   const schemaGeneral = { required: ['query', 'headers', 'params'], properties: { ...parameters, body: {} } };
   const binary = body?.format === 'binary';
   const schemaBody: Loose = {

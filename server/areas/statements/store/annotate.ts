@@ -175,12 +175,15 @@ async function planAnnotation(
     ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
   };
   // The item as its GET will read it once written: the changed columns, and the names they join.
-  const after = present({
-    ...row,
-    ...changes,
-    ...('custom_category_id' in changes ? { custom_category_name: categoryName ?? null } : {}),
-    ...('cost_center_id' in changes ? { cost_center_name: costCenterName ?? null } : {}),
-  } as Item);
+  const after =
+    Object.keys(changes).length === 0
+      ? before
+      : present({
+          ...row,
+          ...changes,
+          ...('custom_category_id' in changes ? { custom_category_name: categoryName ?? null } : {}),
+          ...('cost_center_id' in changes ? { cost_center_name: costCenterName ?? null } : {}),
+        } as Item);
   return { changes, reconcile, before, after };
 }
 
