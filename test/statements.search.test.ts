@@ -52,6 +52,15 @@ const cardRecordIds = async (query: Record<string, unknown>, company = acme) => 
   return out.sort();
 };
 
+/** One record an hour from 2026-01-01 UTC: the `i`-th one's time. */
+const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+
+/** Rows with unknown signatures (every bit set, as a write that does not sign leaves them): they pass every word. */
+const signaturesUnknown = (
+  table: 'banking_transactions' | 'credit_card_transactions',
+  rows: readonly (number | string)[],
+) => server.db.updateTable(table).set({ search_sig_lo: -1, search_sig_hi: -1 }).where('id', 'in', rows).execute();
+
 describe('listBankingTransactions q', () => {
   it('when q holds a word of the notes, then the transactions holding it are found, without case or accents, and never another company’s', async () => {
     expect(await bankingIds({ q: 'figueira' })).toEqual([ids.lunch]);
@@ -141,7 +150,6 @@ describe('listBankingTransactions q', () => {
   it('when the newest rows pass a word’s signature but do not hold it, then the page still reaches the older rows that do', async () => {
     const busy = await server.newCompany();
     const account = await createAccount(server.db, busy.companyId);
-    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
     const older = await createBankingTransactions(
       server.db,
       busy.companyId,
@@ -154,14 +162,9 @@ describe('listBankingTransactions q', () => {
       account,
       Array.from({ length: 2_100 }, (_, i) => ({ notes: 'outra despesa', transaction_date: at(100 + i) })),
     );
-    // Signatures unknown (every bit set, as a write that does not sign leaves them): they pass every
-    // word, so SQLite's probe judges "lagoa" common, and a page of 5 walks them all where walks are
+    // SQLite's probe judges "lagoa" common, and a page of 5 walks them all where walks are
     // unbounded, or its bounded walk (200 entries a row) holds none of it and it is read again.
-    await server.db
-      .updateTable('banking_transactions')
-      .set({ search_sig_lo: -1, search_sig_hi: -1 })
-      .where('id', 'in', newer)
-      .execute();
+    await signaturesUnknown('banking_transactions', newer);
     const { data } = await busy.api.GET('/statements/v1/banking', { params: { query: { q: 'lagoa', limit: 5 } } });
     expect(data?.transactions.map((t) => t.id)).toEqual([...older].reverse().slice(0, 5));
     expect(await bankingIds({ q: 'lagoa', limit: 5 }, busy)).toEqual(older);
@@ -204,7 +207,6 @@ describe('listCreditCardTransactions q', () => {
 
   it('when the newest records pass a word’s signature but do not hold it, then the page still reaches the older records that do', async () => {
     const busy = await server.newCompany();
-    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
     const older = await createCreditCardTransactions(
       server.db,
       busy.companyId,
@@ -215,11 +217,7 @@ describe('listCreditCardTransactions q', () => {
       busy.companyId,
       Array.from({ length: 2_100 }, (_, i) => ({ notes: 'outra despesa', transaction_date: at(100 + i) })),
     );
-    await server.db
-      .updateTable('credit_card_transactions')
-      .set({ search_sig_lo: -1, search_sig_hi: -1 })
-      .where('id', 'in', newer)
-      .execute();
+    await signaturesUnknown('credit_card_transactions', newer);
     expect(await cardRecordIds({ q: 'lagoa', limit: 5 }, busy)).toEqual([...older].sort());
   });
 

@@ -49,22 +49,22 @@ interface ChangeContext {
 type Shown = Record<string, unknown>;
 type Item = BankingItem | CreditCardItem;
 
-/** The transaction as its GET reads it: its row (with the names it shows), what the API shows, and how to show it changed. */
+/** The transaction as its GET reads it (its row, with the names it shows), how the API shows it, and its search document. */
 async function current(
   db: Db,
   statement: Statement,
   companyId: string,
   id: number | string,
   timeZone: string,
-): Promise<{ row: Item; shown: Shown; present: (item: Item) => Shown; document: SearchDocument } | undefined> {
+): Promise<{ row: Item; present: (item: Item) => Shown; document: SearchDocument } | undefined> {
   if (statement === 'banking_transactions') {
     const item = await findBankingItem(db, companyId, Number(id));
-    const present = (changed: Item) => presentBanking(changed as BankingItem, timeZone) as unknown as Shown;
-    return item && { row: item, shown: present(item), present, document: BANKING_DOCUMENT };
+    const present = (shown: Item) => presentBanking(shown as BankingItem, timeZone) as unknown as Shown;
+    return item && { row: item, present, document: BANKING_DOCUMENT };
   }
   const item = await findCreditCardItem(db, companyId, String(id));
-  const present = (changed: Item) => presentCreditCard(changed as CreditCardItem, timeZone) as unknown as Shown;
-  return item && { row: item, shown: present(item), present, document: CREDIT_CARD_DOCUMENT };
+  const present = (shown: Item) => presentCreditCard(shown as CreditCardItem, timeZone) as unknown as Shown;
+  return item && { row: item, present, document: CREDIT_CARD_DOCUMENT };
 }
 
 /** Why one transaction cannot be changed: what the single PATCH answers for it. */
@@ -109,7 +109,8 @@ async function planAnnotation(
       details: [{ field: 'id', text: 'transaction not found' }],
     };
 
-  const { row, shown: before, present, document } = item;
+  const { row, present, document } = item;
+  const before = present(row);
   if (patch.ifMatch !== undefined) {
     const tag = itemETag(before);
     if (patch.ifMatch.trim() !== tag)
