@@ -8,6 +8,7 @@ import {
   recordBodySize,
   validatorOptions,
 } from '../server/http/validator/validator.js';
+import { onlyLocalRefs, stockLoadedSpec } from '../server/http/validator/adapter.js';
 import { loopbackApps, matched } from './support/validator-apps.js';
 import { candidatesOf, operationsOf, unsent, type Candidate } from './support/hostile.js';
 
@@ -102,6 +103,17 @@ function exampleRequest(c: Candidate): Candidate {
 }
 
 describe('the validator as driven here and the stock middleware', () => {
+  it('when the stock loader bundles the contract, then it returns it unchanged (the engine skips that bundle)', async () => {
+    const spec = contract().validatorSpec();
+    expect(onlyLocalRefs(spec)).toBe(true);
+    expect(onlyLocalRefs({ paths: { '/a': { $ref: 'other.yaml#/paths/a' } } })).toBe(false);
+    // The loader sorts the tags by name after bundling (the engine too).
+    const withoutTags = ({ tags: _tags, ...rest }: Record<string, unknown>) => rest;
+    expect(withoutTags((await stockLoadedSpec(contract().validatorSpec())) as Record<string, unknown>)).toEqual(
+      withoutTags(spec),
+    );
+  });
+
   it('when the contract is read, then every operation has candidates', () => {
     expect(operations.length).toBe(contract().operations.length);
   });
