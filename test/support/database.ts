@@ -27,6 +27,25 @@ const urlOf = (name: string) => {
   return url.toString();
 };
 
+/**
+ * Drops the test databases `which` picks. A DROP DATABASE waits ~0.1 s on the server (every backend
+ * releasing the database's files), not on its CPU: they go over four connections.
+ */
+export async function dropDatabases(which: (name: string) => boolean): Promise<void> {
+  const { rows } = await withAdmin((c) =>
+    c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${TEST_DATABASE_PREFIX}%`]),
+  );
+  const names = rows.map((row) => row.datname).filter(which);
+  await Promise.all(
+    Array.from({ length: Math.min(4, names.length) }, () =>
+      withAdmin(async (c) => {
+        for (let name = names.pop(); name; name = names.pop())
+          await c.query(`drop database if exists "${name}" with (force)`);
+      }),
+    ),
+  );
+}
+
 export async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();

@@ -1,43 +1,23 @@
 // Runs once per vitest run. It builds dist/ (incrementally): tests that run the `finance` command run
 // the compiled JavaScript, as production does. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
 // under CI an unreachable server fails the run rather than skipping it — and every database the
-// run created is dropped at the end (and leftovers of runs interrupted over two hours ago). The run's
+// run created is dropped once it ends, by a process it leaves to do that (and leftovers of runs
+// interrupted over two hours ago, before it starts). The run's
 // template, migrated once here, is what each test server's database is copied from.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createPostgresTemplate,
+  dropDatabases,
   onPostgres,
   POSTGRES_ADMIN_URL,
   runPrefix,
   TEST_DATABASE_PREFIX,
-  withAdmin,
 } from './database.js';
 
 const STALE_SECONDS = 2 * 3600;
-
-/**
- * A DROP DATABASE waits ~0.1 s on the server (every backend releasing the database's files), not on
- * its CPU: a run's ~150 databases are dropped over four connections (16 s one after another).
- */
-const DROPPING_CONNECTIONS = 4;
-
-async function dropDatabases(which: (name: string) => boolean): Promise<void> {
-  const { rows } = await withAdmin((c) =>
-    c.query<{ datname: string }>('select datname from pg_database where datname like $1', [`${TEST_DATABASE_PREFIX}%`]),
-  );
-  const names = rows.map((row) => row.datname).filter(which);
-  await Promise.all(
-    Array.from({ length: Math.min(DROPPING_CONNECTIONS, names.length) }, () =>
-      withAdmin(async (c) => {
-        for (let name = names.pop(); name; name = names.pop())
-          await c.query(`drop database if exists "${name}" with (force)`);
-      }),
-    ),
-  );
-}
 
 /** What dist/ is built from: the server's sources, the generated types, the compiler's settings and version. */
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
@@ -88,6 +68,12 @@ export async function setup(): Promise<void> {
   await createPostgresTemplate();
 }
 
+/** The run's databases are dropped by a process left to do it (test/support/drop-databases.ts): nothing waits for it. */
 export async function teardown(): Promise<void> {
-  if (onPostgres) await dropDatabases((name) => name.startsWith(runPrefix()));
+  if (!onPostgres) return;
+  const dropper = spawn(process.execPath, ['--import', 'tsx', 'test/support/drop-databases.ts', runPrefix()], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  dropper.unref();
 }
