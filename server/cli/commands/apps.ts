@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
-import { createApprovalCode } from '../../areas/apps/public.js';
 import { output, parseScopes, usingDb, withDb } from '../options.js';
 
 export function register(program: Command): void {
@@ -17,6 +16,8 @@ export function register(program: Command): void {
     )
     .option('--json', 'print one JSON document')
     .action(async (opts: { db: string; company: string; scopes?: string[]; json?: boolean }) => {
+      // The apps area (its consent pages bring Express) loads for this command only.
+      const { createApprovalCode } = await import('../../areas/apps/public.js');
       const made = await usingDb(opts.db, (db) =>
         createApprovalCode(db, systemClock, { companyId: opts.company, scopes: opts.scopes, createdBy: 'cli' }),
       );

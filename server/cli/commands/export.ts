@@ -11,10 +11,9 @@ import { companyTimeZone } from '../../areas/auth/company-zone.js';
 import { systemClock } from '../../lib/clock.js';
 import { companyClock } from '../../areas/auth/company-clock.js';
 import { bankingPageQuery, dateRange } from '../../areas/statements/banking-query.js';
-import { exportBanking, exportCreditCard, type ExportRequest } from '../../areas/statements/exports/sources.js';
+import type { ExportRequest } from '../../areas/statements/exports/sources.js';
 import type { Write } from '../../areas/statements/exports/stream.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
-import { contract } from '../../contract/index.js';
 
 interface Options {
   db: string;
@@ -50,6 +49,15 @@ function common(command: Command, statement: string): Command {
     .option('--end-date <YYYY-MM-DD>', 'last day, company time zone (with --start-date)', day)
     .option('--json', 'print one JSON document');
 }
+
+/** What writing an export needs (the contract, the export sources), loaded for this command only. */
+const exporting = async () => {
+  const [{ contract }, sources] = await Promise.all([
+    import('../../contract/index.js'),
+    import('../../areas/statements/exports/sources.js'),
+  ]);
+  return { contract, ...sources };
+};
 
 /** Opens the company and the file, writes the export, reports it. */
 async function run(opts: Options, produce: (db: Db, write: Write, request: ExportRequest) => Promise<number>) {
@@ -99,6 +107,7 @@ export function register(program: Command): void {
           timeZone,
           companyClock: await companyClock(db, systemClock, opts.company),
         };
+        const { contract, exportBanking } = await exporting();
         const { page, email } = bankingPageQuery(query, { auth, config: loadConfig({}), index: contract() });
         return exportBanking(db, write, page, email, request);
       });
@@ -109,6 +118,7 @@ export function register(program: Command): void {
       await run(opts, async (db, write, request) => {
         const range = dateRange(opts.startDate, opts.endDate, request.timeZone);
         const cardIds = opts.cardIds ? [...new Set(opts.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+        const { exportCreditCard } = await exporting();
         return exportCreditCard(db, write, { companyId: opts.company, cardIds, ...range }, request);
       });
     });

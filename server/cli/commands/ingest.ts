@@ -1,10 +1,7 @@
 // `finance ingest --company ID --file F.jsonl`: loads statement transactions, all or nothing.
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { systemClock } from '../../lib/clock.js';
 import { output, usingDb, withDb } from '../options.js';
-import { IngestRejected, ingestFile } from '../../areas/statements/ingest/run.js';
-import { contract } from '../../contract/index.js';
 
 const FORMAT = `Each line is one JSON object:
   {"statement": "banking", "transaction": <BankingTransaction without id, companyId, statusDescription, showReceipt, attachments>}
@@ -23,6 +20,12 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .addHelpText('after', `\n${FORMAT}`)
     .action(async (opts: { db: string; company: string; file: string; json?: boolean }) => {
+      // What ingesting needs (the contract, its line schema, the progress bar) loads for this command only.
+      const [{ IngestRejected, ingestFile }, { contract }, { default: cliProgress }] = await Promise.all([
+        import('../../areas/statements/ingest/run.js'),
+        import('../../contract/index.js'),
+        import('cli-progress'),
+      ]);
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
             { stream: process.stderr, format: 'ingest {phase} {value} lines' },

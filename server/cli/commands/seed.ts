@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { systemClock } from '../../lib/clock.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
 import { seedCompany } from '../seed.js';
-import { createDemoCompany } from '../../sandbox/startup.js';
 import { loadConfig } from '../../config.js';
 import { resolveSecrets } from '../../areas/auth/public.js';
 
@@ -30,7 +29,9 @@ export function register(program: Command): void {
           const demo = await usingDb(
             opts.db,
             async (db) => {
-              // The server's settings and stored secrets: the demo's fixtures are made through the API.
+              // The server's settings and stored secrets: the demo's fixtures are made through the API
+              // (the server's modules load for `--demo` only, not for every `finance` command).
+              const { createDemoCompany } = await import('../../sandbox/startup.js');
               const base = loadConfig(process.env);
               const config = { ...base, secrets: await resolveSecrets(db, process.env, base.secrets) };
               return createDemoCompany(db, config);
