@@ -4,8 +4,9 @@
 // certificate check and the Host header keep the name. A second lookup (which a rebinding name
 // would answer with 127.0.0.1 or 169.254.169.254) never happens for that connection. An address
 // written in the URL is checked before sending (urlShapeProblem). Redirects are never followed.
+// undici loads with the first delivery (~90 ms of CPU), not with every process that starts.
 import type { LookupFunction } from 'node:net';
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import { addressProblem, systemResolve, type Resolve } from './url-policy.js';
 
 interface PinnedFetch {
@@ -34,9 +35,16 @@ export function pinnedFetch({
       (err: Error) => callback(err, ''),
     );
   };
-  const agent = new Agent({ connect: { lookup } });
+  let undici: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
+  const loaded = () =>
+    (undici ??= import('undici').then(({ Agent, fetch }) => ({ agent: new Agent({ connect: { lookup } }), fetch })));
   return {
-    send: (url, init) => fetch(url, { ...init, redirect: 'manual', dispatcher: agent }),
-    close: () => agent.close(),
+    async send(url, init) {
+      const { agent, fetch } = await loaded();
+      return fetch(url, { ...init, redirect: 'manual', dispatcher: agent });
+    },
+    close: async () => {
+      if (undici) await (await undici).agent.close();
+    },
   };
 }
