@@ -1,7 +1,7 @@
 // Production is not the sandbox (a real `finance serve` with NODE_ENV=production): it starts empty
 // and quiet, refuses a bad or missing setting naming it, writes only JSON lines, names company and
 // client on access lines, issues no simulated card; and credentials rotate without an outage.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +83,8 @@ afterAll(async () => {
 describe('a production start', () => {
   it('when it starts on an empty database, then it creates no company, prints no secret and says how to create one', async () => {
     expect(await listCompanies(db)).toEqual([]);
+    // The hint is the line after the one the start waited for: it may reach this process a moment later.
+    await vi.waitFor(() => expect(server.stdout()).toContain('finance company create'));
     const lines = jsonLines(server.stdout());
     expect(lines.map((l) => l.msg)).toContain('Company Finance Service listening');
     expect(server.stdout()).toContain('finance company create');
