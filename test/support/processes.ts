@@ -76,8 +76,8 @@ export async function startServerProcess(
   // The sandbox's banner says it listens; production's start-up line is at info, which LOG_LEVEL=warn
   // hides, so /health is asked then (a line the test reads must not be waited for by /health alone:
   // the server can answer before the line reaches this process).
-  const env = { LOG_LEVEL: 'warn', ...options.env };
-  const lineShown = env.NODE_ENV !== 'production' || ['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
+  const env: Record<string, string> = { LOG_LEVEL: 'warn', ...options.env };
+  const lineShown = env.NODE_ENV !== 'production' || ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? '');
   let poll: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
