@@ -1,21 +1,31 @@
 // `npm run bench:startup`: start-up time and memory of `finance serve`, the compiled JavaScript
 // (bin/finance.js, dist/) against the TypeScript sources run through tsx, in alternating rounds on
 // one database that already has a company (no demo seeding). Time: from spawn until the banner is
-// printed (listening); memory: the process's resident set size then. Medians, and compiled ÷ tsx.
-// Usage: npm run bench:startup -- [--rounds 5]
+// printed (listening); CPU: the process's user + system time then; memory: its resident set size
+// then. Medians, and compiled ÷ tsx. With `--baseline DIR` (a worktree of another commit, built), its
+// compiled server runs in the same rounds, and compiled ÷ baseline is reported too.
+// Usage: npm run bench:startup -- [--rounds 5] [--baseline DIR]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const argv = process.argv.slice(2);
-const ROUNDS = Number(argv[argv.indexOf('--rounds') + 1] || 5);
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const ROUNDS = Number(option('--rounds') || 5);
+const BASELINE = option('--baseline');
 
-const VARIANTS = {
-  compiled: ['bin/finance.js'],
-  tsx: ['--import', 'tsx', 'server/cli/main.ts'],
-} as const;
+interface Variant {
+  args: readonly string[];
+  /** Where it runs (its dist/ and generated/ are read from there). */
+  cwd: string;
+}
+const VARIANTS: Record<string, Variant> = {
+  compiled: { args: ['bin/finance.js'], cwd: process.cwd() },
+  tsx: { args: ['--import', 'tsx', 'server/cli/main.ts'], cwd: process.cwd() },
+  ...(BASELINE ? { baseline: { args: ['bin/finance.js'], cwd: resolve(BASELINE) } } : {}),
+};
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -30,10 +40,23 @@ const rssMiB = (pid: number) => {
   return Number(kib) / 1024;
 };
 
-async function startOnce(args: readonly string[], db: string): Promise<{ ms: number; rss: number }> {
+/** User + system CPU time of a process so far, in ms (/proc/<pid>/stat's utime and stime, in clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+interface Start {
+  ms: number;
+  cpu: number;
+  rss: number;
+}
+
+async function startOnce({ args, cwd }: Variant, db: string): Promise<Start> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...args, 'serve', '--db', db, '--port', String(port)], {
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -46,12 +69,13 @@ async function startOnce(args: readonly string[], db: string): Promise<{ ms: num
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
   const rss = rssMiB(child.pid!);
+  const cpu = cpuMs(child.pid!);
   child.removeAllListeners('exit');
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-  return { ms, rss };
+  return { ms, cpu, rss };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -62,17 +86,15 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
   const db = join(dir, 'finance.sqlite');
   spawnSync(process.execPath, ['bin/finance.js', 'company', 'create', '--db', db, '--name', 'Bench Ltda', '--json']);
-  const results: Record<string, { ms: number[]; rss: number[] }> = {
-    compiled: { ms: [], rss: [] },
-    tsx: { ms: [], rss: [] },
-  };
+  const results = Object.fromEntries(
+    Object.keys(VARIANTS).map((name) => [name, { ms: [] as number[], cpu: [] as number[], rss: [] as number[] }]),
+  );
   try {
-    for (const args of Object.values(VARIANTS)) await startOnce(args, db); // warm the disk cache and the docs page
+    for (const variant of Object.values(VARIANTS)) await startOnce(variant, db); // warm the disk cache and the docs page
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const [name, args] of Object.entries(VARIANTS)) {
-        const { ms, rss } = await startOnce(args, db);
-        results[name]!.ms.push(ms);
-        results[name]!.rss.push(rss);
+      for (const [name, variant] of Object.entries(VARIANTS)) {
+        const start = await startOnce(variant, db);
+        for (const key of ['ms', 'cpu', 'rss'] as const) results[name]![key].push(start[key]);
       }
     }
   } finally {
@@ -80,16 +102,19 @@ async function main() {
   }
   const row = (name: string) => {
     const r = results[name]!;
-    return `| ${name} | ${median(r.ms).toFixed(0)} | ${median(r.rss).toFixed(1)} |`;
+    return `| ${name} | ${median(r.ms).toFixed(0)} | ${median(r.cpu).toFixed(0)} | ${median(r.rss).toFixed(1)} |`;
   };
-  const ratio = (key: 'ms' | 'rss') => (median(results.compiled![key]) / median(results.tsx![key])).toFixed(2);
+  const ratio = (of: string) => {
+    const part = (key: keyof Start) => (median(results.compiled![key]) / median(results[of]![key])).toFixed(2);
+    return `| compiled ÷ ${of} | ${part('ms')} | ${part('cpu')} | ${part('rss')} |`;
+  };
   process.stdout.write(
     [
-      '| run | start-up ms (median) | RSS MiB (median) |',
-      '|---|---|---|',
-      row('compiled'),
-      row('tsx'),
-      `| compiled ÷ tsx | ${ratio('ms')} | ${ratio('rss')} |`,
+      '| run | start-up ms (median) | CPU ms (median) | RSS MiB (median) |',
+      '|---|---|---|---|',
+      ...Object.keys(VARIANTS).map(row),
+      ratio('tsx'),
+      ...(BASELINE ? [ratio('baseline')] : []),
       '',
       `medians of ${ROUNDS} alternating rounds`,
       '',
