@@ -2,7 +2,7 @@
 // (`npm run test:pg`). Every server or CLI test gets its own empty database, so files stay parallel:
 // a SQLite file, opened as `finance serve` opens it (a writer and a reader connection, WAL), or a
 // PostgreSQL database created for it. Databases created here
-// are named `finance_test_…` and dropped by the global teardown (test/support/global-setup.ts).
+// are named `finance_test_…` and dropped once the run ends (test/support/global-setup.ts).
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
