@@ -29,9 +29,6 @@ if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] 
   cp -al "$root/node_modules" node_modules
   rm -rf node_modules/.vite node_modules/.cache
   npm run build:client --silent
-  # The checkout's dist/ when its tree holds nothing uncommitted (CI's): with tsc's incremental build
-  # info, `npm run build` below checks every source against it and emits only what differs.
-  if [ -z "$(git -C "$root" status --porcelain)" ] && [ -e "$root/dist/.tsbuildinfo" ]; then cp -a "$root/dist" dist; fi
 else
   npm ci --no-audit --no-fund --loglevel=error
 fi

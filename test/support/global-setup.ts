@@ -1,13 +1,14 @@
-// Runs once per vitest run. It builds dist/ (incrementally): tests that run the `finance` command run
+// Runs once per vitest run. It builds dist/ when a source is newer than it: tests that run the `finance` command run
 // the compiled JavaScript, as production does. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
 // under CI an unreachable server fails the run rather than skipping it — and every database the
 // run created is dropped once it ends, by a process it leaves to do that (and leftovers of runs
 // interrupted over two hours ago, before it starts). The run's
 // template, migrated once here, is what each test server's database is copied from.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILT_STAMP, buildServer } from '../../scripts/build-server.js';
 import {
   createPostgresTemplate,
   dropDatabases,
@@ -19,8 +20,8 @@ import {
 
 const STALE_SECONDS = 2 * 3600;
 
-/** What dist/ is built from: the server's sources, the generated types, the compiler's settings and version. */
-const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+/** What dist/ is built from: the server's sources, the compiler's settings and version, the build script. */
+const BUILD_INPUTS = ['tsconfig.json', 'package-lock.json', 'scripts/build-server.ts'];
 const inputsOf = (dir: string, ending: string) =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith(ending))
@@ -28,32 +29,15 @@ const inputsOf = (dir: string, ending: string) =>
 
 /** dist/ was built after its every input last changed (as `npm ci` leaves it, or the previous run). */
 function distIsFresh(): boolean {
-  const built = statSync('dist/.tsbuildinfo', { throwIfNoEntry: false })?.mtimeMs;
+  const built = statSync(BUILT_STAMP, { throwIfNoEntry: false })?.mtimeMs;
   if (built === undefined) return false;
-  const inputs = [...BUILD_INPUTS, ...inputsOf('server', '.ts'), ...inputsOf('generated', '.d.ts')];
+  const inputs = [...BUILD_INPUTS, ...inputsOf('server', '.ts')];
   return inputs.every((file) => statSync(file).mtimeMs <= built);
 }
 
-/**
- * Type errors are `npm run typecheck`'s to report: tsc still emits, and the tests run what it emitted.
- * Skipped when dist/ is fresh: even with nothing to do, tsc reads the whole program (~3 s a run, four
- * runs in `npm test`).
- */
-function buildServer(): void {
-  if (distIsFresh()) return;
-  const started = new Date();
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    encoding: 'utf8',
-  });
-  // With nothing to emit tsc leaves its build info as it was: dated here to when this build began,
-  // so an input changed since is still newer.
-  if (tsc.status === 0) return utimesSync('dist/.tsbuildinfo', started, started);
-  if (!existsSync('dist/cli/main.js')) throw new Error(`building dist/ failed:\n${tsc.stdout}${tsc.stderr}`);
-  process.stderr.write(`dist/ built with type errors (npm run typecheck):\n${tsc.stdout}`);
-}
-
+/** Type errors are `npm run typecheck`'s to report: the build transpiles (scripts/build-server.ts). */
 export async function setup(): Promise<void> {
-  buildServer();
+  if (!distIsFresh()) await buildServer();
   if (!onPostgres) return;
   // Not FINANCE_…: a server process the tests start would warn about an unknown FINANCE_ variable.
   process.env.TEST_DATABASE_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;

@@ -1,0 +1,39 @@
+// `npm run build:server`: compiles server/ into dist/, as `bin/finance.js` runs it: one JavaScript
+// file and its source map per TypeScript file, with esbuild. It transpiles and checks no types
+// (`npm run typecheck` does: `isolatedModules` and `verbatimModuleSyntax` hold, so each file compiles
+// alone as tsc would emit it), in ~1 s where tsc took 10–13 s of every `npm ci` (prepare) and build.
+// dist/.built is dated to when the build began (the test suite's global setup rebuilds when a source
+// is newer).
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { isMain, projectRoot } from './tools.js';
+
+/** Dated to when the last build of dist/ began. */
+export const BUILT_STAMP = join('dist', '.built');
+
+export async function buildServer(root: string = projectRoot): Promise<void> {
+  const started = new Date();
+  const source = join(root, 'server');
+  const entryPoints = readdirSync(source, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+    .map((name) => join(source, name));
+  await build({
+    entryPoints,
+    outdir: join(root, 'dist'),
+    outbase: source,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    // As tsc wrote them: a map points at server/, it does not carry the sources (smaller, read at start).
+    sourcesContent: false,
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+  const stamp = join(root, BUILT_STAMP);
+  writeFileSync(stamp, `${entryPoints.length} files\n`);
+  utimesSync(stamp, started, started);
+}
+
+if (isMain(import.meta.url)) await buildServer();
