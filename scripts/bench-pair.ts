@@ -8,10 +8,11 @@
 // Usage: npm run bench:pair -- --baseline DIR [--only "banking page 1,cost centers"] [--rounds 5]
 //        [--duration 4] [--connections 10] [--transactions 20000] [--db FILE]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_SECRETS, driveEndpoint, endpoints, prepareDatabase } from './bench-http/setup.js';
+import { cpuMs } from './bench-http/tail.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -22,11 +23,6 @@ const DURATION = Number(option('duration') ?? 4);
 const CONNECTIONS = Number(option('connections') ?? 10);
 const ONLY = (option('only') ?? 'banking page 1,cost centers,PATCH').split(',');
 
-/** CPU time (user + system) of a process so far, in ms (Linux). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // The load generators on CPU 1, beside the servers' CPU 0.

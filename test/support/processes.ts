@@ -66,17 +66,14 @@ export async function startServerProcess(
     String(port),
     ...(options.workers ? ['--workers', String(options.workers)] : []),
   ];
-  const child = spawn('node', args, {
-    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...options.env };
+  const child = spawn('node', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   // The sandbox's banner says it listens; production's start-up line is at info, which LOG_LEVEL=warn
   // hides, so /health is asked then (a line the test reads must not be waited for by /health alone:
   // the server can answer before the line reaches this process).
-  const env: Record<string, string> = { LOG_LEVEL: 'warn', ...options.env };
   const lineShown = env.NODE_ENV !== 'production' || ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? '');
   let poll: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
