@@ -275,7 +275,9 @@ const encodeBody = (mediaType: string, value: unknown): string => {
 };
 
 /** The request `c` sends: two candidates with the same one (the same bytes under two labels) test the same thing. */
-const requestOf = (c: Candidate): string => JSON.stringify([c.method, c.path, c.query, c.headers, c.body ?? null]);
+/** A candidate's request, as text: what it sends, not why. */
+export const requestOf = (c: Candidate): string =>
+  JSON.stringify([c.method, c.path, c.query, c.headers, c.body ?? null]);
 
 /**
  * The candidates whose request is not in `sent`, once each, their requests added to it. Seeds share
