@@ -68,24 +68,19 @@ describe('the docs page in a browser', () => {
   }, 120_000);
 });
 
-describe('samples and error reasons in a browser', () => {
-  it('when the sample menu of createCostCenter is opened and the TypeScript client chosen, then its createFinanceClient call is visible', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(`${server.baseUrl}/docs#/cost-centers/createcostcenter`, { waitUntil: 'load' });
-    await page.getByRole('heading', { name: 'Create a cost center' }).first().waitFor({ timeout: 30_000 });
-    const menu = page.locator('button:visible', { hasText: /^curl$/ }).first();
-    await menu.click();
-    await page.getByText('TypeScript client', { exact: true }).first().click();
-    const sample = page.locator('pre:visible', { hasText: "finance.POST('/cost-centers/v1/cost-centers'" }).first();
-    await sample.waitFor({ timeout: 10_000 });
-    expect(await sample.textContent()).toContain('createFinanceClient({');
-    await page.close();
-  }, 120_000);
+describe('operations in a browser, one page moved between them by their addresses', () => {
+  // One page load for the three (the viewer's start costs seconds of a core), moved by its address
+  // as a reader follows a link within it. The curl samples are checked before another language is chosen.
+  let operationPage: Page;
+  beforeAll(async () => {
+    operationPage = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await operationPage.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`, { waitUntil: 'load' });
+  }, 60_000);
+  afterAll(async () => operationPage?.close());
 
   it('when a sample with long lines is shown at 1,440 px, then no line is clipped and the copy button covers no code', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`, { waitUntil: 'load' });
-    const code = page.locator('[data-testid="right-panel"] pre', { hasText: 'curl -s -X PATCH' }).first();
+    await operationPage.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`);
+    const code = operationPage.locator('[data-testid="right-panel"] pre', { hasText: 'curl -s -X PATCH' }).first();
     await code.waitFor({ timeout: 30_000 });
     const layout = await code.evaluate((pre) => {
       const copy = pre.parentElement!.querySelector('[data-testid="copy-button"]')!.getBoundingClientRect();
@@ -96,43 +91,57 @@ describe('samples and error reasons in a browser', () => {
     });
     expect(layout.scroll).toBeLessThanOrEqual(layout.width);
     expect(layout.copyBottom).toBeLessThanOrEqual(layout.codeTop);
-    await page.close();
   }, 60_000);
+
+  it('when the sample menu of createCostCenter is opened and the TypeScript client chosen, then its createFinanceClient call is visible', async () => {
+    await operationPage.goto(`${server.baseUrl}/docs#/cost-centers/createcostcenter`);
+    await operationPage.getByRole('heading', { name: 'Create a cost center' }).first().waitFor({ timeout: 30_000 });
+    const menu = operationPage.locator('button:visible', { hasText: /^curl$/ }).first();
+    await menu.click();
+    await operationPage.getByText('TypeScript client', { exact: true }).first().click();
+    const sample = operationPage
+      .locator('pre:visible', { hasText: "finance.POST('/cost-centers/v1/cost-centers'" })
+      .first();
+    await sample.waitFor({ timeout: 10_000 });
+    expect(await sample.textContent()).toContain('createFinanceClient({');
+  }, 120_000);
 
   it('when the console is opened on getCostCenter, then it is on that operation with a field for id, and sends it', async () => {
     const reader = await server.newCompany();
     const { data: created } = await reader.api.POST('/cost-centers/v1/cost-centers', { body: { name: 'Console' } });
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(`${server.baseUrl}/docs#/cost-centers/getcostcenter`, { waitUntil: 'load' });
-    await page.getByRole('heading', { name: 'Get a cost center' }).first().waitFor({ timeout: 30_000 });
-    await page.getByRole('button', { name: 'Try it' }).click();
-    expect(await page.locator('#try-it-operation').inputValue()).toBe('getCostCenter');
-    const fields = await page
+    await operationPage.goto(`${server.baseUrl}/docs#/cost-centers/getcostcenter`);
+    await operationPage.getByRole('heading', { name: 'Get a cost center' }).first().waitFor({ timeout: 30_000 });
+    await operationPage.getByRole('button', { name: 'Try it' }).click();
+    expect(await operationPage.locator('#try-it-operation').inputValue()).toBe('getCostCenter');
+    const fields = await operationPage
       .locator('#try-it-parameters input')
       .evaluateAll((inputs) =>
         inputs.map((i) => `${(i as HTMLInputElement).dataset.in}:${(i as HTMLInputElement).dataset.name}`),
       );
     expect(fields).toEqual(['path:id']);
-    expect(await page.locator('#try-it-body').isVisible()).toBe(false);
-    expect(await page.locator('#try-it-body-label').isVisible()).toBe(false);
-    await page.locator('#try-it-param-id').fill(created!.id);
-    await page.locator('#try-it-client-id').fill(reader.clientId);
-    await page.locator('#try-it-client-secret').fill(reader.clientSecret);
-    await page.locator('#try-it-token').click();
-    await expect.poll(() => page.locator('#try-it-result').textContent()).toContain('token received');
-    await page.locator('#try-it-send').click();
-    await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\n[\s\S]*"name": "Console"/);
-    await page.screenshot({ path: join(tmpdir(), 'docs-console.png') });
+    expect(await operationPage.locator('#try-it-body').isVisible()).toBe(false);
+    expect(await operationPage.locator('#try-it-body-label').isVisible()).toBe(false);
+    await operationPage.locator('#try-it-param-id').fill(created!.id);
+    await operationPage.locator('#try-it-client-id').fill(reader.clientId);
+    await operationPage.locator('#try-it-client-secret').fill(reader.clientSecret);
+    await operationPage.locator('#try-it-token').click();
+    await expect.poll(() => operationPage.locator('#try-it-result').textContent()).toContain('token received');
+    await operationPage.locator('#try-it-send').click();
+    await expect
+      .poll(() => operationPage.locator('#try-it-result').textContent())
+      .toMatch(/^200 OK\n[\s\S]*"name": "Console"/);
+    await operationPage.screenshot({ path: join(tmpdir(), 'docs-console.png') });
 
     // Another operation's query parameters get a field each, limit starting at its example.
-    await page.locator('#try-it-operation').selectOption('listBankingTransactions');
-    const names = await page
+    await operationPage.locator('#try-it-operation').selectOption('listBankingTransactions');
+    const names = await operationPage
       .locator('#try-it-parameters input')
       .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).dataset.name));
     expect(names).toEqual(expect.arrayContaining(['limit', 'startDate', 'endDate', 'status', 'sorting']));
-    await page.close();
   }, 120_000);
+});
 
+describe('search and error reasons in a browser', () => {
   it('when a query is typed in the search box, then it lists the operations, a guide section and an event, and Enter opens the chosen one', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'load' });
