@@ -28,7 +28,15 @@ if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] 
   linked=1
   cp -al "$root/node_modules" node_modules
   rm -rf node_modules/.vite node_modules/.cache
-  npm run build:client --silent
+  # The client's dist/ too, as that `npm ci` built it (its `prepare`), when the checkout's client is
+  # HEAD's and dist/ is newer than its sources; otherwise built here.
+  stamp="$root/client/dist/cjs/package.json"
+  if [ -z "$(git -C "$root" status --porcelain -- client)" ] && [ -e "$stamp" ] &&
+    [ -z "$(find "$root/client" -maxdepth 2 \( -name dist -o -name node_modules \) -prune -o -newer "$stamp" -type f -print)" ]; then
+    cp -a "$root/client/dist" client/dist
+  else
+    npm run build:client --silent
+  fi
 else
   npm ci --no-audit --no-fund --loglevel=error
 fi
