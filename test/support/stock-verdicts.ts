@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIRECTORY = join(ROOT, 'test', 'fixtures', 'stock-verdicts');
 
-export interface StockRecord {
+interface StockRecord {
   /** What the stock answers depend on, hashed. */
   key: string;
   /** The stock answers, in request order, each as compared (see `comparable`), hashed. */
