@@ -11,8 +11,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/production-install-XXXXXX")"
 server_pid=""
+install_pid=""
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$install_pid" ]; then kill "$install_pid" 2>/dev/null || true; wait "$install_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -41,6 +43,26 @@ else
   npm ci --no-audit --no-fund --loglevel=error
 fi
 npm run build
+
+# A target that only installs the runtime dependencies over the built files: a copy of the built
+# tree without node_modules, installed in the background while the pruned tree below is checked
+# (the install is mostly waiting on the disk). Where the checkout's tree was linked above,
+# better-sqlite3's addon is linked from it too rather than compiled a second time (~1 min: its
+# prebuilt binaries are not reachable here); PRODUCTION_INSTALL_FRESH=1 compiles it.
+target="$work/omit-dev"
+mkdir "$target"
+tar --exclude=./node_modules --exclude=./client/node_modules -cf - . | tar -xf - -C "$target"
+(
+  cd "$target"
+  if [ "$linked" = 1 ]; then
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
+    cp -al "$root/node_modules/better-sqlite3/build" node_modules/better-sqlite3/build
+  else
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error
+  fi
+) >"$work/omit-dev.log" 2>&1 &
+install_pid=$!
+
 npm prune --omit=dev --no-audit --no-fund --loglevel=error
 echo "production tree: $(du -sm node_modules | cut -f1) MB in node_modules, $(( $(npm ls --omit=dev --all --parseable 2>/dev/null | wc -l) - 1 )) packages (npm ls --omit=dev --all)"
 
@@ -85,15 +107,8 @@ check_server pruned
 # `npm start` runs the built server as it is: nothing to build, so it works without the dev tools.
 npm start --silent -- --help >/dev/null || { echo "production install: npm start fails after npm prune --omit=dev" >&2; exit 1; }
 
-# A target that only installs the runtime dependencies over the built files. Where the checkout's tree
-# was linked above, better-sqlite3's addon is linked from it too rather than compiled a second time
-# (~1 min: its prebuilt binaries are not reachable here); PRODUCTION_INSTALL_FRESH=1 compiles it.
-rm -rf node_modules client/node_modules
-if [ "$linked" = 1 ]; then
-  npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
-  cp -al "$root/node_modules/better-sqlite3/build" node_modules/better-sqlite3/build
-else
-  npm ci --omit=dev --no-audit --no-fund --loglevel=error
-fi
+wait "$install_pid" || { echo "production install: npm ci --omit=dev failed:" >&2; cat "$work/omit-dev.log" >&2; install_pid=""; exit 1; }
+install_pid=""
+cd "$target"
 echo "after npm ci --omit=dev: $(du -sm node_modules | cut -f1) MB in node_modules"
 check_server omit-dev
