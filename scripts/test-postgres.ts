@@ -35,7 +35,9 @@ if (problem) {
 // signature helper, the MCP tool catalog read from the contract; the shutdown test runs a SQLite
 // sandbox of its own), or whose outcome the store
 // cannot change (the client's retries against faults in its transport, the address `serve` listens on,
-// a flood of Content-Type values against the validator's caches), run once, in the SQLite pass.
+// a flood of Content-Type values against the validator's caches, LibreOffice opening the CSV exports:
+// their bytes on each store are pinned by statements.exports-csv, which runs on both), run once, in the
+// SQLite pass.
 const storeFree = [
   'test/contract.diff.test.ts',
   'test/contract.bundles.test.ts',
@@ -54,6 +56,7 @@ const storeFree = [
   'test/client.retries.test.ts',
   'test/cli.serve-host.test.ts',
   'test/http.hostile-inputs.content-type.test.ts',
+  'test/statements.exports-spreadsheet.test.ts',
 ];
 // The load tests time the server's answers, so they run after the rest, one file at a time: what
 // they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).
