@@ -35,14 +35,51 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 const stableJson = (value: unknown) =>
   JSON.stringify(value, (_key, v: unknown) => (typeof v === 'function' ? `function:${String(v)}` : v));
 
+/** The packages the stock side runs, from the lockfile: Express, the validator and what they depend on. */
+const STOCK_PACKAGES = ['express', 'express-openapi-validator'];
+
+interface LockedPackage {
+  version?: string;
+  integrity?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+/** `roots` and every package they depend on, as the lockfile resolves them: `path@version integrity`, sorted. */
+function lockedClosure(roots: string[]): string[] {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockedPackage>;
+  };
+  // Node's lookup: the nearest node_modules folder up from the dependent that holds the name.
+  const resolve = (name: string, from: string): string | undefined => {
+    for (let at = from; ; at = at.slice(0, Math.max(0, at.lastIndexOf('/node_modules/')))) {
+      const path = `${at ? `${at}/` : ''}node_modules/${name}`;
+      if (lock.packages[path]) return path;
+      if (!at) return undefined;
+    }
+  };
+  const seen = new Set<string>();
+  const queue = roots.map((name) => `node_modules/${name}`);
+  for (let path = queue.pop(); path; path = queue.pop()) {
+    const entry = lock.packages[path];
+    if (seen.has(path) || !entry) continue;
+    seen.add(path);
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const found = resolve(name, path);
+      if (found) queue.push(found);
+    }
+  }
+  return [...seen].sort().map((path) => `${path}@${lock.packages[path]!.version} ${lock.packages[path]!.integrity}`);
+}
+
 /**
- * The key of a stock run: the lockfile (every library's version), Node's version (its fetch sends the
- * requests), the test file's source (the app around the middleware), and `inputs` (the contract, the
- * options, the requests).
+ * The key of a stock run: the locked versions of what the stock side runs (Express, the validator and
+ * their dependencies), Node's version (its fetch sends the requests), the test file's source (the app
+ * around the middleware), and `inputs` (the contract, the options, the requests).
  */
 export function stockKey(testFile: string, inputs: unknown[]): string {
   const hash = createHash('sha256');
-  hash.update(readFileSync(join(ROOT, 'package-lock.json')));
+  hash.update(lockedClosure(STOCK_PACKAGES).join('\n'));
   hash.update(process.version);
   hash.update(readFileSync(fileURLToPath(testFile)));
   for (const input of inputs) hash.update(stableJson(input) ?? 'undefined');
