@@ -86,6 +86,14 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
     if (!res.ok) throw new Error(`demo data: the attachment upload answered ${res.status}: ${await res.text()}`);
   }
 
+  // A pending card purchase and a pending bank movement, as the provider would report them: the
+  // docs' removal samples drop one each. The seeded statements hold pending ones only where the last
+  // three days drew them, which depends on the date and the hour the sandbox starts.
+  if (config.sandboxHelpers) {
+    await call('POST', '/sandbox/v1/credit-card-transactions', { amount: 57.8, mccCode: 5814, status: 3 });
+    await call('POST', '/sandbox/v1/banking-transactions', { brlAmount: 129.9, status: 3 });
+  }
+
   // A card only where the simulated issuer is the server's own (not in production: `seed --demo` there).
   if (!config.vcnEnabled || config.cardIssuer !== 'simulated') return;
   const card = await call('POST', '/credit-cards/v1/vcns', {
