@@ -189,7 +189,7 @@ describe('the validator as driven here and the stock middleware', () => {
       const loose = stockAnswers.flatMap((b, i) => (b.message === MALFORMED_URI ? [i] : []));
       remember(name, {
         key,
-        digest: digestOf(stockAnswers.map((b, i) => comparable(b, loose.includes(i)))),
+        digest: digestOf(stockAnswers.map((b) => comparable(b, b.message === MALFORMED_URI))),
         count: stockAnswers.length,
         partial: loose,
       });

@@ -72,6 +72,9 @@ function lockedClosure(roots: string[]): string[] {
   return [...seen].sort().map((path) => `${path}@${lock.packages[path]!.version} ${lock.packages[path]!.integrity}`);
 }
 
+/** The stock side's locked packages, read once per process (every key of a run shares them). */
+let stockPackages: string | undefined;
+
 /**
  * The key of a stock run: the locked versions of what the stock side runs (Express, the validator and
  * their dependencies), Node's version (its fetch sends the requests), the test file's source (the app
@@ -79,7 +82,7 @@ function lockedClosure(roots: string[]): string[] {
  */
 export function stockKey(testFile: string, inputs: unknown[]): string {
   const hash = createHash('sha256');
-  hash.update(lockedClosure(STOCK_PACKAGES).join('\n'));
+  hash.update((stockPackages ??= lockedClosure(STOCK_PACKAGES).join('\n')));
   hash.update(process.version);
   hash.update(readFileSync(fileURLToPath(testFile)));
   for (const input of inputs) hash.update(stableJson(input) ?? 'undefined');
