@@ -1,8 +1,11 @@
-// optic's diff engine and breaking-change ruleset, called in-process: the same code `optic diff
-// old new --check` runs, without its ~2 s process start per comparison (the gate's tests run a
-// dozen). Entry points are optic 1.0.x internals (the version is pinned by the lockfile); the
-// CLI equivalent of one comparison is
-//   OPTIC_TELEMETRY_LEVEL=off npx optic diff old.json new.json --check
+// optic's diff engine and breaking-change ruleset, called in-process: what `optic diff old new
+// --check` runs (optic 1.0.x's CLI, commands/diff/compute and utils/spec-loaders) for two files and
+// no optic.yml, built from optic's own engine packages (@useoptic/openapi-io loads and checks a
+// document, @useoptic/standard-rulesets holds the ruleset, @useoptic/rulesets-base runs it,
+// @useoptic/openapi-utilities compares), without the CLI around them: its git, cloud, telemetry and
+// capture code (~350 packages) and its ~2 s process start per comparison (the gate's tests run a
+// dozen). The versions are pinned exactly in package.json; the CLI equivalent of one comparison is
+//   OPTIC_TELEMETRY_LEVEL=off npx @useoptic/optic@1.0.9 diff old.json new.json --check
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -29,18 +32,23 @@ interface OpticComparison {
   endpoints: OpticEndpoint[];
 }
 
-type Config = Record<string, unknown>;
+/** A loaded document as optic's comparison takes it. */
+interface OpticSpec {
+  jsonLike: Record<string, unknown>;
+  sourcemap: unknown;
+  version: string;
+}
+
 interface OpticModules {
-  loadSpec(ref: string, config: Config, options: { strict: boolean; denormalize: boolean }): Promise<unknown>;
-  compute(
-    specs: [unknown, unknown],
-    config: Config,
-    options: { check: boolean; path: string },
-  ): Promise<{
-    specResults: { results: OpticRuleResult[] };
-    changelogData: { endpoints: Record<string, OpticEndpoint> };
-  }>;
-  config: Config;
+  load(file: string): Promise<OpticSpec>;
+  compare(base: OpticSpec, head: OpticSpec): Promise<{ diffs: unknown[]; results: OpticRuleResult[] }>;
+  groupByEndpoint(
+    specs: { from: unknown; to: unknown },
+    diffs: unknown[],
+    results: OpticRuleResult[],
+  ): {
+    endpoints: Record<string, OpticEndpoint>;
+  };
 }
 
 let modules: OpticModules | undefined;
@@ -49,23 +57,37 @@ function load(): OpticModules {
   if (modules) return modules;
   process.env.OPTIC_TELEMETRY_LEVEL = 'off';
   const require = createRequire(import.meta.url);
-  const build = (file: string) => require(`@useoptic/optic/build/${file}`);
   readEachSourcemapOnce(require);
   readEachPointerOnce(require);
   buildEachBodyOnce(require);
-  const { createOpticClient } = build('client');
+  const io = require('@useoptic/openapi-io');
+  const utilities = require('@useoptic/openapi-utilities');
+  const { StandardRulesets } = require('@useoptic/standard-rulesets');
+  const { RuleRunner } = require('@useoptic/rulesets-base');
   modules = {
-    loadSpec: build('utils/spec-loaders').loadSpec,
-    compute: build('commands/diff/compute').compute,
-    // optic's default CLI configuration, minus git and the cloud: no optic.yml, so the standard
-    // is optic's built-in breaking-change ruleset.
-    config: {
-      isDefaultConfig: true,
-      root: process.cwd(),
-      isAuthenticated: false,
-      isInCi: false,
-      client: createOpticClient('no_token'),
+    // optic's loadSpec for a file outside git, strict and denormalized as `optic diff` loads both sides.
+    async load(file) {
+      const parsed = await io.parseOpenAPIWithSourcemap(file, { externalRefHeaders: [] });
+      const version: string = io.checkOpenAPIVersion(parsed.jsonLike);
+      if (version !== '3.0.x' && version !== '3.1.x') throw new Error(`${file}: OpenAPI ${version} is not compared`);
+      io.validateOpenApiV3Document(parsed.jsonLike, parsed.sourcemap, { strictOpenAPI: true });
+      const warnings: string[] = [];
+      const spec = io.denormalize(
+        { ...parsed, version, from: 'file', isEmptySpec: false, context: null },
+        version,
+        warnings,
+      );
+      for (const warning of warnings) process.stderr.write(`optic: ${warning}\n`);
+      return spec;
     },
+    // compute's rule runner for the default standard (no optic.yml, no x-optic-standard): the
+    // breaking-change ruleset with its default configuration, for the base document's version.
+    async compare(base, head) {
+      const ruleset = await StandardRulesets['breaking-changes'].fromOpticConfig({}, { specVersion: base.version });
+      if (typeof ruleset === 'string') throw new Error(`optic's breaking-change ruleset: ${ruleset}`);
+      return utilities.compareSpecs(base, head, new RuleRunner([ruleset]), {});
+    },
+    groupByEndpoint: utilities.groupDiffsByEndpoint,
   };
   return modules;
 }
@@ -140,8 +162,7 @@ function readEachPointerOnce(require: NodeJS.Require): void {
  * comparison. Callers reach them through the module's exports, so replacing those reaches every caller.
  */
 function buildEachBodyOnce(require: NodeJS.Require): void {
-  const fromOptic = createRequire(require.resolve('@useoptic/optic'));
-  const constructors = fromOptic('@useoptic/rulesets-base/build/rule-runner/data-constructors.js') as Record<
+  const constructors = require('@useoptic/rulesets-base/build/rule-runner/data-constructors.js') as Record<
     'createRequest' | 'createResponseBody',
     (node: object, ...rest: unknown[]) => unknown
   >;
@@ -172,21 +193,17 @@ interface PointerHelpers {
 
 /** Compares two OpenAPI files (JSON or YAML) with optic's breaking-change checks. */
 export async function opticCompare(baseFile: string, headFile: string): Promise<OpticComparison> {
-  const { loadSpec, compute, config } = load();
-  const options = { strict: true, denormalize: true };
-  const specs = await Promise.all([
-    loadSpec(resolve(baseFile), config, options),
-    loadSpec(resolve(headFile), config, options),
-  ]);
+  const optic = load();
+  const [base, head] = await Promise.all([optic.load(resolve(baseFile)), optic.load(resolve(headFile))]);
   comparing = true;
-  const result = await compute(specs as [unknown, unknown], config, { check: true, path: resolve(headFile) }).finally(
-    () => {
-      comparing = false;
-    },
-  );
+  const { diffs, results } = await optic.compare(base, head).finally(() => {
+    comparing = false;
+  });
   return {
-    failures: result.specResults.results.filter((rule) => !rule.passed && !rule.exempted && rule.severity >= 2),
-    endpoints: Object.values(result.changelogData.endpoints),
+    failures: results.filter((rule) => !rule.passed && !rule.exempted && rule.severity >= 2),
+    endpoints: Object.values(
+      optic.groupByEndpoint({ from: base.jsonLike, to: head.jsonLike }, diffs, results).endpoints,
+    ),
   };
 }
 
