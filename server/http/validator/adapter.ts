@@ -221,7 +221,11 @@ function compileAgainstOneContract(validator: ResponseValidator): void {
   };
   const { spec, ajvBody: ajv } = stock;
   ajv.addSchema(absoluteRefs({ $id: CONTRACT_ID, paths: spec.paths ?? {}, components: spec.components ?? {} }));
-  // As the stock `buildValidators`: per status, one validator per JSON media type, `{}` for no content.
+  // As the stock `buildValidators`: per status, one validator per JSON media type, `{}` for no content;
+  // each compiled when an answer with its status is first checked, not with the operation's first
+  // answer (an operation declares 5–9 statuses and most answers are its success: compiling every one
+  // up front was ~1 s of a sandbox's start, for the few calls its demo data makes).
+  const added = new Set<string>();
   stock.buildValidators = (responses, key) => {
     const validators: Record<string, Record<string, unknown>> = {};
     for (const [code, declared] of Object.entries(responses ?? {})) {
@@ -242,9 +246,14 @@ function compileAgainstOneContract(validator: ResponseValidator): void {
         const schema = content[mediaType]?.schema;
         if (!json || !schema) continue;
         const cacheKey = `${key}-${code}-${mediaType}`;
-        if (!ajv.getSchema(cacheKey))
+        if (!added.has(cacheKey)) {
           ajv.addSchema({ type: 'object', properties: { response: absoluteRefs(schema) } }, cacheKey);
-        validators[code] = { ...validators[code], [mediaType]: ajv.getSchema(cacheKey) };
+          added.add(cacheKey);
+        }
+        Object.defineProperty((validators[code] ??= {}), mediaType, {
+          enumerable: true,
+          get: () => ajv.getSchema(cacheKey),
+        });
       }
     }
     return validators;
