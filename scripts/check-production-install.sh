@@ -22,7 +22,6 @@ trap cleanup EXIT
 git clone --quiet --no-checkout "$root" "$work/app"
 git -C "$work/app" checkout --quiet --detach "$(git -C "$root" rev-parse HEAD)"
 cd "$work/app"
-export OPTIC_TELEMETRY_LEVEL=off
 linked=0
 if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] && cmp -s "$root/package-lock.json" package-lock.json; then
   # The same lockfile is installed in the checkout (CI's `npm ci` a moment ago): hard-link its tree

@@ -55,7 +55,6 @@ let modules: OpticModules | undefined;
 
 function load(): OpticModules {
   if (modules) return modules;
-  process.env.OPTIC_TELEMETRY_LEVEL = 'off';
   const require = createRequire(import.meta.url);
   readEachSourcemapOnce(require);
   readEachPointerOnce(require);

@@ -214,7 +214,11 @@ function absoluteRefs(node: unknown): unknown {
  */
 function compileAgainstOneContract(validator: ResponseValidator): void {
   const stock = validator as unknown as {
-    ajvBody: { addSchema(schema: unknown, key?: string): void; getSchema(key: string): unknown };
+    ajvBody: {
+      schemas: Record<string, unknown>;
+      addSchema(schema: unknown, key?: string): void;
+      getSchema(key: string): unknown;
+    };
     spec: { paths?: Json; components?: Json & { responses?: Record<string, Json> } };
     canValidateContentType(contentType: string): boolean;
     buildValidators(responses: Record<string, Json>, key: string): unknown;
@@ -225,7 +229,6 @@ function compileAgainstOneContract(validator: ResponseValidator): void {
   // each compiled when an answer with its status is first checked, not with the operation's first
   // answer (an operation declares 5–9 statuses and most answers are its success: compiling every one
   // up front was ~1 s of a sandbox's start, for the few calls its demo data makes).
-  const added = new Set<string>();
   stock.buildValidators = (responses, key) => {
     const validators: Record<string, Record<string, unknown>> = {};
     for (const [code, declared] of Object.entries(responses ?? {})) {
@@ -246,10 +249,8 @@ function compileAgainstOneContract(validator: ResponseValidator): void {
         const schema = content[mediaType]?.schema;
         if (!json || !schema) continue;
         const cacheKey = `${key}-${code}-${mediaType}`;
-        if (!added.has(cacheKey)) {
+        if (!ajv.schemas[cacheKey])
           ajv.addSchema({ type: 'object', properties: { response: absoluteRefs(schema) } }, cacheKey);
-          added.add(cacheKey);
-        }
         Object.defineProperty((validators[code] ??= {}), mediaType, {
           enumerable: true,
           get: () => ajv.getSchema(cacheKey),
