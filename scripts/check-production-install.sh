@@ -25,10 +25,13 @@ cd "$work/app"
 linked=0
 if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] && cmp -s "$root/package-lock.json" package-lock.json; then
   # The same lockfile is installed in the checkout (CI's `npm ci` a moment ago): hard-link its tree
-  # rather than download and build it again (prune only unlinks). PRODUCTION_INSTALL_FRESH=1 runs `npm ci`.
+  # rather than download and build it again (prune unlinks what it removes). PRODUCTION_INSTALL_FRESH=1 runs `npm ci`.
   linked=1
   cp -al "$root/node_modules" node_modules
-  rm -rf node_modules/.vite node_modules/.cache
+  rm -rf node_modules/.vite node_modules/.cache node_modules/.experimental-vitest-cache
+  # npm rewrites its hidden lockfile in place (the prune below does): a copy of its own, not a link
+  # to the checkout's, which would then describe the pruned tree.
+  [ ! -e node_modules/.package-lock.json ] || cp --remove-destination "$root/node_modules/.package-lock.json" node_modules/
   # The client's dist/ too, as that `npm ci` built it (its `prepare`), when the checkout's client is
   # HEAD's and dist/ is newer than its sources; otherwise built here.
   stamp="$root/client/dist/cjs/package.json"
@@ -73,7 +76,8 @@ check_server() {
   env $secrets NODE_ENV=production LOG_LEVEL=info node bin/finance.js serve --db "$db" --port "$port" \
     >"$work/stdout" 2>"$work/stderr" &
   server_pid=$!
-  for _ in $(seq 1 100); do
+  # Up to 60 s: CI runs this check beside the test suite, at a lower priority.
+  for _ in $(seq 1 300); do
     if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then break; fi
     sleep 0.2
   done
