@@ -16,10 +16,6 @@ export default defineConfig({
     // changes a module's state for the next.
     isolate: false,
     globalSetup: ['test/support/global-setup.ts'],
-    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache) for the next run: `npm test`
-    // runs vitest four times (each store's pass and its load tests), and each would otherwise transform the
-    // server's modules again. The key is a module's content, its id and whether coverage is on.
-    experimental: { fsModuleCache: true },
     // `--coverage` (the SQLite pass of `npm test`): the server's code run by the suite, with a floor
     // a little below what it measures, so a change that leaves code untested fails the check.
     coverage: {

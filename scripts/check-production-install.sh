@@ -28,7 +28,7 @@ if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] 
   # rather than download and build it again (prune unlinks what it removes). PRODUCTION_INSTALL_FRESH=1 runs `npm ci`.
   linked=1
   cp -al "$root/node_modules" node_modules
-  rm -rf node_modules/.vite node_modules/.cache node_modules/.experimental-vitest-cache
+  rm -rf node_modules/.vite node_modules/.cache
   # npm rewrites its hidden lockfile in place (the prune below does): a copy of its own, not a link
   # to the checkout's, which would then describe the pruned tree.
   [ ! -e node_modules/.package-lock.json ] || cp --remove-destination "$root/node_modules/.package-lock.json" node_modules/
