@@ -36,8 +36,10 @@ if (problem) {
 // sandbox of its own), or whose outcome the store
 // cannot change (the client's retries against faults in its transport, the address `serve` listens on,
 // a flood of Content-Type values against the validator's caches, LibreOffice opening the CSV exports:
-// their bytes on each store are pinned by statements.exports-csv, which runs on both), run once, in the
-// SQLite pass.
+// their bytes on each store are pinned by statements.exports-csv, which runs on both; Prism reading the
+// contract in front of the server: every test server checks its own answers against the contract on
+// both stores; `finance mcp` on stdio, a client of the server over HTTP: its tools on each store are
+// mcp.http's), run once, in the SQLite pass.
 const storeFree = [
   'test/contract.diff.test.ts',
   'test/contract.bundles.test.ts',
@@ -57,6 +59,8 @@ const storeFree = [
   'test/cli.serve-host.test.ts',
   'test/http.hostile-inputs.content-type.test.ts',
   'test/statements.exports-spreadsheet.test.ts',
+  'test/contract.prism.test.ts',
+  'test/mcp.stdio.test.ts',
 ];
 // The load tests time the server's answers, so they run after the rest, one file at a time: what
 // they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).
