@@ -12,13 +12,10 @@ import ts from 'typescript';
 const root = resolve(import.meta.dirname, '../..');
 const PEERS = ['replay', 'peer', 'same-work', 'fastify-peer', 'fastify-duties'];
 
-/** Compiles a checkout's `server/` into its `dist/` (incremental), or throws with tsc's output. */
+/** Compiles a checkout's `server/` into its `dist/` with that checkout's own `npm run build:server`, or throws with its output. */
 export function buildServer(checkout = root) {
-  const tsc = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], {
-    cwd: checkout,
-    encoding: 'utf8',
-  });
-  if (tsc.status !== 0) throw new Error(`npm run build:server failed:\n${tsc.stdout}${tsc.stderr}`);
+  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: checkout, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build:server failed:\n${build.stdout}${build.stderr}`);
 }
 
 /** Writes the peers as JavaScript under `dir`; returns the path of a peer's script by its name. */
