@@ -3,12 +3,10 @@
 // other host; a page on another local origin calls the sandbox through CORS.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocs, docsPath } from '../server/docs.js';
 import { loadBundle } from '../server/contract/index.js';
 import { launchChromium } from './support/chromium.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -18,7 +16,6 @@ let acme: TestCompany;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(docsPath)) await buildDocs();
   server = await startTestServer();
   acme = await server.newCompany();
   browser = await launchChromium();
@@ -38,11 +35,19 @@ function hostsOf(page: Page): Set<string> {
   return hosts;
 }
 
-describe('the docs page in a browser', () => {
-  it('when opened, then every tag shows, search finds an operation, the console runs a call, and no request leaves this server', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    const hosts = hostsOf(page);
+describe('the docs page in a browser, one page load for a reader’s tasks', () => {
+  // One page load for both (the viewer's start costs seconds of a core): the console's calls, then the
+  // search box, as one reader would use them.
+  let page: Page;
+  let hosts: Set<string>;
+  beforeAll(async () => {
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    hosts = hostsOf(page);
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'load' });
+  }, 60_000);
+  afterAll(async () => page?.close());
+
+  it('when opened, then every tag shows, search finds an operation, the console runs a call, and no request leaves this server', async () => {
     const tags = (loadBundle('public').tags as Array<{ name: string }>).map((t) => t.name);
     await page.getByText(tags[0]!, { exact: true }).first().waitFor({ timeout: 30_000 });
     for (const tag of tags) expect(await page.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
@@ -64,19 +69,60 @@ describe('the docs page in a browser', () => {
     await expect.poll(() => page.locator('#try-it-result').textContent()).toMatch(/^200 OK\nX-Request-Id: req_/);
 
     expect([...hosts]).toEqual([new URL(server.baseUrl).host]);
-    await page.close();
+  }, 120_000);
+
+  it('when a query is typed in the search box, then it lists the operations, a guide section and an event, and Enter opens the chosen one', async () => {
+    const box = page.locator('#docs-search input');
+    // Over the viewer's own search trigger, at its place.
+    const [boxAt, triggerAt] = [
+      await box.boundingBox(),
+      await page.getByTestId('search-trigger').first().boundingBox(),
+    ];
+    expect(Math.abs(boxAt!.x - triggerAt!.x)).toBeLessThan(2);
+    expect(Math.abs(boxAt!.y - triggerAt!.y)).toBeLessThan(2);
+    await page.keyboard.press('/');
+    await page.keyboard.type('cost center');
+    const titles = () => page.locator('#docs-search li[role=option] a').allTextContents();
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('GETList cost centers')]));
+    expect((await titles())[0]).toContain('Cost centers');
+    await box.fill('rate limit');
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('Rate limits')]));
+    await box.fill('attachment created');
+    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('attachment.created')]));
+    await box.fill('rename cost center');
+    await expect.poll(async () => (await titles())[0]).toContain('Rename a cost center');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/cost-centers/updatecostcenter');
+    await page.getByRole('heading', { name: 'Rename a cost center' }).first().waitFor({ timeout: 30_000 });
+    await box.fill('zzzz-nothing');
+    await expect.poll(() => page.locator('#docs-search .hint').textContent()).toContain('Nothing found');
   }, 120_000);
 });
 
 describe('operations in a browser, one page moved between them by their addresses', () => {
-  // One page load for the three (the viewer's start costs seconds of a core), moved by its address
-  // as a reader follows a link within it. The curl samples are checked before another language is chosen.
+  // One page load for the four (the viewer's start costs seconds of a core): opened at an error body's
+  // docUrl, then moved by its address as a reader follows a link within it. The curl samples are checked
+  // before another language is chosen.
   let operationPage: Page;
+  let docUrl: string;
   beforeAll(async () => {
+    const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
+      headers: { Authorization: `Bearer ${acme.token}` },
+    });
+    docUrl = ((await res.json()) as { docUrl: string }).docUrl;
     operationPage = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await operationPage.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`, { waitUntil: 'load' });
+    await operationPage.goto(docUrl, { waitUntil: 'load' });
   }, 60_000);
   afterAll(async () => operationPage?.close());
+
+  it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
+    const heading = operationPage.locator('[id="section/error-reasons/unknown_query_parameter"]');
+    await heading.waitFor({ timeout: 30_000 });
+    expect(await heading.textContent()).toContain('unknown_query_parameter');
+    // Scrolled to: the paragraph is on screen, not merely somewhere in the page.
+    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
+    expect((await heading.boundingBox())!.y).toBeLessThan(1000);
+  }, 60_000);
 
   it('when a sample with long lines is shown at 1,440 px, then no line is clipped and the copy button covers no code', async () => {
     await operationPage.goto(`${server.baseUrl}/docs#/statements/reconcilebankingtransaction`);
@@ -141,37 +187,7 @@ describe('operations in a browser, one page moved between them by their addresse
   }, 120_000);
 });
 
-describe('search and error reasons in a browser', () => {
-  it('when a query is typed in the search box, then it lists the operations, a guide section and an event, and Enter opens the chosen one', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'load' });
-    const box = page.locator('#docs-search input');
-    // Over the viewer's own search trigger, at its place.
-    const [boxAt, triggerAt] = [
-      await box.boundingBox(),
-      await page.getByTestId('search-trigger').first().boundingBox(),
-    ];
-    expect(Math.abs(boxAt!.x - triggerAt!.x)).toBeLessThan(2);
-    expect(Math.abs(boxAt!.y - triggerAt!.y)).toBeLessThan(2);
-    await page.keyboard.press('/');
-    await page.keyboard.type('cost center');
-    const titles = () => page.locator('#docs-search li[role=option] a').allTextContents();
-    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('GETList cost centers')]));
-    expect((await titles())[0]).toContain('Cost centers');
-    await box.fill('rate limit');
-    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('Rate limits')]));
-    await box.fill('attachment created');
-    await expect.poll(titles).toEqual(expect.arrayContaining([expect.stringContaining('attachment.created')]));
-    await box.fill('rename cost center');
-    await expect.poll(async () => (await titles())[0]).toContain('Rename a cost center');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => new URL(page.url()).hash).toBe('#/cost-centers/updatecostcenter');
-    await page.getByRole('heading', { name: 'Rename a cost center' }).first().waitFor({ timeout: 30_000 });
-    await box.fill('zzzz-nothing');
-    await expect.poll(() => page.locator('#docs-search .hint').textContent()).toContain('Nothing found');
-    await page.close();
-  }, 120_000);
-
+describe('the search box before the viewer starts, in a browser', () => {
   it('when a query is typed as the page opens, then the box answers before the viewer starts, which starts a second after the typing', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     // The page's timers run on a clock the test moves (paused: installed, it would still flow), so a
@@ -215,22 +231,6 @@ describe('search and error reasons in a browser', () => {
     await expect
       .poll(async () => (await page.locator('[id="section/rate-limits"]').boundingBox())?.y ?? -1)
       .toBeGreaterThanOrEqual(0);
-    await page.close();
-  }, 120_000);
-
-  it('when an error body’s docUrl is opened, then the page shows that reason’s paragraph', async () => {
-    const res = await fetch(`${server.baseUrl}/statements/v1/banking?limt=5`, {
-      headers: { Authorization: `Bearer ${acme.token}` },
-    });
-    const { docUrl } = (await res.json()) as { docUrl: string };
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    await page.goto(docUrl, { waitUntil: 'load' });
-    const heading = page.locator('[id="section/error-reasons/unknown_query_parameter"]');
-    await heading.waitFor({ timeout: 30_000 });
-    expect(await heading.textContent()).toContain('unknown_query_parameter');
-    // Scrolled to: the paragraph is on screen, not merely somewhere in the page.
-    await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
-    expect((await heading.boundingBox())!.y).toBeLessThan(1000);
     await page.close();
   }, 120_000);
 });

@@ -1,9 +1,7 @@
 // The sandbox's docs page serves samples that run as pasted: path parameters carry ids of the demo
 // company (the store's first company), so a copied curl line answers 2xx instead of 404.
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCompany } from '../server/cli/seed.js';
-import { buildDocs, docsPath } from '../server/docs.js';
 import { demoIds } from '../server/sandbox/docs-demo.js';
 import { SHIFT_DAYS, sampleEdits } from '../server/docs-samples.js';
 import { loadBundle } from '../server/contract/index.js';
@@ -19,7 +17,6 @@ let demo: TestCompany;
 let html: string;
 
 beforeAll(async () => {
-  if (!existsSync(docsPath)) await buildDocs();
   server = await startTestServer();
   demo = await server.newCompany();
   await seedCompany(server.db, { companyId: demo.companyId, transactions: 30, seed: 5, clock: server.clock });

@@ -3,12 +3,11 @@
 // the demo credentials in TOKEN, CLIENT_ID and CLIENT_SECRET — reads first, then writes, deletes
 // last, as someone trying the page top to bottom would (a delete removes what a later sample uses).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocs, docsPath } from '../server/docs.js';
 import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
@@ -19,7 +18,6 @@ let credentials = { clientId: '', clientSecret: '' };
 let page = '';
 
 beforeAll(async () => {
-  if (!existsSync(docsPath)) await buildDocs();
   const port = await freePort();
   child = spawn('node', ['bin/finance.js', 'serve', '--db', join(dir, 'sandbox.db'), '--port', String(port)], {
     env: { ...process.env, LOG_LEVEL: 'silent', HOST: '' },

@@ -1,16 +1,13 @@
 // The docs page is megabytes of text: it is sent compressed (brotli or gzip, as Accept-Encoding
 // prefers), with an ETag and `Cache-Control: no-cache`, so a browser revalidates and gets a 304.
-import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocs, docsPath } from '../server/docs.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  if (!existsSync(docsPath)) await buildDocs();
   server = await startTestServer();
 }, 180_000);
 afterAll(async () => server?.close());

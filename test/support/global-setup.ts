@@ -1,5 +1,8 @@
 // Runs once per vitest run. It builds dist/ when a source is newer than it: tests that run the `finance` command run
-// the compiled JavaScript, as production does. On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
+// the compiled JavaScript, as production does. It builds the docs pages (as `npm run build:docs`) when one is older
+// than what it is built from: the docs tests read them, every server serves them, and a sandbox process would build
+// them itself when they are missing (on a fresh checkout, each of the run's first files and processes at once).
+// On PostgreSQL (TEST_DATABASE=postgres): the server must be reachable —
 // under CI an unreachable server fails the run rather than skipping it — and every database the
 // run created is dropped once it ends, by a process it leaves to do that (and leftovers of runs
 // interrupted over two hours ago, before it starts). The run's
@@ -9,6 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILT_STAMP, buildServer } from '../../scripts/build-server.js';
+import { buildDocs, docsPath, publicBundlePath } from '../../server/docs.js';
+import { loadBundle } from '../../server/contract/index.js';
+import { buildProductionDocs, productionDocsPath } from '../../server/contract/sandbox.js';
 import {
   createPostgresTemplate,
   dropDatabases,
@@ -27,17 +33,35 @@ const inputsOf = (dir: string, ending: string) =>
     .filter((name) => name.endsWith(ending))
     .map((name) => join(dir, name));
 
-/** dist/ was built after its every input last changed (as `npm ci` leaves it, or the previous run). */
-function distIsFresh(): boolean {
-  const built = statSync(BUILT_STAMP, { throwIfNoEntry: false })?.mtimeMs;
-  if (built === undefined) return false;
-  const inputs = [...BUILD_INPUTS, ...inputsOf('server', '.ts')];
-  return inputs.every((file) => statSync(file).mtimeMs <= built);
+/** `output` was written after its every input last changed. */
+function isFresh(output: string, inputs: string[]): boolean {
+  const built = statSync(output, { throwIfNoEntry: false })?.mtimeMs;
+  return built !== undefined && inputs.every((file) => statSync(file).mtimeMs <= built);
 }
+
+/** dist/ was built after its every input last changed (as `npm ci` leaves it, or the previous run). */
+const distIsFresh = () => isFresh(BUILT_STAMP, [...BUILD_INPUTS, ...inputsOf('server', '.ts')]);
+
+/** What the docs pages are built from: the public bundle, the page's own code, the errors guide, the renderer. */
+const DOCS_INPUTS = [
+  publicBundlePath,
+  'server/docs.ts',
+  'server/docs-console.ts',
+  'server/docs-samples.ts',
+  'server/docs-search.ts',
+  'server/contract/sandbox.ts',
+  'docs/errors.md',
+  'package-lock.json',
+];
 
 /** Type errors are `npm run typecheck`'s to report: the build transpiles (scripts/build-server.ts). */
 export async function setup(): Promise<void> {
-  if (!distIsFresh()) await buildServer();
+  const production = productionDocsPath(docsPath);
+  await Promise.all([
+    distIsFresh() ? undefined : buildServer(),
+    isFresh(docsPath, DOCS_INPUTS) ? undefined : buildDocs(),
+    isFresh(production, DOCS_INPUTS) ? undefined : buildProductionDocs(loadBundle('public'), docsPath, buildDocs),
+  ]);
   if (!onPostgres) return;
   // Not FINANCE_…: a server process the tests start would warn about an unknown FINANCE_ variable.
   process.env.TEST_DATABASE_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;

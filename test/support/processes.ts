@@ -2,7 +2,6 @@
 // the test opens the same database for setup and checks, and talks to each process over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Db } from '../../server/db/database.js';
 import { openStore } from '../../server/db/store.js';
@@ -11,9 +10,6 @@ import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../.
 import { quickHash } from './secrets.js';
 import { apiFor, type Api } from './server.js';
 import { SERVER_SECRETS } from '../../server/settings.js';
-import { buildDocs, docsPath } from '../../server/docs.js';
-import { loadBundle } from '../../server/contract/index.js';
-import { buildProductionDocs, productionDocsPath } from '../../server/contract/sandbox.js';
 
 export { apiFor };
 
@@ -44,10 +40,9 @@ export const productionSecrets = (): Record<string, string> =>
 /**
  * The environment of a production process (NODE_ENV, fresh secrets, no load shedding: this
  * machine's load is not what tests are about). Production serves the docs page `npm run build`
- * rendered and never builds it: it is built here when missing.
+ * rendered and never builds it: the run's global setup built it when missing.
  */
 export async function productionEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  if (!existsSync(productionDocsPath(docsPath))) await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
   return { NODE_ENV: 'production', OVERLOAD_MAX_LAG_MS: '0', ...productionSecrets(), ...extra };
 }
 
