@@ -120,6 +120,10 @@ async function send(c: Candidate) {
     headers,
     body: c.body,
     redirect: 'manual',
+  }).catch((err: Error) => {
+    throw new Error(`${c.operation.operationId} ${c.method} ${c.path.slice(0, 80)} [${c.label}]: ${err.message}`, {
+      cause: err,
+    });
   });
   const text = await res.text();
   return { status: res.status, text, contentType: res.headers.get('content-type') ?? '' };

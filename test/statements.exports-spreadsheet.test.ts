@@ -6,7 +6,7 @@
 // formula. LibreOffice (Debian's `libreoffice-calc-nogui`) is installed when missing, as Chromium is for
 // the browser tests.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,13 +69,17 @@ function sheetRows(fods: string): Cell[][] {
     });
 }
 
+/** A file of Debian's libreoffice-calc-nogui (its spreadsheet component). */
+const CALC = '/usr/lib/libreoffice/program/libsclo.so';
+
 let dir: string;
 let server: TestServer;
 let acme: TestCompany;
 let finance: FinanceClient;
 
 beforeAll(async () => {
-  ensureDebianPackage('/usr/bin/soffice', 'libreoffice-calc-nogui');
+  // Calc's own library: LibreOffice's core (soffice) without Calc cannot open a CSV.
+  ensureDebianPackage(CALC, 'libreoffice-calc-nogui');
   dir = mkdtempSync(join(tmpdir(), 'exports-spreadsheet-'));
   server = await startTestServer();
   acme = await server.newCompany();
@@ -135,21 +139,28 @@ async function convertAll(): Promise<void> {
       writeFileSync(csv, Buffer.from(await new Response(await fetchExport()).arrayBuffer()));
       csvs.push(csv);
     }
-    await promisify(execFile)(
-      'soffice',
-      [
-        `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
-        '--headless',
-        `--infilter=CSV:${DIALECTS[dialect].options}`,
-        '--convert-to',
-        'fods',
-        '--outdir',
-        dir,
-        ...csvs,
-      ],
-      { timeout: 120_000 },
-    );
+    await convert(csvs, DIALECTS[dialect].options);
   }
+}
+
+/** `soffice` converting `csvs` to flat ODS files beside them; its output when one is missing. */
+async function convert(csvs: string[], options: string): Promise<void> {
+  const { stdout, stderr } = await promisify(execFile)(
+    'soffice',
+    [
+      `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      '--headless',
+      `--infilter=CSV:${options}`,
+      '--convert-to',
+      'fods',
+      '--outdir',
+      dir,
+      ...csvs,
+    ],
+    { timeout: 120_000 },
+  );
+  const missing = csvs.filter((csv) => !existsSync(csv.replace(/\.csv$/, '.fods')));
+  if (missing.length > 0) throw new Error(`soffice did not convert ${missing.join(', ')}:\n${stdout}${stderr}`);
 }
 
 /** An export as LibreOffice opened it: a map per data row, header → cell. */
