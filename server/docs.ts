@@ -13,6 +13,8 @@ import { promisify } from 'node:util';
 import { consoleHtml, type ConsoleOperation, type ConsoleParameter } from './docs-console.js';
 import { withBodyIds, withCodeSamples } from './docs-samples.js';
 import { searchEntries, searchHtml, type SearchEntry } from './docs-search.js';
+import { loadBundle } from './contract/index.js';
+import { buildProductionDocs } from './contract/sandbox.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const docsPath = resolve(projectRoot, 'generated', 'docs', 'index.html');
@@ -216,6 +218,9 @@ export async function buildDocs(input = publicBundlePath, output = docsPath): Pr
   }
   return output;
 }
+
+/** Builds the page without the sandbox (production.html) from the public bundle, beside the full one. */
+export const buildProductionPage = (): Promise<void> => buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
 
 // Redoc loads its viewer from the Redocly CDN unless inlined; a page that still points there
 // would show nothing offline.

@@ -6,9 +6,8 @@ import type { Config } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import { createClient, createCompany, defaultScopes, listCompanies } from '../areas/auth/store.js';
 import { seedCompany } from '../cli/seed.js';
-import { buildDocs, docsPath } from '../docs.js';
-import { loadBundle } from '../contract/index.js';
-import { buildProductionDocs, productionDocsPath } from '../contract/sandbox.js';
+import { buildDocs, buildProductionPage, docsPath } from '../docs.js';
+import { productionDocsPath } from '../contract/sandbox.js';
 import { addDemoFixtures } from './demo-fixtures.js';
 
 /**
@@ -29,6 +28,6 @@ export async function prepareSandbox(db: Db, config: Config) {
   const demo = (await listCompanies(db)).length > 0 ? undefined : await createDemoCompany(db, config);
   if (!existsSync(docsPath)) await buildDocs();
   const page = config.sandboxHelpers ? docsPath : productionDocsPath(docsPath);
-  if (!config.sandboxHelpers && !existsSync(page)) await buildProductionDocs(loadBundle('public'), docsPath, buildDocs);
+  if (!config.sandboxHelpers && !existsSync(page)) await buildProductionPage();
   return demo;
 }

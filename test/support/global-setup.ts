@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILT_STAMP, buildServer } from '../../scripts/build-server.js';
-import { buildDocs, docsPath, publicBundlePath } from '../../server/docs.js';
-import { loadBundle } from '../../server/contract/index.js';
-import { buildProductionDocs, productionDocsPath } from '../../server/contract/sandbox.js';
+import { buildDocs, buildProductionPage, docsPath, publicBundlePath } from '../../server/docs.js';
+import { productionDocsPath } from '../../server/contract/sandbox.js';
 import {
   createPostgresTemplate,
   dropDatabases,
@@ -45,10 +44,9 @@ const distIsFresh = () => isFresh(BUILT_STAMP, [...BUILD_INPUTS, ...inputsOf('se
 /** What the docs pages are built from: the public bundle, the page's own code, the errors guide, the renderer. */
 const DOCS_INPUTS = [
   publicBundlePath,
-  'server/docs.ts',
-  'server/docs-console.ts',
-  'server/docs-samples.ts',
-  'server/docs-search.ts',
+  ...readdirSync('server')
+    .filter((name) => name.startsWith('docs') && name.endsWith('.ts'))
+    .map((name) => join('server', name)),
   'server/contract/sandbox.ts',
   'docs/errors.md',
   'package-lock.json',
@@ -56,11 +54,10 @@ const DOCS_INPUTS = [
 
 /** Type errors are `npm run typecheck`'s to report: the build transpiles (scripts/build-server.ts). */
 export async function setup(): Promise<void> {
-  const production = productionDocsPath(docsPath);
   await Promise.all([
     distIsFresh() ? undefined : buildServer(),
     isFresh(docsPath, DOCS_INPUTS) ? undefined : buildDocs(),
-    isFresh(production, DOCS_INPUTS) ? undefined : buildProductionDocs(loadBundle('public'), docsPath, buildDocs),
+    isFresh(productionDocsPath(docsPath), DOCS_INPUTS) ? undefined : buildProductionPage(),
   ]);
   if (!onPostgres) return;
   // Not FINANCE_…: a server process the tests start would warn about an unknown FINANCE_ variable.
