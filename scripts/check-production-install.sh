@@ -6,9 +6,14 @@
 # stdout line is JSON, stops the server; then the same after `npm ci --omit=dev` over the built
 # files. It prints the production tree's size. The installs link the checkout's own tree (and native
 # addon) when its lockfile is the same (PRODUCTION_INSTALL_FRESH=1: fresh installs that compile it).
+# With --reuse-build (CI, after `npm run check:static`'s build:check proved generated/ is what the
+# contract builds to), the checkout's own dist/ and docs pages are copied rather than built again when
+# the checkout is HEAD's and they are newer than their sources; whatever is not is built here.
 # Separate from `npm run check` (fresh installs and a build take minutes); CI runs it as its own step.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+reuse_build=0
+[ "${1:-}" != --reuse-build ] || reuse_build=1
 work="$(mktemp -d "${TMPDIR:-/tmp}/production-install-XXXXXX")"
 server_pid=""
 install_pid=""
@@ -44,7 +49,29 @@ if [ "${PRODUCTION_INSTALL_FRESH:-}" != 1 ] && [ -d "$root/node_modules/.bin" ] 
 else
   npm ci --no-audit --no-fund --loglevel=error
 fi
-npm run build
+# `npm run build` is build:contract, build:server and build:docs. Reused (--reuse-build): the committed
+# generated/ (build:check compared it with a fresh build), and dist/ and the docs pages when the checkout
+# built them after their sources last changed (what the test suite's global setup checks too).
+newer_than() { # prints a path under the checkout newer than $1 (or $1 itself when missing), else nothing
+  local output="$root/$1"; shift
+  [ -e "$output" ] || { echo "$output"; return; }
+  (cd "$root" && find "$@" -newer "$output" -type f -print -quit)
+}
+if [ "$linked" = 1 ] && [ "$reuse_build" = 1 ] && [ -z "$(git -C "$root" status --porcelain)" ]; then
+  if [ -z "$(newer_than dist/.built server tsconfig.json package-lock.json scripts/build-server.ts)" ]; then
+    cp -a "$root/dist" dist
+  else
+    npm run build:server
+  fi
+  docs_inputs=(generated/openapi.public.json server/docs*.ts server/contract/sandbox.ts docs/errors.md package-lock.json)
+  if [ -z "$(newer_than generated/docs/index.html "${docs_inputs[@]}")$(newer_than generated/docs/production.html "${docs_inputs[@]}")" ]; then
+    mkdir -p generated/docs && cp -a "$root/generated/docs/." generated/docs/
+  else
+    npm run build:docs
+  fi
+else
+  npm run build
+fi
 
 # A target that only installs the runtime dependencies over the built files: a copy of the built
 # tree without node_modules, installed in the background while the pruned tree below is checked
