@@ -130,26 +130,34 @@ async function send(c: Candidate) {
 }
 
 /**
- * PostgreSQL: a statement-level trigger on every watched table of this file's database takes a number
- * from a sequence, so `changes()` moves with this database's writes only (a sequence is not rolled
+ * PostgreSQL: a trigger on every watched table of this file's database takes a number from a sequence
+ * for each row written (and each truncate), so `changes()` moves with this database's writes only, as
+ * SQLite's counts rows changed: a statement that changes no row moves neither (a sequence is not rolled
  * back: a write undone by its transaction moves it too, which only costs a snapshot comparison).
  */
 async function countWrites(): Promise<void> {
   await sql`create sequence hostile_writes`.execute(server.db);
   await sql`create function hostile_wrote() returns trigger language plpgsql
     as $$ begin perform nextval('hostile_writes'); return null; end $$`.execute(server.db);
-  for (const table of tables)
-    await sql`create trigger hostile_wrote after insert or update or delete or truncate on ${sql.table(table)}
+  for (const table of tables) {
+    await sql`create trigger hostile_wrote after insert or update or delete on ${sql.table(table)}
+      for each row execute function hostile_wrote()`.execute(server.db);
+    await sql`create trigger hostile_truncated after truncate on ${sql.table(table)}
       for each statement execute function hostile_wrote()`.execute(server.db);
+  }
 }
 
-/** Moves with any write: rows changed by this connection (SQLite), the write counter (PostgreSQL). */
+/**
+ * Moves with any write. SQLite: the file's data version as this query's connection sees it (it moves
+ * when another connection commits: the server writes on its writer connection, and a query outside a
+ * transaction runs on the reader) and the rows this connection changed. PostgreSQL: the write counter.
+ */
 const changes = async () =>
   String(
     (
       await (onPostgres
         ? sql<{ n: string }>`select last_value::text || is_called::text as n from hostile_writes`
-        : sql<{ n: number }>`select total_changes() as n`
+        : sql<{ n: string }>`select (select data_version from pragma_data_version) || '/' || total_changes() as n`
       ).execute(server.db)
     ).rows[0]!.n,
   );
