@@ -62,8 +62,10 @@ const storeFree = [
   'test/contract.prism.test.ts',
   'test/mcp.stdio.test.ts',
 ];
-// The load tests time the server's answers, so they run after the rest, one file at a time: what
-// they measure is the service under its own load, not a neighbouring test file's (as `test:sqlite`).
+// The load tests time the server's answers, so they run apart from the rest, one file at a time: what
+// they measure is the service under its own load, not a neighbouring test file's. First, as in
+// `test:sqlite`: the rest's databases are dropped once it ends, and each DROP DATABASE makes the
+// server checkpoint at once (~150 of them), which would run beside the load tests were they after it.
 const LOAD_TESTS = 'test/scale.*.test.ts';
 const vitest = (args: string[]) =>
   spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: 'postgres' } })
@@ -72,6 +74,6 @@ const given = process.argv.slice(2);
 const status =
   given.length > 0
     ? vitest(given)
-    : vitest([...[...storeFree, LOAD_TESTS].flatMap((glob) => ['--exclude', glob])]) ||
-      vitest(['--no-file-parallelism', 'test/scale.']);
+    : vitest(['--no-file-parallelism', 'test/scale.']) ||
+      vitest([...[...storeFree, LOAD_TESTS].flatMap((glob) => ['--exclude', glob])]);
 process.exit(status);
