@@ -176,31 +176,15 @@ function hostileStrings(schema: Json, seed: number): string[] {
     const n = schema[key];
     if (typeof n === 'number') out.push('x'.repeat(Math.max(0, n - 1)), 'x'.repeat(n + 1));
   }
-  out.push(...randomStrings(seed));
+  out.push(...fc.sample(fc.string({ unit: 'binary', maxLength: 40 }), { seed, numRuns: 4 }));
+  out.push(
+    ...fc.sample(fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 20 }), {
+      seed: seed + 1,
+      numRuns: 2,
+    }),
+  );
   return out;
 }
-
-/**
- * Random strings of any code point and of composed graphemes, the same for every string schema of a
- * seed: sampled once per seed (building the binary-unit arbitrary maps the whole code-point range:
- * ~0.6 ms a call, ~0.8 s of a run that made it for each schema).
- */
-const sampled = new Map<number, string[]>();
-const randomStrings = (seed: number): string[] => {
-  let strings = sampled.get(seed);
-  if (!strings)
-    sampled.set(
-      seed,
-      (strings = [
-        ...fc.sample(fc.string({ unit: 'binary', maxLength: 40 }), { seed, numRuns: 4 }),
-        ...fc.sample(fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 20 }), {
-          seed: seed + 1,
-          numRuns: 2,
-        }),
-      ]),
-    );
-  return strings;
-};
 
 /** Bound ±1 values of `schema` (numbers and lengths): always tried. */
 function boundValues(schema: Json): unknown[] {
