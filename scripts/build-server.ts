@@ -7,7 +7,7 @@
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { isMain, projectRoot } from './tools.js';
+import { filesUnder, isFresh, isMain, projectRoot } from './tools.js';
 
 /** Dated to when the last build of dist/ began. */
 export const BUILT_STAMP = join('dist', '.built');
@@ -36,4 +36,11 @@ export async function buildServer(root: string = projectRoot): Promise<void> {
   utimesSync(stamp, started, started);
 }
 
-if (isMain(import.meta.url)) await buildServer();
+/** What dist/ is built from: the server's sources, the compiler's settings and version, this script. */
+const BUILD_INPUTS = ['tsconfig.json', 'package-lock.json', 'scripts/build-server.ts'];
+
+/** dist/ was built after its every input last changed (as `npm ci` leaves it, or the previous build). */
+export const distIsFresh = (): boolean => isFresh(BUILT_STAMP, [...BUILD_INPUTS, ...filesUnder('server', '.ts')]);
+
+// `--if-stale`: only when a source is newer than dist/ (the production install's --reuse-build).
+if (isMain(import.meta.url) && !(process.argv.includes('--if-stale') && distIsFresh())) await buildServer();

@@ -50,25 +50,12 @@ else
   npm ci --no-audit --no-fund --loglevel=error
 fi
 # `npm run build` is build:contract, build:server and build:docs. Reused (--reuse-build): the committed
-# generated/ (build:check compared it with a fresh build), and dist/ and the docs pages when the checkout
-# built them after their sources last changed (what the test suite's global setup checks too).
-newer_than() { # prints a path under the checkout newer than $1 (or $1 itself when missing), else nothing
-  local output="$root/$1"; shift
-  [ -e "$output" ] || { echo "$output"; return; }
-  (cd "$root" && find "$@" -newer "$output" -type f -print -quit)
-}
+# generated/ (build:check compared it with a fresh build), and the checkout's dist/ and docs pages,
+# first rebuilt there where a source is newer (as the test run's global setup does), then copied.
 if [ "$linked" = 1 ] && [ "$reuse_build" = 1 ] && [ -z "$(git -C "$root" status --porcelain)" ]; then
-  if [ -z "$(newer_than dist/.built server tsconfig.json package-lock.json scripts/build-server.ts)" ]; then
-    cp -a "$root/dist" dist
-  else
-    npm run build:server
-  fi
-  docs_inputs=(generated/openapi.public.json server/docs*.ts server/contract/sandbox.ts docs/errors.md package-lock.json)
-  if [ -z "$(newer_than generated/docs/index.html "${docs_inputs[@]}")$(newer_than generated/docs/production.html "${docs_inputs[@]}")" ]; then
-    mkdir -p generated/docs && cp -a "$root/generated/docs/." generated/docs/
-  else
-    npm run build:docs
-  fi
+  (cd "$root" && npm run --silent build:server -- --if-stale && npm run --silent build:docs -- --if-stale)
+  cp -a "$root/dist" dist
+  mkdir -p generated/docs && cp -a "$root/generated/docs/." generated/docs/
 else
   npm run build
 fi

@@ -1,5 +1,6 @@
 // Runs the contract tools installed in node_modules/.bin and keeps their output readable.
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -44,6 +45,18 @@ export async function mustRunTool(name: string, args: string[]): Promise<ToolRes
     throw new Error(`${name} ${args.join(' ')} failed:\n${withoutNoise(result.stdout + result.stderr)}`);
   }
   return result;
+}
+
+/** The files under `dir` (a folder of the project, at any depth) whose names end with `ending`. */
+export const filesUnder = (dir: string, ending: string): string[] =>
+  readdirSync(resolve(projectRoot, dir), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith(ending))
+    .map((name) => resolve(projectRoot, dir, name));
+
+/** `output` was written after its every input last changed (paths of the project, or absolute). */
+export function isFresh(output: string, inputs: string[]): boolean {
+  const built = statSync(resolve(projectRoot, output), { throwIfNoEntry: false })?.mtimeMs;
+  return built !== undefined && inputs.every((file) => statSync(resolve(projectRoot, file)).mtimeMs <= built);
 }
 
 /** True when the module at `moduleUrl` is the script node was started with. */

@@ -9,11 +9,8 @@
 // template, migrated once here, is what each test server's database is copied from.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { BUILT_STAMP, buildServer } from '../../scripts/build-server.js';
-import { buildDocs, buildProductionPage, docsPath, publicBundlePath } from '../../server/docs.js';
-import { productionDocsPath } from '../../server/contract/sandbox.js';
+import { buildServer, distIsFresh } from '../../scripts/build-server.js';
+import { buildStaleDocs } from '../../scripts/docs.js';
 import {
   createPostgresTemplate,
   dropDatabases,
@@ -25,40 +22,9 @@ import {
 
 const STALE_SECONDS = 2 * 3600;
 
-/** What dist/ is built from: the server's sources, the compiler's settings and version, the build script. */
-const BUILD_INPUTS = ['tsconfig.json', 'package-lock.json', 'scripts/build-server.ts'];
-const inputsOf = (dir: string, ending: string) =>
-  readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith(ending))
-    .map((name) => join(dir, name));
-
-/** `output` was written after its every input last changed. */
-function isFresh(output: string, inputs: string[]): boolean {
-  const built = statSync(output, { throwIfNoEntry: false })?.mtimeMs;
-  return built !== undefined && inputs.every((file) => statSync(file).mtimeMs <= built);
-}
-
-/** dist/ was built after its every input last changed (as `npm ci` leaves it, or the previous run). */
-const distIsFresh = () => isFresh(BUILT_STAMP, [...BUILD_INPUTS, ...inputsOf('server', '.ts')]);
-
-/** What the docs pages are built from: the public bundle, the page's own code, the errors guide, the renderer. */
-const DOCS_INPUTS = [
-  publicBundlePath,
-  ...readdirSync('server')
-    .filter((name) => name.startsWith('docs') && name.endsWith('.ts'))
-    .map((name) => join('server', name)),
-  'server/contract/sandbox.ts',
-  'docs/errors.md',
-  'package-lock.json',
-];
-
 /** Type errors are `npm run typecheck`'s to report: the build transpiles (scripts/build-server.ts). */
 export async function setup(): Promise<void> {
-  await Promise.all([
-    distIsFresh() ? undefined : buildServer(),
-    isFresh(docsPath, DOCS_INPUTS) ? undefined : buildDocs(),
-    isFresh(productionDocsPath(docsPath), DOCS_INPUTS) ? undefined : buildProductionPage(),
-  ]);
+  await Promise.all([distIsFresh() ? undefined : buildServer(), buildStaleDocs()]);
   if (!onPostgres) return;
   // Not FINANCE_…: a server process the tests start would warn about an unknown FINANCE_ variable.
   process.env.TEST_DATABASE_RUN = `${Math.floor(Date.now() / 1000)}_${randomBytes(3).toString('hex')}`;
