@@ -38,6 +38,8 @@ import {
   driveEndpoint,
   endpoints,
   prepareDatabase,
+  record,
+  tokenFor,
   type BenchData,
   type Endpoint,
 } from './bench-http/setup.js';
@@ -127,24 +129,6 @@ async function stop(target: Target) {
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
   });
-}
-
-const tokenFor = (data: BenchData, e: Endpoint) => (e.writes ? data.writesToken : data.token);
-
-async function record(baseUrl: string, token: string, e: Endpoint): Promise<Recording> {
-  const res = await fetch(baseUrl + e.url, {
-    method: e.method,
-    headers: { Authorization: `Bearer ${token}`, ...(e.body ? { 'Content-Type': 'application/json' } : {}) },
-    body: e.body?.(),
-  });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (res.status >= 400) throw new Error(`${e.name}: the server answered ${res.status} ${body.toString()}`);
-  const headers: Record<string, string> = {};
-  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-  res.headers.forEach((value, name) => {
-    if (!skip.has(name)) headers[name] = value;
-  });
-  return { method: e.method, url: e.url, status: res.status, headers, body: body.toString('base64') };
 }
 
 interface Sample {

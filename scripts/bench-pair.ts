@@ -1,23 +1,38 @@
-// `npm run bench:pair -- --baseline DIR`: this checkout's server and another's (e.g. `git worktree add
-// DIR main`) on the same CPU (0; needs `taskset`) at the same time, each driven by its own autocannon with the same load.
+// `npm run bench:pair -- --baseline DIR | --peer duties|fastify|same-work`: this checkout's server and
+// another on the same CPU (0; needs `taskset`) at the same time, each driven by its own autocannon with
+// the same load. The other is another checkout's server (`--baseline DIR`, e.g. `git worktree add DIR
+// main`) or one of `npm run bench`'s same-work peers on this checkout's compiled code (`--peer`:
+// `duties` is the Fastify service with a production service's per-request duties, S; `fastify` the bare
+// Fastify one, R; `same-work` the obvious Express one, Q), its answers checked equal to ours first.
 // Both processes are always busy, so the scheduler gives each half of the core and the ratio of the
 // requests they answer is the inverse ratio of their cost per request. A slower or busier machine
 // slows both alike: on a host whose speed drifts between runs (the same code measured 0.5–1.0× itself
 // in consecutive single runs), the ratio stays within about 1 %. Also prints each server's CPU time
-// per request. Writes contend for one database file, so the write endpoints' ratios carry more noise.
-// Usage: npm run bench:pair -- --baseline DIR [--only "banking page 1,cost centers"] [--rounds 5]
-//        [--duration 4] [--connections 10] [--transactions 20000] [--db FILE]
+// per request. Every server runs compiled, as production runs it (bench-http/compiled.ts). Writes
+// contend for one database file, so the write endpoints' ratios carry more noise.
+// Usage: npm run bench:pair -- (--baseline DIR | --peer duties|fastify|same-work)
+//        [--only "banking page 1,cost centers"] [--rounds 5] [--duration 4] [--connections 10]
+//        [--transactions 20000] [--db FILE]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BENCH_SECRETS, driveEndpoint, endpoints, prepareDatabase } from './bench-http/setup.js';
+import { isDeepStrictEqual } from 'node:util';
+import { join, resolve } from 'node:path';
+import { BENCH_SECRETS, driveEndpoint, endpoints, prepareDatabase, record, tokenFor } from './bench-http/setup.js';
 import { cpuMs } from './bench-http/tail.js';
+import { buildServer, compilePeers } from './bench-http/compiled.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
 const BASELINE = option('baseline');
-if (!BASELINE) throw new Error('--baseline DIR (another checkout) is required');
+const PEER = option('peer');
+const PEERS: Record<string, { script: string; args: string[] }> = {
+  duties: { script: 'fastify-peer', args: ['duties'] },
+  fastify: { script: 'fastify-peer', args: [] },
+  'same-work': { script: 'same-work', args: [] },
+};
+if (!BASELINE === !PEER) throw new Error('give --baseline DIR (another checkout) or --peer duties|fastify|same-work');
+if (PEER && !PEERS[PEER]) throw new Error(`--peer: one of ${Object.keys(PEERS).join(', ')}`);
 const ROUNDS = Number(option('rounds') ?? 5);
 const DURATION = Number(option('duration') ?? 4);
 const CONNECTIONS = Number(option('connections') ?? 10);
@@ -38,65 +53,96 @@ const env = {
   LOG_LEVEL: 'info',
   DATA_DIR: join(dir, 'files'),
 };
-const servers = [
-  { name: 'baseline', source: BASELINE, port: 48_211 },
-  { name: 'this checkout', source: process.cwd(), port: 48_212 },
-].map((s) => ({
-  ...s,
-  child: spawn(
-    'taskset',
-    [
-      '-c',
-      '0',
-      process.execPath,
-      '--import',
-      'tsx',
-      join(s.source, 'server/cli/main.ts'),
-      'serve',
-      '--db',
-      file,
-      '--port',
-      String(s.port),
-    ],
-    { env, cwd: s.source, stdio: ['ignore', 'ignore', 'inherit'] },
-  ),
-}));
-try {
-  for (const s of servers) {
-    for (let i = 0; ; i += 1) {
-      try {
-        await fetch(`http://127.0.0.1:${s.port}/health`);
-        break;
-      } catch {
-        if (i > 600) throw new Error(`${s.name} did not start`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+const onCpu0 = (port: number, command: string[], cwd: string) => ({
+  port,
+  child: spawn('taskset', ['-c', '0', process.execPath, ...command], {
+    env,
+    cwd,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  }),
+});
+/** A checkout's compiled server (`npm run build:server` there first). */
+const serveCheckout = (checkout: string, port: number) => {
+  buildServer(checkout);
+  return onCpu0(port, [resolve(checkout, 'bin/finance.js'), 'serve', '--db', file, '--port', String(port)], checkout);
+};
+
+async function ready(server: { port: number; child: { exitCode: number | null } }, name: string) {
+  for (let i = 0; ; i += 1) {
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/health`);
+      return;
+    } catch {
+      if (i > 600 || server.child.exitCode !== null) throw new Error(`${name} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const all = await endpoints(`http://127.0.0.1:${servers[0]!.port}`, data);
+}
+
+const ours = { name: 'this checkout', ...serveCheckout(process.cwd(), 48_212) };
+const servers = [ours];
+try {
+  await ready(ours, ours.name);
+  const all = (await endpoints(`http://127.0.0.1:${ours.port}`, data)).filter((x) =>
+    ONLY.some((o) => x.name.includes(o)),
+  );
+  if (BASELINE) {
+    const baseline = { name: 'baseline', ...serveCheckout(BASELINE, 48_211) };
+    servers.unshift(baseline);
+    await ready(baseline, baseline.name);
+  } else {
+    const recordings = [];
+    for (const e of all) recordings.push(await record(`http://127.0.0.1:${ours.port}`, tokenFor(data, e), e));
+    const recordFile = join(dir, 'recordings.json');
+    writeFileSync(recordFile, JSON.stringify(recordings));
+    const { script, args } = PEERS[PEER!]!;
+    const path = compilePeers(join(dir, 'compiled'))(script);
+    const peer = { name: PEER!, ...onCpu0(48_211, [path, file, '48211', recordFile, ...args], process.cwd()) };
+    servers.unshift(peer);
+    await ready(peer, peer.name);
+    // The peer must answer what the service answered (JSON deep-equal; a create's status only).
+    for (const [i, e] of all.entries()) {
+      const res = await fetch(`http://127.0.0.1:${peer.port}${e.url}`, {
+        method: e.method,
+        headers: {
+          Authorization: `Bearer ${tokenFor(data, e)}`,
+          ...(e.body ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: e.body?.(),
+      });
+      const theirs = await res.text();
+      const mine = Buffer.from(recordings[i]!.body, 'base64').toString();
+      const json = (text: string) => (text ? (JSON.parse(text) as unknown) : undefined);
+      if (res.status !== recordings[i]!.status || (e.method !== 'POST' && !isDeepStrictEqual(json(theirs), json(mine))))
+        throw new Error(
+          `${peer.name} answers ${e.name} otherwise:\n ours: ${mine.slice(0, 300)}\n its: ${theirs.slice(0, 300)}`,
+        );
+    }
+  }
   const rows: string[] = [];
-  for (const e of all.filter((x) => ONLY.some((o) => x.name.includes(o)))) {
-    const token = e.writes ? data.writesToken : data.token;
+  for (const e of all) {
+    const token = tokenFor(data, e);
     const drive = (port: number, seconds: number) => driveEndpoint(port, token, e, CONNECTIONS, seconds);
     await Promise.all(servers.map((s) => drive(s.port, 2)));
     const ratios: number[] = [];
     const costs: number[][] = [[], []];
     for (let round = 0; round < ROUNDS; round += 1) {
       const before = servers.map((s) => cpuMs(s.child.pid!));
-      const [base, ours] = await Promise.all(servers.map((s) => drive(s.port, DURATION)));
+      const [base, mine] = await Promise.all(servers.map((s) => drive(s.port, DURATION)));
       servers.forEach((s, i) =>
-        costs[i]!.push(((cpuMs(s.child.pid!) - before[i]!) * 1000) / [base, ours][i]!.requests.total),
+        costs[i]!.push(((cpuMs(s.child.pid!) - before[i]!) * 1000) / [base, mine][i]!.requests.total),
       );
-      if (base!.non2xx + ours!.non2xx > 0) throw new Error(`${e.name}: non-2xx answers`);
-      ratios.push(ours!.requests.total / base!.requests.total);
-      process.stderr.write(`${e.name} round ${round + 1}: ${ours!.requests.total} / ${base!.requests.total}\n`);
+      if (base!.non2xx + mine!.non2xx > 0) throw new Error(`${e.name}: non-2xx answers`);
+      ratios.push(mine!.requests.total / base!.requests.total);
+      process.stderr.write(`${e.name} round ${round + 1}: ${mine!.requests.total} / ${base!.requests.total}\n`);
     }
     rows.push(
       `| ${e.name} | ${CONNECTIONS} | ${median(ratios).toFixed(3)} | ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)} | ${median(costs[1]!).toFixed(0)} | ${median(costs[0]!).toFixed(0)} |`,
     );
   }
+  const other = BASELINE ? 'baseline' : PEER!;
   process.stdout.write(
-    `| endpoint | c | this checkout × baseline | range | CPU µs/request | baseline's |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n\nmedians of ${ROUNDS} rounds of ${DURATION} s, both servers on CPU 0 at once\n`,
+    `| endpoint | c | this checkout × ${other} | range | CPU µs/request | ${other}'s |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n\nmedians of ${ROUNDS} rounds of ${DURATION} s, both servers on CPU 0 at once\n`,
   );
 } finally {
   for (const s of servers) s.child.kill('SIGTERM');

@@ -23,6 +23,7 @@ import { eventLoopLag, type LagProbe } from './http/ops/overload.js';
 import { pageContentSecurityPolicy } from './http/mechanisms/security-headers.js';
 import { prelude } from './http/pipeline/prelude.js';
 import { pipeline } from './http/pipeline/pipeline.js';
+import { AnswerCache } from './http/mechanisms/answer-cache.js';
 import { operations, preflights } from './operations.js';
 import { idempotency } from './idempotency/middleware.js';
 import { json } from './http/mechanisms/json-answer.js';
@@ -103,6 +104,7 @@ export function createApp({
       preflights,
       idempotency,
       services,
+      answers: config.answerCacheBytes > 0 ? new AnswerCache(config.answerCacheBytes) : undefined,
       index,
       config,
       logger,

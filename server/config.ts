@@ -87,6 +87,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** `PG_KEEP_VERSION_MS`: how long a statement data version is kept between requests (PostgreSQL, 1 s; 0: never). */
   keepVersionMs: number;
+  /** `ANSWER_CACHE_MB`: the statement lists' and feeds' answers kept by ETag, per process (16 MB; 0: none). */
+  answerCacheBytes: number;
   /** `METRICS_TOKEN`: `/metrics` needs `Authorization: Bearer <token>`. Production without it serves no `/metrics` on the API port. */
   metricsToken: string | undefined;
   /** `METRICS_PORT`: `/metrics` is served on this port only, not on the API's. */
@@ -181,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
     keepVersionMs: nonNegative(env.PG_KEEP_VERSION_MS, 'PG_KEEP_VERSION_MS', 1_000),
+    answerCacheBytes: nonNegative(env.ANSWER_CACHE_MB, 'ANSWER_CACHE_MB', 16) * 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? nonNegative(env.METRICS_PORT, 'METRICS_PORT', 0) : undefined,
     ...overrides,

@@ -198,6 +198,15 @@ const SETTINGS: readonly Setting[] = [
     check: wholeNumber(),
   },
   {
+    name: 'ANSWER_CACHE_MB',
+    group: 'server',
+    type: 'integer',
+    default: '16',
+    description:
+      "Memory per process for the statement lists' and change feeds' answers, kept by ETag and answered again while the company's statements have not changed; `0` keeps none.",
+    check: wholeNumber(0, 4096),
+  },
+  {
     name: 'SHUTDOWN_GRACE_MS',
     group: 'server',
     type: 'integer',

@@ -8,6 +8,7 @@ import { isPostgresUrl, openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
 import { seedCompany } from '../../server/cli/seed.js';
+import type { Recording } from './replay.js';
 
 export const COMPANY = 'Benchmark HTTP Comércio Ltda';
 /** Creates go to a second company, so the lists benchmarked do not grow during the run. */
@@ -142,4 +143,24 @@ export function driveEndpoint(port: number, token: string, e: Endpoint, connecti
       },
     ],
   } as autocannon.Options);
+}
+
+/** The token a request is sent with: the writes company's for the creates. */
+export const tokenFor = (data: BenchData, e: Endpoint) => (e.writes ? data.writesToken : data.token);
+
+/** The server's exact answer to one request (what the replaying servers and the peers' routes are made from). */
+export async function record(baseUrl: string, token: string, e: Endpoint): Promise<Recording> {
+  const res = await fetch(baseUrl + e.url, {
+    method: e.method,
+    headers: { Authorization: `Bearer ${token}`, ...(e.body ? { 'Content-Type': 'application/json' } : {}) },
+    body: e.body?.(),
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 400) throw new Error(`${e.name}: the server answered ${res.status} ${body.toString()}`);
+  const headers: Record<string, string> = {};
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  res.headers.forEach((value, name) => {
+    if (!skip.has(name)) headers[name] = value;
+  });
+  return { method: e.method, url: e.url, status: res.status, headers, body: body.toString('base64') };
 }

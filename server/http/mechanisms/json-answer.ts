@@ -11,6 +11,13 @@ export function writeJson(res: Response, text: string): void {
   res.end(text);
 }
 
+/** Writes JSON already encoded (a kept answer, http/mechanisms/answer-cache.ts), with the status already set. */
+export function writeJsonBytes(res: Response, body: Buffer): void {
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
 /** The app's `res.json(body)`. */
 export function json(this: Response, body: unknown): Response {
   writeJson(this, JSON.stringify(body));

@@ -32,7 +32,8 @@ import { strictNumbers } from '../mechanisms/strict-numbers.js';
 import { contractValidator, recordBodySize } from '../validator/validator.js';
 import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
 import { textETag } from '../../kit/item-etag.js';
-import { writeJson } from '../mechanisms/json-answer.js';
+import { writeJson, writeJsonBytes } from '../mechanisms/json-answer.js';
+import type { AnswerCache } from '../mechanisms/answer-cache.js';
 import { requestConfig } from '../served-contract.js';
 import type { Config } from '../../config.js';
 
@@ -59,6 +60,8 @@ interface PipelineOptions {
   preflights: Preflights;
   idempotency: IdempotencyStep;
   services: Services;
+  /** The versioned reads' answers kept by tag (http/mechanisms/answer-cache.ts); none when ANSWER_CACHE_MB=0. */
+  answers: AnswerCache | undefined;
   index: ContractIndex;
   config: Config;
   logger: Logger;
@@ -149,7 +152,7 @@ function bodyReader(operation: ContractOperation): Step {
 /** The handler of the operation and the writing of its answer (its ETag, a 304, the body). */
 function answer(
   operation: ContractOperation,
-  { handlers, services }: PipelineOptions,
+  { handlers, services, answers }: PipelineOptions,
   reads: Map<string, ContractOperation>,
 ): Step {
   const handlerOf = (operationId: string) =>
@@ -166,6 +169,16 @@ function answer(
         ? (context.versionedTag ?? (await versionedTag(services, operation.operationId, req, context.auth)))
         : undefined;
     if (versioned !== undefined && answeredNotModified(req, res, versioned)) return;
+    // The same tag, the same answer: the bytes answered under it before, when this process kept them.
+    const kept = versioned === undefined ? undefined : answers?.get(versioned);
+    if (kept !== undefined) {
+      if (kept.headers) for (const name in kept.headers) res.setHeader(name, kept.headers[name]!);
+      answeredNotModified(req, res, versioned!, true);
+      res.statusCode = 200;
+      context.logFields = { ...context.logFields, answer: 'kept' };
+      writeJsonBytes(res, kept.body);
+      return;
+    }
     const params = context.match?.params ?? {};
     const ctx = handlerContext(services, req, res, context);
     if (readHandler) await checkIfMatch(req, () => readHandler({ params, query: {}, body: undefined }, ctx));
@@ -177,6 +190,10 @@ function answer(
     }
     if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
     const text = reply.body === undefined ? undefined : JSON.stringify(reply.body);
+    // A versioned read's 200 is kept under its tag, with the handler's own headers.
+    const keep = (body: Buffer) => {
+      if (versioned !== undefined && reply.status === 200) answers?.set(versioned, { body, headers: reply.headers });
+    };
     if (conditional && isRead && reply.status === 200) {
       const tag =
         versioned ?? (reply.raw !== undefined ? rawTag(reply.raw) : text !== undefined ? textETag(text) : undefined);
@@ -193,6 +210,12 @@ function answer(
     } else if (services.config.validateResponses) {
       // The validator checks the answer in its wrapper of res.json (json-answer.ts), which writes it.
       res.json(reply.body);
+      // Kept only once the validator let it through (otherwise the error handler answered).
+      if (res.statusCode === 200) keep(Buffer.from(text));
+    } else if (versioned !== undefined && answers !== undefined) {
+      const body = Buffer.from(text);
+      writeJsonBytes(res, body);
+      keep(body);
     } else {
       writeJson(res, text);
     }
