@@ -276,6 +276,25 @@ describe('--db', () => {
   });
 });
 
+describe('finance --help, a mistyped command', () => {
+  it('when help is asked, then every command is listed', async () => {
+    const { code, stdout } = await financeInProcess(['--help']);
+    expect(code).toBe(0);
+    const names = [...stdout.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]);
+    for (const name of ['serve', 'migrate', 'backup', 'mark-restored', 'company', 'client', 'apps', 'seed', 'ingest'])
+      expect(names, name).toContain(name);
+    for (const name of ['invite', 'cards', 'vcn', 'events', 'export', 'config', 'secrets', 'mcp'])
+      expect(names, name).toContain(name);
+  });
+
+  it('when a command is mistyped, then it fails naming the command it resembles', async () => {
+    const { code, stderr } = await financeInProcess(['compnay', 'list']);
+    expect(code).toBe(1);
+    expect(stderr).toContain("unknown command 'compnay'");
+    expect(stderr).toContain('company');
+  });
+});
+
 describe('finance serve', () => {
   it('when started on an empty database, then it prints demo credentials that work, and SIGTERM stops it cleanly; a restart keeps the data', async () => {
     const fresh = await freshDatabase(dir, 'serve.sqlite');

@@ -2,7 +2,7 @@
 // process with status 1 after one line on stderr.
 import { failureLine, financeProgram } from './program.js';
 
-const program = financeProgram((err) => process.exit(err.exitCode));
+const program = await financeProgram((err) => process.exit(err.exitCode), process.argv[2]);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

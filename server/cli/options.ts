@@ -96,15 +96,6 @@ export const host = (value: string) => {
   return value;
 };
 
-/** Marks every mandatory option of the program's commands "(required)" in `--help`. */
-export function markRequiredOptions(command: Command): void {
-  for (const option of command.options) {
-    if (option.mandatory && !option.description.endsWith('(required)'))
-      option.description = `${option.description} (required)`;
-  }
-  command.commands.forEach(markRequiredOptions);
-}
-
 /** A name of 1–200 characters, trimmed. */
 export const nonEmptyName = (value: string) => {
   const name = value.trim();

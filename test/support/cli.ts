@@ -40,9 +40,9 @@ export async function financeInProcess(args: string[], env: Record<string, strin
   }) as typeof process.exit;
   let code = 0;
   try {
-    const program = financeProgram((e) => {
+    const program = await financeProgram((e) => {
       throw e;
-    });
+    }, args[0]);
     await program.parseAsync(args, { from: 'user' });
     code = Number(process.exitCode ?? 0);
   } catch (e) {
