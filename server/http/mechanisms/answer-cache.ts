@@ -1,4 +1,4 @@
-// Versioned answers kept (DESIGN §11): a statement list's, change feed's 200 is a function of its weak
+// Versioned answers kept (DESIGN §11): a statement list's or change feed's 200 is a function of its weak
 // tag (conditional.ts: the company's statement version, the operation, the exact query, the company's
 // time zone; no request header changes it), the same premise on which a request carrying that tag gets
 // a 304. So the bytes answered under a tag are answered again, from memory, while the tag is current:
@@ -49,7 +49,7 @@ export class AnswerCache {
     }
   }
 
-  /** Answers and bytes kept (the metrics, the tests). */
+  /** Answers and bytes kept. */
   get size(): { answers: number; bytes: number } {
     return { answers: this.entries.size, bytes: this.bytes };
   }

@@ -8,6 +8,7 @@
 //    request carries `If-None-Match`, the tag is compared right after authentication and the rate
 //    limit (`notModifiedEarly`), before the body parsers and the contract's validation: the tag
 //    covers the exact query, so only a request byte for byte like one answered 200 can match.
+//    A request under a tag this process answered before gets those bytes again (answer-cache.ts).
 //  - Every other answer's tag is derived from what it sends (an item's is `itemETag`, the tag the
 //    item's `If-Match` compares): the handler runs, the body is not sent.
 import { hash } from 'node:crypto';
