@@ -69,6 +69,8 @@ describe('versioned answers kept', () => {
     expect(again.body).toBe(first.body);
     for (const name of ['etag', 'cache-control', 'content-type', 'content-length'])
       expect(again.res.headers.get(name), name).toBe(first.res.headers.get(name));
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    expect(Number(/^finance_kept_answers_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
     const head = await get(path, acme, 'HEAD');
     expect(head.res.status).toBe(200);
     expect(head.body).toBe('');

@@ -3,7 +3,7 @@
 //  - the process's: Node and process defaults (event-loop lag included), the database pool, write
 //    transaction retries, the rate-limit store's fallbacks — one per process, whatever it serves;
 //  - the app's (createApp): requests by method, route template and status, sheds, 503s of the
-//    store, rate-limit refusals, idempotent replays, and the webhook queue and ingest runs read
+//    store, rate-limit refusals, idempotent replays, kept answers, and the webhook queue and ingest runs read
 //    from the database at scrape time.
 // With `--workers N` the cluster primary sums every worker's registries (metrics-cluster.ts).
 import type { Request, Response } from 'express';
@@ -97,6 +97,11 @@ export function appMetrics(db: Db) {
     help: 'Answers replayed for a repeated Idempotency-Key.',
     registers,
   });
+  const kept = new Counter({
+    name: 'finance_kept_answers_total',
+    help: 'Statement list and feed answers given again from memory under the same ETag (ANSWER_CACHE_MB).',
+    registers,
+  });
   queueFigures(db, registry);
 
   /** Records an answered request (the prelude calls it when the answer is sent). */
@@ -110,6 +115,7 @@ export function appMetrics(db: Db) {
     if (context.dependencyFailure) unavailable.inc({ reason: context.dependencyFailure });
     if (context.rateLimited) refused.inc();
     if (res.getHeader('Idempotent-Replayed') === 'true') replays.inc();
+    if (context.keptAnswer) kept.inc();
   };
   return { registry, record };
 }

@@ -39,9 +39,11 @@ export interface RequestContext {
   rawBody: Buffer | undefined;
   /** A versioned read's tag, computed before the body was read (conditional.ts). */
   versionedTag: string | undefined;
-  /** What the answer was, for metrics: shed, refused by the rate limit, or a dependency that failed. */
+  /** What the answer was, for metrics: shed, refused by the rate limit, kept from before, or a dependency that failed. */
   shed: boolean;
   rateLimited: boolean;
+  /** Answered with the bytes kept under its tag (http/mechanisms/answer-cache.ts). */
+  keptAnswer: boolean;
   dependencyFailure: 'database' | 'busy' | undefined;
   dependencyError: unknown;
   /** Fields the handler adds to the request's access line (an export's filters and rows). */
@@ -67,6 +69,7 @@ export function startContext(res: Response, requestId: string, trace: TraceConte
     versionedTag: undefined,
     shed: false,
     rateLimited: false,
+    keptAnswer: false,
     dependencyFailure: undefined,
     dependencyError: undefined,
     logFields: undefined,

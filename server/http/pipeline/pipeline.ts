@@ -175,6 +175,7 @@ function answer(
       if (kept.headers) for (const name in kept.headers) res.setHeader(name, kept.headers[name]!);
       answeredNotModified(req, res, versioned!, true);
       res.statusCode = 200;
+      context.keptAnswer = true;
       context.logFields = { ...context.logFields, answer: 'kept' };
       writeJsonBytes(res, kept.body);
       return;
