@@ -32,15 +32,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import {
   BENCH_SECRETS,
   driveEndpoint,
   endpoints,
   prepareDatabase,
   record,
+  sameAnswers,
   tokenFor,
-  type BenchData,
   type Endpoint,
 } from './bench-http/setup.js';
 import type { Recording } from './bench-http/replay.js';
@@ -160,29 +159,6 @@ async function drive(
     non2xx: result.non2xx,
     shed: (result as unknown as Record<string, number>)['5xx'] ?? 0,
   };
-}
-
-/** The same-work peer must answer what the service answered (JSON deep-equal), or the bench stops. */
-async function sameAnswers(peer: Target, data: BenchData, all: Endpoint[], recordings: Recording[]) {
-  for (const [i, e] of all.entries()) {
-    const res = await fetch(`http://127.0.0.1:${peer.port}${e.url}`, {
-      method: e.method,
-      headers: {
-        Authorization: `Bearer ${tokenFor(data, e)}`,
-        ...(e.body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      body: e.body?.(),
-    });
-    const theirs = await res.text();
-    const ours = Buffer.from(recordings[i]!.body, 'base64').toString();
-    const json = (text: string) => (text ? (JSON.parse(text) as unknown) : undefined);
-    // A create makes a new resource each time: its status is compared, not its id.
-    const same = e.method === 'POST' || isDeepStrictEqual(json(theirs), json(ours));
-    if (res.status !== recordings[i]!.status || !same)
-      throw new Error(
-        `${peer.name} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
-      );
-  }
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -16,9 +16,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isDeepStrictEqual } from 'node:util';
 import { join, resolve } from 'node:path';
-import { BENCH_SECRETS, driveEndpoint, endpoints, prepareDatabase, record, tokenFor } from './bench-http/setup.js';
+import {
+  BENCH_SECRETS,
+  driveEndpoint,
+  endpoints,
+  prepareDatabase,
+  record,
+  sameAnswers,
+  tokenFor,
+} from './bench-http/setup.js';
 import { cpuMs } from './bench-http/tail.js';
 import { buildServer, compilePeers } from './bench-http/compiled.js';
 
@@ -100,24 +107,7 @@ try {
     const peer = { name: PEER!, ...onCpu0(48_211, [path, file, '48211', recordFile, ...args], process.cwd()) };
     servers.unshift(peer);
     await ready(peer, peer.name);
-    // The peer must answer what the service answered (JSON deep-equal; a create's status only).
-    for (const [i, e] of all.entries()) {
-      const res = await fetch(`http://127.0.0.1:${peer.port}${e.url}`, {
-        method: e.method,
-        headers: {
-          Authorization: `Bearer ${tokenFor(data, e)}`,
-          ...(e.body ? { 'Content-Type': 'application/json' } : {}),
-        },
-        body: e.body?.(),
-      });
-      const theirs = await res.text();
-      const mine = Buffer.from(recordings[i]!.body, 'base64').toString();
-      const json = (text: string) => (text ? (JSON.parse(text) as unknown) : undefined);
-      if (res.status !== recordings[i]!.status || (e.method !== 'POST' && !isDeepStrictEqual(json(theirs), json(mine))))
-        throw new Error(
-          `${peer.name} answers ${e.name} otherwise:\n ours: ${mine.slice(0, 300)}\n its: ${theirs.slice(0, 300)}`,
-        );
-    }
+    await sameAnswers(peer, data, all, recordings);
   }
   const rows: string[] = [];
   for (const e of all) {

@@ -1,8 +1,9 @@
 // What a server process keeps between requests on PostgreSQL (token lookups, the statements' data
-// version behind the polls' 304s: server/db/change-signals.ts) is never answered after a change
-// committed: two `finance serve` processes on one database; a write in one process, a revocation
-// from outside both (the CLI's store functions, another connection), and each process answers the
-// change well before what it kept would have aged out (versions kept 30 s here, tokens a minute).
+// version behind the polls' 304s and the lists' kept answers: server/db/change-signals.ts) is never
+// answered after a change committed: two `finance serve` processes on one database; a write in one
+// process, a revocation from outside both (the CLI's store functions, another connection), and each
+// process answers the change well before what it kept would have aged out (versions kept 30 s here,
+// tokens a minute).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { SERVER_SECRETS } from '../../server/settings.js';
 import { existsSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { isPostgresUrl, openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
@@ -163,4 +164,32 @@ export async function record(baseUrl: string, token: string, e: Endpoint): Promi
     if (!skip.has(name)) headers[name] = value;
   });
   return { method: e.method, url: e.url, status: res.status, headers, body: body.toString('base64') };
+}
+
+/** The same-work peer must answer what the service answered (JSON deep-equal), or the bench stops. */
+export async function sameAnswers(
+  peer: { name: string; port: number },
+  data: BenchData,
+  all: Endpoint[],
+  recordings: Recording[],
+) {
+  for (const [i, e] of all.entries()) {
+    const res = await fetch(`http://127.0.0.1:${peer.port}${e.url}`, {
+      method: e.method,
+      headers: {
+        Authorization: `Bearer ${tokenFor(data, e)}`,
+        ...(e.body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: e.body?.(),
+    });
+    const theirs = await res.text();
+    const ours = Buffer.from(recordings[i]!.body, 'base64').toString();
+    const json = (text: string) => (text ? (JSON.parse(text) as unknown) : undefined);
+    // A create makes a new resource each time: its status is compared, not its id.
+    const same = e.method === 'POST' || isDeepStrictEqual(json(theirs), json(ours));
+    if (res.status !== recordings[i]!.status || !same)
+      throw new Error(
+        `${peer.name} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
+      );
+  }
 }
