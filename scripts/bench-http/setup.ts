@@ -15,7 +15,7 @@ export const COMPANY = 'Benchmark HTTP Comércio Ltda';
 /** Creates go to a second company, so the lists benchmarked do not grow during the run. */
 const WRITES_COMPANY = 'Benchmark HTTP Escrita Ltda';
 
-export interface BenchData {
+interface BenchData {
   token: string;
   writesToken: string;
   userId: string;
