@@ -33,10 +33,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  BENCH_SECRETS,
   driveEndpoint,
   endpoints,
   prepareDatabase,
+  productionEnv,
+  ready,
   record,
   sameAnswers,
   tokenFor,
@@ -107,19 +108,6 @@ function start(
   return { name, port, child };
 }
 
-async function ready(target: Target) {
-  for (let i = 0; i < 600; i += 1) {
-    try {
-      await fetch(`http://127.0.0.1:${target.port}/health`);
-      return;
-    } catch {
-      if (target.child?.exitCode !== null) throw new Error(`${target.name} exited with ${target.child?.exitCode}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${target.name} did not start`);
-}
-
 async function stop(target: Target) {
   const child = target.child;
   if (!child || child.exitCode !== null) return;
@@ -179,13 +167,7 @@ async function main() {
   const finance = (checkout: string) => resolve(checkout, TSX ? 'server/cli/main.ts' : 'bin/finance.js');
   const targets: Target[] = [];
   try {
-    const production = {
-      ...BENCH_SECRETS,
-      NODE_ENV: 'production',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'info',
-      DATA_DIR: join(dir, 'files'),
-    };
+    const production = productionEnv(dir);
     const serve = (port: number, extra: string[] = []) => [
       ...NODE,
       ...extra,

@@ -18,10 +18,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  BENCH_SECRETS,
   driveEndpoint,
   endpoints,
   prepareDatabase,
+  productionEnv,
+  ready,
   record,
   sameAnswers,
   tokenFor,
@@ -52,14 +53,7 @@ spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 const dir = mkdtempSync(join(tmpdir(), 'bench-pair-'));
 const file = option('db') ?? join(dir, 'bench.sqlite');
 const data = await prepareDatabase(file, Number(option('transactions') ?? 20_000));
-const env = {
-  ...process.env,
-  ...BENCH_SECRETS,
-  NODE_ENV: 'production',
-  RATE_LIMIT_PER_MINUTE: '0',
-  LOG_LEVEL: 'info',
-  DATA_DIR: join(dir, 'files'),
-};
+const env = { ...process.env, ...productionEnv(dir) };
 const onCpu0 = (port: number, command: string[], cwd: string) => ({
   port,
   child: spawn('taskset', ['-c', '0', process.execPath, ...command], {
@@ -74,29 +68,17 @@ const serveCheckout = (checkout: string, port: number) => {
   return onCpu0(port, [resolve(checkout, 'bin/finance.js'), 'serve', '--db', file, '--port', String(port)], checkout);
 };
 
-async function ready(server: { port: number; child: { exitCode: number | null } }, name: string) {
-  for (let i = 0; ; i += 1) {
-    try {
-      await fetch(`http://127.0.0.1:${server.port}/health`);
-      return;
-    } catch {
-      if (i > 600 || server.child.exitCode !== null) throw new Error(`${name} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 const ours = { name: 'this checkout', ...serveCheckout(process.cwd(), 48_212) };
 const servers = [ours];
 try {
-  await ready(ours, ours.name);
+  await ready(ours);
   const all = (await endpoints(`http://127.0.0.1:${ours.port}`, data)).filter((x) =>
     ONLY.some((o) => x.name.includes(o)),
   );
   if (BASELINE) {
     const baseline = { name: 'baseline', ...serveCheckout(BASELINE, 48_211) };
     servers.unshift(baseline);
-    await ready(baseline, baseline.name);
+    await ready(baseline);
   } else {
     const recordings = [];
     for (const e of all) recordings.push(await record(`http://127.0.0.1:${ours.port}`, tokenFor(data, e), e));
@@ -106,7 +88,7 @@ try {
     const path = compilePeers(join(dir, 'compiled'))(script);
     const peer = { name: PEER!, ...onCpu0(48_211, [path, file, '48211', recordFile, ...args], process.cwd()) };
     servers.unshift(peer);
-    await ready(peer, peer.name);
+    await ready(peer);
     await sameAnswers(peer, data, all, recordings);
   }
   const rows: string[] = [];

@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { SERVER_SECRETS } from '../../server/settings.js';
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
 import { isPostgresUrl, openStore } from '../../server/db/store.js';
 import { systemClock } from '../../server/lib/clock.js';
 import { ALL_SCOPES, createClient, createCompany, issueToken } from '../../server/areas/auth/store.js';
@@ -192,4 +193,28 @@ export async function sameAnswers(
         `${peer.name} answers ${e.name} otherwise:\n ours ${res.status}: ${ours.slice(0, 400)}\n its: ${theirs.slice(0, 400)}`,
       );
   }
+}
+
+/** The environment every benchmarked server runs with: production, the bench's secrets, no rate limit. */
+export const productionEnv = (dir: string): Record<string, string> => ({
+  ...BENCH_SECRETS,
+  NODE_ENV: 'production',
+  RATE_LIMIT_PER_MINUTE: '0',
+  LOG_LEVEL: 'info',
+  DATA_DIR: join(dir, 'files'),
+});
+
+/** Resolves once the server answers /health; throws when its process ended or after a minute. */
+export async function ready(server: { name: string; port: number; child?: { exitCode: number | null } }) {
+  for (let i = 0; i < 600; i += 1) {
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/health`);
+      return;
+    } catch {
+      if (server.child && server.child.exitCode !== null)
+        throw new Error(`${server.name} exited with ${server.child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${server.name} did not start`);
 }

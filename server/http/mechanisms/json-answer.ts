@@ -4,17 +4,10 @@
 // is written the same way, without Express's res.send (charset sniffing, freshness, ETag options).
 import type { Response } from 'express';
 
-/** Writes `text` (JSON) as the answer, with the status already set. */
-export function writeJson(res: Response, text: string): void {
+/** Writes JSON, as text or already encoded (a kept answer: answer-cache.ts), with the status already set. */
+export function writeJson(res: Response, body: string | Buffer): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-/** Writes JSON already encoded (a kept answer, http/mechanisms/answer-cache.ts), with the status already set. */
-export function writeJsonBytes(res: Response, body: Buffer): void {
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', body.length);
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.end(body);
 }
 

@@ -32,7 +32,7 @@ import { strictNumbers } from '../mechanisms/strict-numbers.js';
 import { contractValidator, recordBodySize } from '../validator/validator.js';
 import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
 import { textETag } from '../../kit/item-etag.js';
-import { writeJson, writeJsonBytes } from '../mechanisms/json-answer.js';
+import { writeJson } from '../mechanisms/json-answer.js';
 import type { AnswerCache } from '../mechanisms/answer-cache.js';
 import { requestConfig } from '../served-contract.js';
 import type { Config } from '../../config.js';
@@ -177,7 +177,7 @@ function answer(
       res.statusCode = 200;
       context.keptAnswer = true;
       context.logFields = { ...context.logFields, answer: 'kept' };
-      writeJsonBytes(res, kept.body);
+      writeJson(res, kept.body);
       return;
     }
     const params = context.match?.params ?? {};
@@ -191,10 +191,6 @@ function answer(
     }
     if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
     const text = reply.body === undefined ? undefined : JSON.stringify(reply.body);
-    // A versioned read's 200 is kept under its tag, with the handler's own headers.
-    const keep = (body: Buffer) => {
-      if (versioned !== undefined && reply.status === 200) answers?.set(versioned, { body, headers: reply.headers });
-    };
     if (conditional && isRead && reply.status === 200) {
       const tag =
         versioned ?? (reply.raw !== undefined ? rawTag(reply.raw) : text !== undefined ? textETag(text) : undefined);
@@ -208,17 +204,15 @@ function answer(
       res.type(reply.contentType ?? 'application/octet-stream').send(Buffer.from(reply.raw));
     } else if (text === undefined) {
       res.end();
-    } else if (services.config.validateResponses) {
-      // The validator checks the answer in its wrapper of res.json (json-answer.ts), which writes it.
-      res.json(reply.body);
-      // Kept only once the validator let it through (otherwise the error handler answered).
-      if (res.statusCode === 200) keep(Buffer.from(text));
-    } else if (versioned !== undefined && answers !== undefined) {
-      const body = Buffer.from(text);
-      writeJsonBytes(res, body);
-      keep(body);
     } else {
-      writeJson(res, text);
+      if (services.config.validateResponses) {
+        // The validator checks the answer in its wrapper of res.json (json-answer.ts), which writes it.
+        res.json(reply.body);
+      } else writeJson(res, text);
+      // A versioned read's 200 is kept under its tag, with the handler's own headers (once the
+      // validator, where it runs, let it through: otherwise the error handler answered).
+      if (versioned !== undefined && answers !== undefined && reply.status === 200 && res.statusCode === 200)
+        answers.set(versioned, { body: Buffer.from(text), headers: reply.headers });
     }
   };
 }
