@@ -29,6 +29,7 @@ import { rejectBracketedArrays } from '../mechanisms/query-arrays.js';
 import { mediaTypeCheck } from '../mechanisms/media-type.js';
 import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from '../mechanisms/json-shape.js';
 import { strictNumbers } from '../mechanisms/strict-numbers.js';
+import { isPlainJson, readPlainJson } from '../mechanisms/json-body.js';
 import { contractValidator, recordBodySize } from '../validator/validator.js';
 import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
 import { textETag } from '../../kit/item-etag.js';
@@ -38,6 +39,7 @@ import { requestConfig } from '../served-contract.js';
 import type { Config } from '../../config.js';
 
 const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic'];
+const MAX_JSON_BYTES = 1024 * 1024;
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 type Reply = {
@@ -109,15 +111,21 @@ function bodyReader(operation: ContractOperation): Step {
     context.bodyBytes = buf.length;
     context.rawBody = buf;
   };
-  const json = asStep(
+  const verifyJson = (req: Request, res: Response, buf: Buffer) => {
+    keep(req, res, buf);
+    assertJsonShape(buf, maxMembers);
+  };
+  const parsed = asStep(
     express.json({
-      limit: '1mb',
-      verify: (req, res, buf) => {
-        keep(req as Request, res as Response, buf);
-        assertJsonShape(buf, maxMembers);
-      },
+      limit: MAX_JSON_BYTES,
+      verify: (req, res, buf) => verifyJson(req as Request, res as Response, buf),
     }),
   );
+  // What a client library sends (a length, no encoding, UTF-8) is read without body-parser's other work.
+  const json: Step = async (req, res, context) => {
+    if (!isPlainJson(req, MAX_JSON_BYTES)) return parsed(req, res, context);
+    req.body = await readPlainJson(req, (buf) => verifyJson(req, res, buf));
+  };
   const form = asStep(
     express.urlencoded({
       extended: false,
