@@ -23,8 +23,11 @@ function distance(a: string, b: string): number {
 }
 
 /** Short names allow one edit, longer ones two: `PGPORT` is not a misspelled `PORT`, `DATABSE_URL` is. */
-const closeEnough = (name: string, known: string) =>
-  distance(name, known) <= (Math.min(name.length, known.length) <= 6 ? 1 : 2);
+const closeEnough = (name: string, known: string) => {
+  const allowed = Math.min(name.length, known.length) <= 6 ? 1 : 2;
+  // Every edit changes the length by one at most: names further apart in length are not measured.
+  return Math.abs(name.length - known.length) <= allowed && distance(name, known) <= allowed;
+};
 
 /** One warning per unknown variable that looks meant for this service, with the likely intended name. */
 export function unknownSettings(env: NodeJS.ProcessEnv): string[] {
