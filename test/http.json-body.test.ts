@@ -28,7 +28,7 @@ async function notes() {
 async function patch(body: Buffer, contentType: string, init: RequestInit = {}) {
   const res = await fetch(server.baseUrl + path, {
     method: 'PATCH',
-    body,
+    body: new Uint8Array(body),
     ...init,
     headers: { Authorization: `Bearer ${acme.token}`, 'Content-Type': contentType, ...init.headers },
   });
