@@ -79,8 +79,13 @@ const inFlight = (server: Server): Set<ServerResponse> =>
 /** An Express app: a request listener with the prototypes it gives its requests and responses. */
 type App = RequestListener & { request?: object; response?: object };
 
+interface MessageClasses {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
 /** The classes of an app's requests and responses, made once per app (tests serve one app twice). */
-const messageClasses = new WeakMap<App, { IncomingMessage: typeof IncomingMessage; ServerResponse: unknown }>();
+const messageClasses = new WeakMap<App, MessageClasses>();
 
 /**
  * Requests and responses made with the app's prototypes from the start. Express's `app.handle` sets
@@ -92,7 +97,7 @@ const messageClasses = new WeakMap<App, { IncomingMessage: typeof IncomingMessag
  * function that calls Node's constructor on `this` left each response's ~40 properties in dictionary
  * mode, slower at every access (the constructor alone: 10 µs of a PATCH's CPU, against 0.1 in Node's).
  */
-function messagesOf(app: App) {
+function messagesOf(app: App): Partial<MessageClasses> {
   if (!app.request || !app.response) return {};
   let classes = messageClasses.get(app);
   if (!classes) {
@@ -102,10 +107,11 @@ function messagesOf(app: App) {
     Object.setPrototypeOf(AppResponse.prototype, app.response);
     app.request = AppRequest.prototype;
     app.response = AppResponse.prototype;
-    classes = { IncomingMessage: AppRequest, ServerResponse: AppResponse };
+    // (ServerResponse's type is generic in its request; the subclass's is not.)
+    classes = { IncomingMessage: AppRequest, ServerResponse: AppResponse as unknown as typeof ServerResponse };
     messageClasses.set(app, classes);
   }
-  return classes as { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse };
+  return classes;
 }
 
 /** A node:http server for `app` with our timeouts and error bodies (not listening yet). */
