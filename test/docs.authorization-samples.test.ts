@@ -1,6 +1,7 @@
 // docs/authorization.md's curl sample of the authorization-code flow, run as written against a test
 // server (`npx finance` is the same command as `node bin/finance.js`, without npx's start-up).
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,4 +36,16 @@ describe('docs/authorization.md samples', () => {
     expect(answer.refresh_token).toMatch(/^rt_/);
     expect(answer.scope).toBe('statements:read');
   }, 150_000);
+
+  it('when the random verifier begins with "-", then the sample still derives its S256 challenge', async () => {
+    // base64url has '-' among its 64 characters: one verifier in 64 begins with it, which node would
+    // otherwise read as an option of its own.
+    const challengeLine = curlSample()
+      .split('\n')
+      .find((line) => line.startsWith('CHALLENGE='))!;
+    const verifier = '-Y7VQH6BWK6Pid1yzWkZZ-0X-aTAGiicrZda_k_4qLU';
+    const script = `VERIFIER='${verifier}'\n${challengeLine}\necho "$CHALLENGE"`;
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script]);
+    expect(stdout.trim()).toBe(createHash('sha256').update(verifier).digest('base64url'));
+  });
 });
