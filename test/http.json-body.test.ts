@@ -2,6 +2,7 @@
 // Content-Length, no Content-Encoding, UTF-8: http/mechanisms/json-body.ts), body-parser for the rest
 // (a charset parameter spelt otherwise, chunked, compressed). Whichever reads it, the same body gets the
 // same answer: each body here is sent both ways and the two answers compared, status, reason and body.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createBankingTransaction } from './support/factories/statements.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -87,7 +88,6 @@ describe('a JSON body, read plainly or by body-parser', () => {
     } as RequestInit);
     expect(chunked.status).toBe(204);
     expect(await notes()).toBe('chunked');
-    const { gzipSync } = await import('node:zlib');
     const compressed = await patch(gzipSync('{"notes":"compressed"}'), 'application/json', {
       headers: { 'Content-Encoding': 'gzip' },
     });

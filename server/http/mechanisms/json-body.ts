@@ -34,10 +34,8 @@ const bodyError = (status: number, message: string, type: string, cause?: unknow
 export function readPlainJson(req: Request, verify: (bytes: Buffer) => void): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let ended = false;
     const onData = (chunk: Buffer) => chunks.push(chunk);
     const onEnd = () => {
-      ended = true;
       cleanup();
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       if (bytes.length !== Number(req.headers['content-length']))
@@ -53,8 +51,8 @@ export function readPlainJson(req: Request, verify: (bytes: Buffer) => void): Pr
         reject(bodyError(400, (err as Error).message, 'entity.parse.failed', err));
       }
     };
+    // `close` before `end` (the end's cleanup takes this listener off): the request was cut short.
     const onAborted = () => {
-      if (ended) return;
       cleanup();
       reject(bodyError(400, 'request aborted', 'request.aborted'));
     };
