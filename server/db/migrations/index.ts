@@ -28,6 +28,7 @@ import * as m0029 from './0029_event_client.js';
 import * as m0031 from './0031_ingest_event_cursor.js';
 import * as m0032 from './0032_search_signatures.js';
 import * as m0033 from './0033_search_signatures_postgres.js';
+import * as m0034 from './0034_idempotency_outcomes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0031_ingest_event_cursor': m0031,
   '0032_search_signatures': m0032,
   '0033_search_signatures_postgres': m0033,
+  '0034_idempotency_outcomes': m0034,
 };
