@@ -6,7 +6,7 @@
 // an ingest run reserves its number before its closing transaction.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { storeKind } from './dialect.js';
-import { writeTransaction } from './transaction.js';
+import { guarded, guardedCommit, writeTransaction } from './transaction.js';
 import { CONFLICT, retrying } from './retry.js';
 import { signalSql } from './change-signals.js';
 
@@ -26,16 +26,19 @@ export async function orderedWriteTransaction<DB, T>(
   work: (trx: Transaction<DB>) => Promise<T>,
 ): Promise<T> {
   if (db.isTransaction || storeKind(db) === 'sqlite') return writeTransaction(db, work);
-  return retrying(CONFLICT, () =>
+  const run = guarded(work);
+  const value = await retrying(CONFLICT, () =>
     db.connection().execute(async (connection) => {
       await sql`select pg_advisory_lock(${lockKey(companyId)})`.execute(connection);
       try {
-        return await connection.transaction().setIsolationLevel('serializable').execute(work);
+        return await connection.transaction().setIsolationLevel('serializable').execute(run);
       } finally {
         await sql`select pg_advisory_unlock(${lockKey(companyId)})`.execute(connection);
       }
     }),
   );
+  guardedCommit();
+  return value;
 }
 
 /**

@@ -2,19 +2,40 @@
 // HTTP Header Field" and Stripe's practice): the step of every operation that declares the header
 // (all writes but the token endpoint). Runs after authentication and contract validation, around
 // the handler:
+//  - the key is claimed before the handler runs, with a lease the request renews while it runs;
+//  - each write transaction of the handler records, in that same transaction, that it committed and
+//    what it returned (store.ts `recordOutcome`): a write that committed is never made again with
+//    this key, whatever became of the connection or the process;
 //  - the first response to a key (status, body and the headers below) is stored per company,
-//    client and key for 24 hours and replayed with `Idempotent-Replayed: true`;
-//  - the same key with another method, path or body is 422; while the first request runs, 409;
-//  - requests refused before the handler (authentication, validation) never reach this, and a
-//    5xx is not stored: a retry runs again.
+//    client and key for 24 hours and replayed with `Idempotent-Replayed: true`, whether or not the
+//    client was still there to read it (a client that left does not free the key);
+//  - the same key with another method, path or body is 422; while another attempt holds the key,
+//    409 with Retry-After;
+//  - requests refused before the handler (authentication, validation) never reach this. A 5xx is not
+//    stored: if no write of it committed, a retry runs afresh; if one did, a retry runs the handler
+//    again with each committed write answered from its recorded outcome instead of being made
+//    again, and its answer is stored. A process that dies mid-request leaves its lease to run out
+//    (LEASE_MS), after which a retry does the same.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../kit/handler.js';
 import type { ContractOperation } from '../contract/index.js';
 import type { RequestContext, Step } from '../http/pipeline/context.js';
-import { conflict, unprocessable } from '../kit/errors.js';
-import { claimKey, completeKey, releaseKey, type KeyScope } from './store.js';
+import { ApiError, unprocessable } from '../kit/errors.js';
+import type { WriteGuard } from '../db/transaction.js';
+import type { Db } from '../db/database.js';
+import {
+  abandonKey,
+  claimKey,
+  ClaimLostError,
+  completeKey,
+  LEASE_MS,
+  recordOutcome,
+  renewKey,
+  type HeldClaim,
+  type KeyScope,
+} from './store.js';
 import { requestLogFields } from '../http/pipeline/trace-context.js';
 
 /** Headers of the first response that a replay repeats. */
@@ -47,6 +68,42 @@ const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
       ? Buffer.from(chunk)
       : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
 
+/** A request that lost its client keeps its lease this long at most, for its handler to end. */
+const MAX_HOLD_MS = 15 * 60_000;
+
+const inUse = (retryAfterMs: number) => {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError(
+    409,
+    'A request with this Idempotency-Key is still being processed; retry shortly',
+    ['Idempotency-Key: a request with this key is in progress', `Retry-After: ${seconds}`],
+    { 'Retry-After': String(seconds) },
+    { reason: 'idempotency_key_in_use', param: 'Idempotency-Key' },
+  );
+};
+
+/**
+ * The guard of a claimed key around each of the handler's write transactions: a write an earlier
+ * attempt committed is answered from its recorded outcome (in order); any other records its own in
+ * its transaction, or rolls back if the claim was taken over meanwhile (409).
+ */
+function outcomeGuard(keys: readonly Buffer[], scope: KeyScope, claim: HeldClaim): WriteGuard {
+  let answered = 0;
+  return {
+    async around(trx, work) {
+      if (answered < claim.outcome.length) return claim.outcome[answered++] as Awaited<ReturnType<typeof work>>;
+      const value = await work();
+      try {
+        await recordOutcome(trx as unknown as Db, keys, scope, claim.owner, value);
+      } catch (err) {
+        if (err instanceof ClaimLostError) throw inUse(LEASE_MS);
+        throw err;
+      }
+      return value;
+    },
+  };
+}
+
 export function idempotency(
   operation: ContractOperation,
   { db, clock, config }: Services,
@@ -77,13 +134,7 @@ export function idempotency(
         { reason: 'idempotency_key_reused', param: 'Idempotency-Key' },
       );
     }
-    if (claim.kind === 'running') {
-      throw conflict(
-        'A request with this Idempotency-Key is still being processed; retry shortly',
-        ['Idempotency-Key: a request with this key is in progress'],
-        { reason: 'idempotency_key_in_use', param: 'Idempotency-Key' },
-      );
-    }
+    if (claim.kind === 'running') throw inUse(claim.retryAfterMs);
     if (claim.kind === 'replay') {
       const { status, headers, body } = claim.response;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -92,7 +143,21 @@ export function idempotency(
       return;
     }
 
-    // Claimed: capture the response, store it before it leaves (a retry then replays it).
+    // Claimed: the handler's writes record their outcome on the key; its answer is stored before it leaves.
+    const owner = claim.owner;
+    (context.writeGuards ??= []).push(outcomeGuard(keys, scope, claim));
+    // The item's If-Match was checked by the attempt whose write committed; it no longer holds now.
+    if (claim.outcome.length > 0) context.recoveringWrites = true;
+    const failed = (what: string) => (err: unknown) => logger.error({ err, ...requestLogFields(res) }, what);
+    const heldSince = Date.now();
+    const lease = setInterval(() => {
+      if (Date.now() - heldSince > MAX_HOLD_MS) return clearInterval(lease);
+      renewKey(db, scope, owner, clock.now())
+        .then((held) => held || clearInterval(lease))
+        .catch(failed('could not renew an idempotency key'));
+    }, LEASE_MS / 3);
+    lease.unref();
+
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -104,6 +169,7 @@ export function idempotency(
     res.end = ((...args: unknown[]) => {
       if (settled) return end(...args);
       settled = true;
+      clearInterval(lease);
       const [chunk, encoding] = args;
       if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
       const status = res.statusCode;
@@ -112,24 +178,14 @@ export function idempotency(
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
+      // The answer leaves only once it is stored: a retry that follows it finds it.
       const store =
         status >= 500
-          ? releaseKey(db, scope)
-          : completeKey(db, config.secrets.idempotencyKey, scope, { status, headers, body: Buffer.concat(chunks) });
-      store
-        .catch((err: unknown) =>
-          logger.error({ err, ...requestLogFields(res) }, 'could not store the idempotent response'),
-        )
-        .finally(() => end(...args));
+          ? abandonKey(db, scope, owner, clock.now())
+          : completeKey(db, idempotencyKey, scope, owner, { status, headers, body: Buffer.concat(chunks) });
+      store.catch(failed('could not store the idempotent response')).finally(() => end(...args));
       return res;
     }) as typeof res.end;
-    res.once('close', () => {
-      if (!settled) {
-        settled = true;
-        releaseKey(db, scope).catch((err: unknown) =>
-          logger.error({ err, ...requestLogFields(res) }, 'could not release an idempotency key'),
-        );
-      }
-    });
+    // A client that leaves frees nothing: the handler goes on, and its answer is stored when it ends.
   }
 }

@@ -5,6 +5,7 @@
 import type { Request, Response } from 'express';
 import type { AuthContext } from '../../kit/handler.js';
 import type { ContractOperation } from '../../contract/index.js';
+import type { WriteGuard } from '../../db/transaction.js';
 
 /** The W3C trace context of a request (trace-context.ts). */
 export interface TraceContext {
@@ -50,6 +51,10 @@ export interface RequestContext {
   logFields: Record<string, unknown> | undefined;
   /** Hands an error raised after its step ended to the error handler (pipeline.ts). */
   fail: ((err: unknown) => void) | undefined;
+  /** What the steps before the handler promise about its writes (its Idempotency-Key), checked in each write's transaction. */
+  writeGuards: WriteGuard[] | undefined;
+  /** An Idempotency-Key retry of an attempt whose write committed: the handler runs again to answer for it. */
+  recoveringWrites: boolean;
 }
 
 const CONTEXT = Symbol('finance.request-context');
@@ -74,6 +79,8 @@ export function startContext(res: Response, requestId: string, trace: TraceConte
     dependencyError: undefined,
     logFields: undefined,
     fail: undefined,
+    writeGuards: undefined,
+    recoveringWrites: false,
   };
   (res as WithContext)[CONTEXT] = context;
   return context;

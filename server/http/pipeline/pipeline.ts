@@ -32,6 +32,8 @@ import { strictNumbers } from '../mechanisms/strict-numbers.js';
 import { isPlainJson, readPlainJson } from '../mechanisms/json-body.js';
 import { contractValidator, recordBodySize } from '../validator/validator.js';
 import { checkIfMatch, itemReads } from '../mechanisms/preconditions.js';
+import { guardWrites } from '../../db/transaction.js';
+import type { Db } from '../../db/database.js';
 import { textETag } from '../../kit/item-etag.js';
 import { writeJson } from '../mechanisms/json-answer.js';
 import type { AnswerCache } from '../mechanisms/answer-cache.js';
@@ -190,8 +192,16 @@ function answer(
     }
     const params = context.match?.params ?? {};
     const ctx = handlerContext(services, req, res, context);
-    if (readHandler) await checkIfMatch(req, () => readHandler({ params, query: {}, body: undefined }, ctx));
-    const reply = await handler({ params, query: req.query, body: req.body }, ctx);
+    const guards = [...(context.writeGuards ?? [])];
+    const read = (db?: Db) =>
+      readHandler!({ params, query: {}, body: undefined }, db === undefined ? ctx : { ...ctx, db });
+    const precondition = readHandler ? await checkIfMatch(req, read, !context.recoveringWrites) : undefined;
+    if (precondition) guards.push(precondition);
+    const reply = await guardWrites(guards, () => handler({ params, query: req.query, body: req.body }, ctx));
+    // Every write that takes If-Match must make its change in a write transaction (the only place the tag
+    // is compared where it decides); one that did not is found by the suite (answers validated there).
+    if (precondition && !precondition.held && reply.status < 300 && services.config.validateResponses)
+      throw new Error(`${operation.operationId} answered ${reply.status} to If-Match without a write transaction`);
     // A write of this process (committed by now) is never answered from what was kept before it.
     if (!isRead && context.auth && services.kept) {
       services.kept.statementVersions.forgetOwner(context.auth.companyId);

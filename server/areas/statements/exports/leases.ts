@@ -2,7 +2,7 @@
 // and replica shares the count. A running export holds a lease row and renews it while it streams;
 // a lease whose process died expires after LEASE_MS and stops counting.
 import type { Db } from '../../../db/database.js';
-import { writeTransaction } from '../../../db/transaction.js';
+import { unguarded, writeTransaction } from '../../../db/transaction.js';
 import type { Clock } from '../../../lib/clock.js';
 import { newUlid } from '../../../lib/ulid.js';
 
@@ -25,21 +25,24 @@ export async function acquireExportLease(
   max: number,
 ): Promise<Lease | undefined> {
   const id = newUlid();
-  const acquired = await writeTransaction(db, async (trx) => {
-    const now = clock.now().getTime();
-    await trx.deleteFrom('export_leases').where('company_id', '=', companyId).where('expires_at', '<', now).execute();
-    const { n } = await trx
-      .selectFrom('export_leases')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= max) return false;
-    await trx
-      .insertInto('export_leases')
-      .values({ id, company_id: companyId, expires_at: now + LEASE_MS })
-      .execute();
-    return true;
-  });
+  // A lease is the process's bookkeeping, not a write the request's guards answer for.
+  const acquired = await unguarded(() =>
+    writeTransaction(db, async (trx) => {
+      const now = clock.now().getTime();
+      await trx.deleteFrom('export_leases').where('company_id', '=', companyId).where('expires_at', '<', now).execute();
+      const { n } = await trx
+        .selectFrom('export_leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) return false;
+      await trx
+        .insertInto('export_leases')
+        .values({ id, company_id: companyId, expires_at: now + LEASE_MS })
+        .execute();
+      return true;
+    }),
+  );
   if (!acquired) return undefined;
   const renew = setInterval(() => {
     db.updateTable('export_leases')
