@@ -63,13 +63,13 @@ export interface Config {
   webhooksAllowPrivate: boolean;
   /** Server secrets, each 32 bytes. */
   secrets: {
-    /** HMAC key of pagination cursors. */
+    /** HMAC key of list page keys and change-feed cursors. */
     cursor: Buffer;
-    /** `CURSOR_SECRET_PREVIOUS`: during a rotation, cursors it signed are still accepted. */
+    /** `CURSOR_SECRET_PREVIOUS`: during a rotation, page keys and feed cursors it signed are still accepted. */
     cursorPrevious?: Buffer;
-    /** HMAC key of signed download and upload URLs. */
+    /** HMAC key of signed download and upload URLs and of the consent form. */
     urls: Buffer;
-    /** `URL_SIGNING_SECRET_PREVIOUS`: during a rotation, URLs it signed are still accepted. */
+    /** `URL_SIGNING_SECRET_PREVIOUS`: during a rotation, URLs and consent forms it signed are still accepted. */
     urlsPrevious?: Buffer;
     /** AES-256-GCM key of stored card numbers. */
     panKey: Buffer;

@@ -1,16 +1,32 @@
-// Rotating the server secrets that sign cursors and URLs breaks nothing in flight: a server given
-// the previous value (CURSOR_SECRET_PREVIOUS, URL_SIGNING_SECRET_PREVIOUS) still accepts what it
-// signed. And a failing dependency is logged when it fails, at most every few seconds, and when it recovers.
+// Rotating the server secrets breaks nothing in flight: a server given the previous value
+// (CURSOR_SECRET_PREVIOUS, URL_SIGNING_SECRET_PREVIOUS) still accepts everything the old one signed —
+// list page keys, both change feeds' cursors, receipt and upload URLs, the consent form — and once
+// the previous value is dropped, a change feed asks for a restart (410) rather than calling the
+// cursor malformed. Stored card numbers and Idempotency-Key answers open with the previous key too.
+// And a failing dependency is logged when it fails, at most every few seconds, and when it recovers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createCategory } from './support/factories/directory.js';
-import { freshDatabase } from './support/database.js';
+import {
+  createAccount,
+  createBankingTransactions,
+  createCreditCardTransactions,
+} from './support/factories/statements.js';
+import {
+  approvalCodeFromCli,
+  authorizeUrl,
+  decide,
+  discover,
+  openConsent,
+  registerPublicApp,
+} from './support/oauth-flow.js';
+import { freshDatabase, migratedDatabase } from './support/database.js';
 import { testConfig } from '../server/config.js';
+import { ManualClock } from '../server/lib/clock.js';
 import { failureLog } from '../server/lib/failure-log.js';
-import { signExpiring, verifyExpiring } from '../server/lib/signed-token.js';
 import { reencryptPans } from '../server/areas/vcn/store/reencrypt.js';
 import { fundedCompany, hotelRequest, issue } from './support/factories/vcn.js';
 import type { Config } from '../server/config.js';
@@ -20,37 +36,97 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-const withKeys = async (dbPath: string, keys: Partial<Config['secrets']>) => {
-  const server = await startTestServer({ dbPath, config: { secrets: { ...testConfig().secrets, ...keys } } });
+/** The app on the database at `dbPath`, as a restart with these secrets starts it. */
+const withKeys = async (dbPath: string, keys: Partial<Config['secrets']>, clock?: ManualClock) => {
+  const server = await startTestServer({ dbPath, clock, config: { secrets: { ...testConfig().secrets, ...keys } } });
   servers.push(server);
   return server;
 };
-const withCursorKeys = (dbPath: string, cursor: Buffer, cursorPrevious?: Buffer) =>
-  withKeys(dbPath, { cursor, cursorPrevious });
+
+const BANKING_SYNC = '/statements/v1/banking/sync';
+const CARD_SYNC = '/statements/v1/credit-card/sync';
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 describe('server secret rotation', () => {
-  it('when CURSOR_SECRET is rotated with CURSOR_SECRET_PREVIOUS, then a cursor signed before is still accepted; without it, 400', async () => {
-    const dbPath = await freshDatabase();
-    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
-    const before = await withCursorKeys(dbPath, oldKey);
+  it('when CURSOR_SECRET and URL_SIGNING_SECRET are rotated with the previous values, then everything signed before still works; without them, a feed cursor gets 410 sync_restart_required', async () => {
+    const dbPath = await migratedDatabase();
+    const clock = new ManualClock();
+    const old = { cursor: randomBytes(32), urls: randomBytes(32) };
+    const rotated = { cursor: randomBytes(32), urls: randomBytes(32) };
+
+    // Everything the service signs, issued under the old secrets.
+    const before = await withKeys(dbPath, old, clock);
     const company = await before.newCompany();
-    for (let i = 0; i < 5; i += 1) await createCategory(before.db, company.companyId);
-    const first = await company.api.GET('/categories/v1/categories', { params: { query: { limit: 2 } } });
-    const cursor = first.data?.nextPageStartKey;
-    expect(cursor).toBeDefined();
+    for (let i = 0; i < 3; i += 1) await createCategory(before.db, company.companyId);
+    const account = await createAccount(before.db, company.companyId);
+    const [bankingId] = await createBankingTransactions(before.db, company.companyId, account, [{}, {}]);
+    await createCreditCardTransactions(before.db, company.companyId, [{}, {}]);
+    const pageKey = (await company.api.GET('/categories/v1/categories', { params: { query: { limit: 2 } } })).data
+      ?.nextPageStartKey;
+    const cursors = {
+      [BANKING_SYNC]: (await company.api.GET(BANKING_SYNC, { params: { query: { limit: 1 } } })).data?.nextCursor,
+      [CARD_SYNC]: (await company.api.GET(CARD_SYNC, { params: { query: { limit: 1 } } })).data?.nextCursor,
+    };
+    const receipt = await company.api.GET('/statements/v1/banking/{transactionId}/receipt', {
+      params: { path: { transactionId: bankingId! } },
+    });
+    const upload = await company.api.POST('/attachments/v1', {
+      body: { transactionId: String(bankingId), statement: 'banking', name: 'nota.pdf', type: 'application/pdf' },
+    });
+    const as = await discover(before);
+    const consent = await openConsent((await authorizeUrl(as, await registerPublicApp(as))).url);
+    expect([pageKey, cursors[BANKING_SYNC], cursors[CARD_SYNC], consent.fields.csrf]).not.toContain(undefined);
+    // The signed URLs name the server that issued them; the token is what is signed.
+    const pathOf = (url: string | undefined) => new URL(url!).pathname;
+    const [receiptPath, uploadPath] = [pathOf(receipt.data?.url), pathOf(upload.data?.uploadUrl)];
 
-    const during = await withCursorKeys(dbPath, newKey, oldKey);
-    const next = await during
-      .apiWithToken(company.token)
-      .GET('/categories/v1/categories', { params: { query: { limit: 2, nextPageStartKey: cursor } } });
-    expect(next.response.status).toBe(200);
-    expect(next.data?.items[0]?.id).not.toBe(first.data?.items[0]?.id);
+    const pageAfter = (server: TestServer) =>
+      server
+        .apiWithToken(company.token)
+        .GET('/categories/v1/categories', { params: { query: { limit: 2, nextPageStartKey: pageKey } } });
+    const feedAfter = (server: TestServer, path: typeof BANKING_SYNC | typeof CARD_SYNC) =>
+      server.apiWithToken(company.token).GET(path, { params: { query: { cursor: cursors[path] } } });
+    const uploadTo = (server: TestServer) =>
+      fetch(`${server.baseUrl}${uploadPath}`, {
+        method: 'PUT',
+        body: new Uint8Array(PDF),
+        headers: { 'Content-Type': 'application/pdf' },
+      });
 
-    const after = await withCursorKeys(dbPath, newKey);
-    const refused = await after
-      .apiWithToken(company.token)
-      .GET('/categories/v1/categories', { params: { query: { limit: 2, nextPageStartKey: cursor } } });
-    expect(refused.response.status).toBe(400);
+    // New secrets, the old ones as previous: each still works.
+    const during = await withKeys(dbPath, { ...rotated, cursorPrevious: old.cursor, urlsPrevious: old.urls }, clock);
+    const page = await pageAfter(during);
+    expect(page.response.status).toBe(200);
+    expect(page.data?.items).toHaveLength(1);
+    for (const path of [BANKING_SYNC, CARD_SYNC] as const) {
+      const feed = await feedAfter(during, path);
+      expect(feed.response.status, path).toBe(200);
+      expect(feed.data?.added, path).toHaveLength(1);
+    }
+    const pdf = await fetch(`${during.baseUrl}${receiptPath}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect((await uploadTo(during)).status).toBe(200);
+    const approved = await decide(
+      during.baseUrl,
+      consent,
+      'approve',
+      await approvalCodeFromCli(during, company.companyId),
+    );
+    expect(approved.status).toBe(302);
+    expect(new URL(approved.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+
+    // The rotation over (the previous secrets dropped): what the old secrets signed no longer opens.
+    const after = await withKeys(dbPath, rotated, clock);
+    for (const path of [BANKING_SYNC, CARD_SYNC] as const) {
+      const { error, response } = await feedAfter(after, path);
+      expect(response.status, path).toBe(410);
+      expect(error, path).toMatchObject({ code: 410, reason: 'sync_restart_required', param: 'cursor' });
+    }
+    expect((await pageAfter(after)).response.status).toBe(400);
+    expect((await fetch(`${after.baseUrl}${receiptPath}`)).status).toBe(403);
+    expect((await uploadTo(after)).status).toBe(403);
+    expect((await decide(after.baseUrl, consent, 'deny')).status).toBe(403);
   }, 60_000);
 
   it('when PAN_ENCRYPTION_KEY is rotated, then cards open with the previous key until `secrets reencrypt` re-seals them under the new one', async () => {
@@ -101,14 +177,6 @@ describe('server secret rotation', () => {
     expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await replayed.json()).toEqual(await first.json());
   }, 60_000);
-
-  it('when URL_SIGNING_SECRET is rotated, then a URL signed with the previous one verifies against [new, previous] only', () => {
-    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
-    const now = new Date('2026-05-01T12:00:00Z');
-    const token = signExpiring(oldKey, 'receipt', { t: 'tx1' }, new Date(now.getTime() + 60_000));
-    expect(verifyExpiring([newKey, oldKey], 'receipt', token, now)).toMatchObject({ claims: { t: 'tx1' } });
-    expect(verifyExpiring([newKey, undefined], 'receipt', token, now)).toEqual({ refused: 'invalid' });
-  });
 });
 
 describe('a failing dependency in the logs', () => {

@@ -182,7 +182,7 @@ describe('listBankingTransactionChanges', () => {
     expect(caught.modified[0]!.costCenter).toEqual({ id: costCenter.id, description: 'Comercial Sul' });
   });
 
-  it("when another company's cursor, an altered one or one of other filters is sent, then 400 in the error body", async () => {
+  it("when another company's cursor, an altered one, one not of ours or one of other filters is sent, then 410 sync_restart_required", async () => {
     const acme = await server.newCompany();
     const globex = await server.newCompany();
     const { nextCursor } = await bankingPage(acme);
@@ -193,8 +193,8 @@ describe('listBankingTransactionChanges', () => {
       [acme, nextCursor, 7],
     ] as const) {
       const { error, response } = await t.api.GET(BANKING_SYNC, { params: { query: { cursor, accountId } } });
-      expect(response.status).toBe(400);
-      expect(error).toMatchObject({ code: 400, param: 'cursor' });
+      expect(response.status).toBe(410);
+      expect(error).toMatchObject({ code: 410, reason: 'sync_restart_required', param: 'cursor' });
     }
   });
 

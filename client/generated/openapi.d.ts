@@ -280,9 +280,11 @@ export interface paths {
          *
          *     The feed never skips or repeats a committed change: changes are numbered per company in the
          *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
-         *     bound to the company and to the filters (400 otherwise), and valid for at least 30 days. A
-         *     cursor the feed can no longer serve gets `410` with `reason: sync_restart_required`: start over
-         *     without a cursor. Guide: `docs/sync.md`.
+         *     bound to the company and to the filters, and valid for at least 30 days, across a rotation of
+         *     the server's signing secret too. A cursor the feed can no longer serve or cannot read (altered,
+         *     another company's, sent with other filters, or signed with a secret the server no longer has)
+         *     gets `410` with `reason: sync_restart_required`: start over without a cursor. Guide:
+         *     `docs/sync.md`.
          */
         get: operations["listBankingTransactionChanges"];
         put?: never;
@@ -484,9 +486,11 @@ export interface paths {
          *
          *     The feed never skips or repeats a committed change: changes are numbered per company in the
          *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
-         *     bound to the company and to the filters (400 otherwise), and valid for at least 30 days. A
-         *     cursor the feed can no longer serve gets `410` with `reason: sync_restart_required`: start over
-         *     without a cursor. Guide: `docs/sync.md`.
+         *     bound to the company and to the filters, and valid for at least 30 days, across a rotation of
+         *     the server's signing secret too. A cursor the feed can no longer serve or cannot read (altered,
+         *     another company's, sent with other filters, or signed with a secret the server no longer has)
+         *     gets `410` with `reason: sync_restart_required`: start over without a cursor. Guide:
+         *     `docs/sync.md`.
          */
         get: operations["listCreditCardTransactionChanges"];
         put?: never;
@@ -6361,8 +6365,9 @@ export interface components {
         };
         /**
          * @description The feed can no longer serve this cursor (the company's data was restored to an earlier state, or
-         *     the cursor's position is gone): `reason` is `sync_restart_required`. Start again without a cursor
-         *     (the initial sync) and replace your copy with what it sends.
+         *     the cursor's position is gone), or cannot read it (altered, another company's, sent with other
+         *     filters, or signed with a secret the server no longer has): `reason` is `sync_restart_required`.
+         *     Start again without a cursor (the initial sync) and replace your copy with what it sends.
          */
         SyncRestartRequired: {
             headers: {
@@ -6907,7 +6912,10 @@ export interface components {
         /**
          * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
          *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
-         *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+         *     at least 30 days, across a rotation of the server's signing secret too; one the feed cannot read
+         *     (altered, another company's, sent with other filters, or signed with a secret the server no
+         *     longer has) gets `410` with `reason: sync_restart_required`, like one it can no longer serve. An
+         *     empty cursor gets 400.
          */
         SyncCursor: string;
         /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
@@ -7917,7 +7925,10 @@ export interface operations {
                 /**
                  * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
                  *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
-                 *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+                 *     at least 30 days, across a rotation of the server's signing secret too; one the feed cannot read
+                 *     (altered, another company's, sent with other filters, or signed with a secret the server no
+                 *     longer has) gets `410` with `reason: sync_restart_required`, like one it can no longer serve. An
+                 *     empty cursor gets 400.
                  */
                 cursor?: components["parameters"]["SyncCursor"];
                 /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
@@ -8032,7 +8043,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description A parameter is malformed, or `cursor` was altered, is another company's or was issued for other filters. */
+            /** @description A parameter is malformed (`limit` out of its range, an empty `cursor`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8044,15 +8055,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "Bad Request",
-                     *       "message": "cursor is invalid, or was issued for another company or other filters",
+                     *       "message": "limit must be at least 1 (got 0)",
                      *       "code": 400,
                      *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                      *       "reason": "invalid_value",
-                     *       "param": "cursor",
+                     *       "param": "limit",
                      *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/invalid_value",
                      *       "details": [
-                     *         "cursor is invalid",
-                     *         "or was issued for another company or other filters"
+                     *         "limit must be at least 1 (got 0)"
                      *       ]
                      *     }
                      */
@@ -8797,7 +8807,10 @@ export interface operations {
                 /**
                  * @description The `nextCursor` of the previous answer, passed back unchanged with the same filters. Omitted,
                  *     the feed starts over: the initial sync, every transaction as `added`. A cursor stays valid for
-                 *     at least 30 days; an altered one, another company's or one sent with other filters gets 400.
+                 *     at least 30 days, across a rotation of the server's signing secret too; one the feed cannot read
+                 *     (altered, another company's, sent with other filters, or signed with a secret the server no
+                 *     longer has) gets `410` with `reason: sync_restart_required`, like one it can no longer serve. An
+                 *     empty cursor gets 400.
                  */
                 cursor?: components["parameters"]["SyncCursor"];
                 /** @description How many transactions an answer carries at most (`added`, `modified` and `removed` together). */
@@ -8891,7 +8904,7 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description A parameter is malformed, or `cursor` was altered, is another company's or was issued for other filters. */
+            /** @description A parameter is malformed (`limit` out of its range, an empty `cursor`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8903,15 +8916,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "Bad Request",
-                     *       "message": "cursor is invalid, or was issued for another company or other filters",
+                     *       "message": "limit must be at least 1 (got 0)",
                      *       "code": 400,
                      *       "requestId": "req_01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
                      *       "reason": "invalid_value",
-                     *       "param": "cursor",
+                     *       "param": "limit",
                      *       "docUrl": "http://localhost:8080/docs#/section/error-reasons/invalid_value",
                      *       "details": [
-                     *         "cursor is invalid",
-                     *         "or was issued for another company or other filters"
+                     *         "limit must be at least 1 (got 0)"
                      *       ]
                      *     }
                      */

@@ -10,7 +10,7 @@
 import type { AuthContext, OperationId } from './handler.js';
 import type { Config } from '../config.js';
 import { badRequest } from './errors.js';
-import { sign, verify } from '../lib/signed-token.js';
+import { openCursor, signCursor } from './signing-keys.js';
 import type { ContractIndex, LimitBounds } from '../contract/index.js';
 
 type KeyPart = 'string' | 'number';
@@ -57,19 +57,16 @@ export function paging<const S extends KeyShape>(
 ): Paging<KeyOf<S>> {
   const bounds = limitOf(ctx.index, operationId);
   const limit = Math.min(Math.max(query.limit ?? bounds.default, bounds.minimum), bounds.maximum);
-  const secret = ctx.config.secrets.cursor;
   const scope = { op: operationId, companyId: ctx.auth.companyId, filters };
   let after: KeyOf<S> | undefined;
   if (query.nextPageStartKey !== undefined) {
-    const payload = verify([secret, ctx.config.secrets.cursorPrevious], scope, query.nextPageStartKey) as
-      | { k?: unknown }
-      | undefined;
+    const payload = openCursor(ctx.config.secrets, scope, query.nextPageStartKey) as { k?: unknown } | undefined;
     const key = payload?.k;
     if (!Array.isArray(key) || key.length !== shape.length || !key.every((part, i) => typeof part === shape[i]))
       throw invalidCursor();
     after = key as KeyOf<S>;
   }
-  const cursorAfter = (key: KeyOf<S>) => sign(secret, scope, { k: key });
+  const cursorAfter = (key: KeyOf<S>) => signCursor(ctx.config.secrets, scope, { k: key });
   return {
     limit,
     after,

@@ -18,7 +18,7 @@ export function sign(secret: Buffer, context: unknown, payload: unknown): string
 }
 
 /** The current key, then during a rotation the previous one (`CURSOR_SECRET_PREVIOUS`, `URL_SIGNING_SECRET_PREVIOUS`). */
-export type VerifyKeys = Buffer | readonly (Buffer | undefined)[];
+type VerifyKeys = Buffer | readonly (Buffer | undefined)[];
 
 /**
  * The payload of a genuine token of `context`, signed with any of `secrets`; undefined when

@@ -1,8 +1,10 @@
 // GET and POST /oauth/authorize: the consent page and its answer. Not an API operation (it is HTML
 // for a person, outside the contract), mounted by the composition root. CSRF: a random cookie
 // (HttpOnly, SameSite=Strict, path /oauth/authorize) and a form token, an HMAC of the cookie and the
-// authorization request; the POST needs both to match. Wrong approval codes are counted per address
-// like failed client authentications (throttled with 429 on the page).
+// authorization request keyed from URL_SIGNING_SECRET (during a rotation, a form shown before it
+// still posts: the previous secret's key is accepted too); the POST needs both to match. Wrong
+// approval codes are counted per address like failed client authentications (throttled with 429 on
+// the page).
 import { recordAudit } from '../audit/public.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -10,6 +12,7 @@ import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../kit/errors.js';
+import { urlKeys } from '../../kit/signing-keys.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { assertNotThrottled, recordFailure } from '../auth/public.js';
 import { claimApprovalCode, peekApprovalCode } from './approval-codes.js';
@@ -43,8 +46,10 @@ const same = (a: string, b: string) => {
 };
 
 export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptions) {
-  const csrfKey = createHmac('sha256', config.secrets.urls).update('consent-csrf').digest();
-  const formToken = (cookie: string, fields: Record<string, string>) =>
+  const csrfKeys = urlKeys(config.secrets)
+    .filter((key) => key !== undefined)
+    .map((key) => createHmac('sha256', key).update('consent-csrf').digest());
+  const formToken = (cookie: string, fields: Record<string, string>, csrfKey = csrfKeys[0]!) =>
     createHmac('sha256', csrfKey)
       .update(`${cookie}\n${JSON.stringify(fields)}`)
       .digest('base64url');
@@ -124,7 +129,7 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       if (read.kind !== 'consent') return answerOther(req, res, read);
       const cookie = cookieOf(req);
       const csrf = typeof body.csrf === 'string' ? body.csrf : '';
-      if (!cookie || !same(csrf, formToken(cookie, read.fields)))
+      if (!cookie || !csrfKeys.some((key) => same(csrf, formToken(cookie, read.fields, key))))
         return send(
           res,
           403,

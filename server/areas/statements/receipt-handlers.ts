@@ -20,7 +20,7 @@ export const receiptHandlers = defineHandlers({
       ]);
     }
     const expiresAt = new Date(clock.now().getTime() + RECEIPT_TTL_MS);
-    const token = signToken(config.secrets.urls, PURPOSE, { c: auth.companyId, t: params.transactionId }, expiresAt);
+    const token = signToken(config.secrets, PURPOSE, { c: auth.companyId, t: params.transactionId }, expiresAt);
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store' },
@@ -33,7 +33,7 @@ export const receiptHandlers = defineHandlers({
 
   downloadBankingTransactionReceipt: async ({ params }, { db, clock, config }) => {
     const claims = verifyToken(
-      [config.secrets.urls, config.secrets.urlsPrevious],
+      config.secrets,
       PURPOSE,
       params.receiptToken,
       clock.now(),

@@ -3,16 +3,17 @@
 // filters, with what the cursor's client was sent (`sentThrough`: every row created up to it; `since`:
 // the change number of its first page) and the store's history (history.ts). A cursor of another
 // history (a restored backup, another database), or ahead of the company's version (its data was
-// restored to an earlier state), can no longer be served: 410, start over.
+// restored to an earlier state), can no longer be served: 410, start over. A cursor no key opens
+// (altered, signed with a secret the server no longer has, another company's or of other filters) is
+// answered alike: its signature cannot tell these apart, and the client's way on is the same for each.
 import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { ApiError, badRequest } from '../../kit/errors.js';
-import { sign, verify } from '../../lib/signed-token.js';
+import { openCursor, signCursor } from '../../kit/signing-keys.js';
 import { feedCeiling, type FeedCeiling } from './versions.js';
 import { type FeedPage, type FeedPosition, loadBankingChanges, loadCreditCardChanges } from './store/changes.js';
 import { presentBanking, presentCreditCard } from './present.js';
 
 const DEFAULT_LIMIT = 100;
-const CURSOR_MESSAGE = 'cursor is invalid, or was issued for another company or other filters';
 const EMPTY_MESSAGE = 'cursor is empty: leave it out for the initial sync, or send the nextCursor of an answer';
 const RESTART_MESSAGE = 'The change feed can no longer serve this cursor; start again without one (the initial sync)';
 
@@ -41,11 +42,11 @@ function stateOf<Id extends number | string>(
 ) {
   const scope = { op: feed, companyId: auth.companyId, filters };
   const cursorAt = (position: FeedPosition<Id> | undefined, sentThrough: number, since: number) =>
-    sign(config.secrets.cursor, scope, { p: position ?? null, t: sentThrough, s: since, h: ceiling.history });
+    signCursor(config.secrets, scope, { p: position ?? null, t: sentThrough, s: since, h: ceiling.history });
   if (cursor === undefined)
     return { state: { after: undefined, sentThrough: 0, since: ceiling.version } as CursorState<Id>, cursorAt };
   if (cursor === '') throw badRequest(EMPTY_MESSAGE, [`cursor: ${EMPTY_MESSAGE}`], { param: 'cursor' });
-  const payload = verify(config.secrets.cursor, scope, cursor) as
+  const payload = openCursor(config.secrets, scope, cursor) as
     | { p?: unknown; t?: unknown; s?: unknown; h?: unknown }
     | undefined;
   const p = payload?.p;
@@ -54,8 +55,7 @@ function stateOf<Id extends number | string>(
     (payload?.t === undefined || isCount(payload.t)) &&
     (payload?.s === undefined || isCount(payload.s)) &&
     (payload?.h === undefined || typeof payload.h === 'string');
-  if (!valid)
-    throw badRequest(CURSOR_MESSAGE, [{ field: 'query.cursor', message: CURSOR_MESSAGE }], { param: 'cursor' });
+  if (!valid) throw restart();
   const after = (p ?? undefined) as FeedPosition<Id> | undefined;
   // A cursor of another history, or past what this store has: what its client holds is not what this store had.
   if (payload?.h !== undefined && payload.h !== ceiling.history) throw restart();

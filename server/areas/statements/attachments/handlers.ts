@@ -4,7 +4,7 @@ import type { Db } from '../../../db/database.js';
 import { SANDBOX_CSP } from '../../../kit/csp.js';
 import { ApiError, badRequest, notFound } from '../../../kit/errors.js';
 import { signToken, verifyToken } from '../../../kit/signed-url.js';
-import type { VerifyKeys } from '../../../lib/signed-token.js';
+import type { Config } from '../../../config.js';
 import { formatInstant } from '../../../lib/time.js';
 import { contentPath } from '../present.js';
 import {
@@ -52,7 +52,7 @@ function transactionRef(statement: 'banking' | 'credit-card', id: string): Trans
  */
 export async function admitUpload(
   db: Db,
-  secret: VerifyKeys,
+  secrets: Pick<Config['secrets'], 'urls' | 'urlsPrevious'>,
   token: string,
   contentType: string | undefined,
   now: Date,
@@ -62,7 +62,7 @@ export async function admitUpload(
     throw new ApiError(415, `Unsupported Content-Type: send one of ${ATTACHMENT_TYPES.join(', ')}`);
   }
   const claims = verifyToken(
-    secret,
+    secrets,
     PURPOSE,
     token,
     now,
@@ -90,7 +90,7 @@ export const handlers = defineHandlers({
     const expiresAt = new Date(now.getTime() + UPLOAD_TTL_MS);
     const ref = transactionRef(body.statement, body.transactionId);
     const id = await declareAttachment(db, auth.companyId, ref, { name: body.name, type: body.type }, now, expiresAt);
-    const token = signToken(config.secrets.urls, PURPOSE, { a: id }, expiresAt);
+    const token = signToken(config.secrets, PURPOSE, { a: id }, expiresAt);
     return {
       status: 201,
       headers: { Location: contentPath(id) },
@@ -104,13 +104,7 @@ export const handlers = defineHandlers({
 
   uploadAttachmentContent: async ({ params, body }, { db, clock, config, req, actor }) => {
     const now = clock.now();
-    const attachment = await admitUpload(
-      db,
-      [config.secrets.urls, config.secrets.urlsPrevious],
-      params.uploadToken,
-      req.get('Content-Type'),
-      now,
-    );
+    const attachment = await admitUpload(db, config.secrets, params.uploadToken, req.get('Content-Type'), now);
     const sent = attachment.content_type;
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     if (bytes.length === 0) throw badRequest('The file is empty');

@@ -32,13 +32,7 @@ function uploadGate({ db, clock, config }: Services): Preflight {
       const length = req.get('Content-Length');
       if (length !== undefined && Number(length) > MAX_ATTACHMENT_BYTES)
         throw new ApiError(413, 'The file is larger than 10 MiB');
-      await admitUpload(
-        db,
-        [config.secrets.urls, config.secrets.urlsPrevious],
-        token,
-        req.get('Content-Type'),
-        clock.now(),
-      );
+      await admitUpload(db, config.secrets, token, req.get('Content-Type'), clock.now());
     } catch (err) {
       refuse(req, res);
       throw err;
