@@ -4,7 +4,9 @@
 //  - a network failure, a 503 and a 429, for idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS),
 //    for the operations listed in SAFE_OPERATIONS, and for any write carrying an Idempotency-Key
 //    (the client sets one on every write: idempotency.ts; the server replays the first answer);
-//  - a 429 for every operation: the rate limiter refuses the request before anything runs.
+//  - a 429 for every operation: the rate limiter refuses the request before anything runs;
+//  - a 409 with Retry-After on a retryable write: its Idempotency-Key is held by an earlier attempt
+//    still running (a retry after a lost answer arrived first); the wait ends in that attempt's answer.
 // The wait is what the server asks: `Retry-After`, else the `t` of a used-up `RateLimit` quota, else
 // the backoff; an ask longer than `maxDelayMs` is not waited for (the answer is returned).
 // A POST (or PATCH) without a key and outside the list is sent once: a lost answer might hide a done write.
@@ -109,7 +111,8 @@ function delayFor(outcome: Attempt, retryable: boolean, n: number, policy: Retry
   const backoff = Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
   if (!('response' in outcome)) return retryable ? backoff : undefined;
   const { status } = outcome.response;
-  if (status !== 429 && !(status === 503 && retryable)) return undefined;
+  const keyInUse = status === 409 && outcome.response.headers.has('Retry-After');
+  if (status !== 429 && !((status === 503 || keyInUse) && retryable)) return undefined;
   const asked = retryAfterMs(outcome.response) ?? rateLimitResetMs(outcome.response);
   if (asked === undefined) return backoff;
   return asked > policy.maxDelayMs ? undefined : Math.max(asked, backoff);

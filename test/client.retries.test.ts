@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFinanceClient, isRetryable, unwrap, type RetryOptions } from '../client/index.js';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
 import { customRequest, fundedCompany } from './support/factories/vcn.js';
+import { createAccount } from './support/factories/statements.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -204,6 +205,30 @@ describe('createFinanceClient: non-idempotent calls', () => {
     expect(data?.name).toBe('Lost answer');
     expect(attempts.length).toBe(2);
     expect((await costCenterNames()).filter((n) => n === 'Lost answer')).toHaveLength(1);
+  });
+
+  it('when a lost answer is retried while the first attempt still runs, then the 409 key-in-use is waited out and the batch is stored once', async () => {
+    const path = '/sandbox/v1/banking-transactions';
+    await createAccount(server.db, acme.companyId);
+    const marker = `in-flight ${Date.now()}`;
+    let first: Promise<Response> | undefined;
+    const { client, attempts } = faulty(path, (req, n) => {
+      if (n !== 1) return undefined;
+      // The request reaches the server and runs; its answer never reaches the caller.
+      first = globalThis.fetch(req.clone());
+      return new TypeError('fetch failed: socket hang up');
+    });
+    const transactions = Array.from({ length: 500 }, (_, i) => ({ brlAmount: 1 + i, description: `${marker} ${i}` }));
+    const { response } = await client.POST(path, { body: { transactions } });
+    expect(response.status).toBe(201);
+    expect((await first)?.status).toBe(201);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    const { n } = await server.db
+      .selectFrom('banking_transactions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('description', 'like', `${marker} %`)
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(500);
   });
 
   it('when the caller sets its own Idempotency-Key, then it is sent as is on every attempt', async () => {

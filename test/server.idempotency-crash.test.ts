@@ -22,10 +22,9 @@ let server: ServerProcess;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'idempotency-crash-'));
   location = await freshDatabase(dir);
-  ({
-    db,
-    servers: [server] = [],
-  } = await startProcesses(location, [0]));
+  const started = await startProcesses(location, [0]);
+  db = started.db;
+  server = started.servers[0]!;
 }, 90_000);
 afterAll(async () => {
   await server?.stop();

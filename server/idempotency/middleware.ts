@@ -71,8 +71,12 @@ const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
 /** A request that lost its client keeps its lease this long at most, for its handler to end. */
 const MAX_HOLD_MS = 15 * 60_000;
 
-const inUse = (retryAfterMs: number) => {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+/**
+ * 409 while another attempt holds the key. Retry-After is one second, not the lease's remainder: an
+ * attempt that runs usually ends within it, and one whose process died frees the key within the lease.
+ */
+const inUse = () => {
+  const seconds = 1;
   return new ApiError(
     409,
     'A request with this Idempotency-Key is still being processed; retry shortly',
@@ -96,7 +100,7 @@ function outcomeGuard(keys: readonly Buffer[], scope: KeyScope, claim: HeldClaim
       try {
         await recordOutcome(trx as unknown as Db, keys, scope, claim.owner, value);
       } catch (err) {
-        if (err instanceof ClaimLostError) throw inUse(LEASE_MS);
+        if (err instanceof ClaimLostError) throw inUse();
         throw err;
       }
       return value;
@@ -134,7 +138,7 @@ export function idempotency(
         { reason: 'idempotency_key_reused', param: 'Idempotency-Key' },
       );
     }
-    if (claim.kind === 'running') throw inUse(claim.retryAfterMs);
+    if (claim.kind === 'running') throw inUse();
     if (claim.kind === 'replay') {
       const { status, headers, body } = claim.response;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -38,11 +38,7 @@ export interface HeldClaim {
   outcome: readonly unknown[];
 }
 
-type Claim =
-  | HeldClaim
-  | { kind: 'mismatch' }
-  | { kind: 'running'; retryAfterMs: number }
-  | { kind: 'replay'; response: StoredResponse };
+type Claim = HeldClaim | { kind: 'mismatch' } | { kind: 'running' } | { kind: 'replay'; response: StoredResponse };
 
 const aad = (s: KeyScope) => `idempotency:${s.companyId}:${s.clientId}:${s.key}`;
 const outcomeAad = (s: KeyScope) => `${aad(s)}:outcome`;
@@ -86,8 +82,7 @@ function decide(row: IdempotencyKeyRow, fingerprint: string, keys: readonly Buff
       },
     } as const;
   }
-  const leftMs = Date.parse(row.locked_until) - now.getTime();
-  if (leftMs > 0) return { kind: 'running', retryAfterMs: leftMs } as const;
+  if (Date.parse(row.locked_until) > now.getTime()) return { kind: 'running' } as const;
   return undefined;
 }
 
@@ -143,7 +138,7 @@ export async function claimKey(
     .where('locked_until', '=', row.locked_until)
     .where((eb) => (row.owner === null ? eb('owner', 'is', null) : eb('owner', '=', row.owner)))
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) !== 1) return { kind: 'running', retryAfterMs: LEASE_MS };
+  if (Number(taken.numUpdatedRows) !== 1) return { kind: 'running' };
   return { kind: 'claimed', owner, outcome: openOutcome(keys, s, row.outcome) };
 }
 
