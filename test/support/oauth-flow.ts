@@ -110,17 +110,22 @@ export async function decide(
   });
 }
 
-/** The whole approval: consent page, approval code, the code exchanged for tokens. */
+/**
+ * The whole approval: consent page, approval code (from the CLI unless given, e.g. one made through
+ * the API), the code exchanged for tokens.
+ */
 export async function approveAndExchange(
   server: TestServer,
   as: oauth.AuthorizationServer,
   client: oauth.Client,
   companyId: string,
   params: Record<string, string> = {},
+  approvalCode?: string,
 ): Promise<oauth.TokenEndpointResponse> {
   const started = await authorizeUrl(as, client, params);
   const page = await openConsent(started.url);
-  const answer = await decide(server.baseUrl, page, 'approve', await approvalCodeFromCli(server, companyId));
+  const code = approvalCode ?? (await approvalCodeFromCli(server, companyId));
+  const answer = await decide(server.baseUrl, page, 'approve', code);
   if (answer.status !== 302) throw new Error(`approval failed: ${answer.status} ${await answer.text()}`);
   const callback = oauth.validateAuthResponse(as, client, new URL(answer.headers.get('location')!), started.state);
   const res = await oauth.authorizationCodeGrantRequest(

@@ -1,6 +1,7 @@
 // The grants companies gave apps, and what each grant issues: a one-time authorization code, then
 // access tokens and rotating refresh tokens. Everything is kept as SHA-256 digests. Revoking a grant
-// (the company, a reused code or refresh token, RFC 7009) stops all its tokens at once.
+// (the company, a reused code or refresh token, RFC 7009) stops all its tokens at once, and an
+// exchange racing it gets nothing that outlives it (exchangeForTokens).
 import { recordAudit } from '../audit/public.js';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
@@ -75,7 +76,7 @@ export async function findCode(db: Db, code: string) {
 }
 
 /** Marks the code used; false when it already was (a replay, or a concurrent exchange). */
-export async function claimCode(db: Db, clock: Clock, codeHash: string): Promise<boolean> {
+async function claimCode(db: Db, clock: Clock, codeHash: string): Promise<boolean> {
   const result = await db
     .updateTable('oauth_codes')
     .set({ used_at: clock.now().toISOString() })
@@ -105,7 +106,7 @@ export async function findRefreshToken(db: Db, token: string) {
 }
 
 /** Marks the refresh token used; false when it already was. */
-export async function claimRefreshToken(db: Db, clock: Clock, tokenHash: string): Promise<boolean> {
+async function claimRefreshToken(db: Db, clock: Clock, tokenHash: string): Promise<boolean> {
   const result = await db
     .updateTable('oauth_refresh_tokens')
     .set({ used_at: clock.now().toISOString() })
@@ -115,31 +116,50 @@ export async function claimRefreshToken(db: Db, clock: Clock, tokenHash: string)
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** A new access token and refresh token of the grant. */
-export async function issueGrantTokens(
+/** What an exchange presents, by digest: the authorization code or the refresh token. */
+type Presented = { codeHash: string } | { refreshTokenHash: string };
+
+/**
+ * Exchanges a code or a refresh token for the grant's next access and refresh tokens, in one
+ * transaction that writes the grant's row first, only while it is not revoked. A revocation writes
+ * that row too (revokeGrant), so the two are serialized on it, whatever the store: a revocation
+ * committed first leaves nothing to issue (`revoked`); one committed after revokes what was issued.
+ * `used`: the code or refresh token was already exchanged.
+ */
+export async function exchangeForTokens(
   db: Db,
   clock: Clock,
+  presented: Presented,
   input: { grantId: string; appId: string; companyId: string; scopes: string[]; ttlSeconds: number },
 ) {
-  const accessToken = await issueGrantAccessToken(db, clock, input);
-  const refreshToken = newSecret('rt_');
-  const now = clock.now();
-  await db
-    .insertInto('oauth_refresh_tokens')
-    .values({
-      token_hash: digestToken(refreshToken),
-      grant_id: input.grantId,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + REFRESH_TTL_MS).toISOString(),
-      used_at: null,
-    })
-    .execute();
-  await db
-    .updateTable('oauth_grants')
-    .set({ last_used_at: now.toISOString() })
-    .where('id', '=', input.grantId)
-    .execute();
-  return { accessToken, refreshToken };
+  return writeTransaction(db, async (trx) => {
+    const now = clock.now();
+    const live = await trx
+      .updateTable('oauth_grants')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', input.grantId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(live.numUpdatedRows) !== 1) return 'revoked' as const;
+    const claimed =
+      'codeHash' in presented
+        ? await claimCode(trx, clock, presented.codeHash)
+        : await claimRefreshToken(trx, clock, presented.refreshTokenHash);
+    if (!claimed) return 'used' as const;
+    const accessToken = await issueGrantAccessToken(trx, clock, input);
+    const refreshToken = newSecret('rt_');
+    await trx
+      .insertInto('oauth_refresh_tokens')
+      .values({
+        token_hash: digestToken(refreshToken),
+        grant_id: input.grantId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + REFRESH_TTL_MS).toISOString(),
+        used_at: null,
+      })
+      .execute();
+    return { accessToken, refreshToken };
+  });
 }
 
 /** Revokes the grant: its access and refresh tokens stop at once (revoked, not unknown, until they expire). */

@@ -11,10 +11,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../config.js';
 import type { Request } from 'express';
 import { OAuthError } from '../../kit/errors.js';
-import { writeTransaction } from '../../db/transaction.js';
 import { assertNotThrottled, formDecoded, recordFailure } from '../auth/public.js';
 import { authenticateApp, type App } from './registration.js';
-import { claimCode, claimRefreshToken, findCode, findRefreshToken, issueGrantTokens, revokeGrant } from './grants.js';
+import { exchangeForTokens, findCode, findRefreshToken, revokeGrant } from './grants.js';
 import { isThisResource } from './resource.js';
 
 interface TokenForm {
@@ -125,17 +124,15 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
   checkResource(body.resource, config.baseUrl);
   const granted = code.scopes.split(' ').filter(Boolean);
   const scopes = narrowed(body.scope, granted);
-  const tokens = await writeTransaction(db, async (trx) => {
-    if (!(await claimCode(trx, clock, code.code_hash))) return undefined;
-    return issueGrantTokens(trx, clock, {
-      grantId: code.grant_id,
-      appId: app.id,
-      companyId: code.company_id,
-      scopes,
-      ttlSeconds: config.tokenTtlSeconds,
-    });
-  });
-  if (!tokens) {
+  const tokens = await exchangeForTokens(
+    db,
+    clock,
+    { codeHash: code.code_hash },
+    { grantId: code.grant_id, appId: app.id, companyId: code.company_id, scopes, ttlSeconds: config.tokenTtlSeconds },
+  );
+  // Revoked since the code was read (the company, or a replay of it).
+  if (tokens === 'revoked') throw invalidGrant('The grant was revoked');
+  if (tokens === 'used') {
     await revokeGrant(db, clock, code.grant_id, {
       actor: SYSTEM_ACTOR,
       reason: 'an authorization code came back after it was used',
@@ -150,8 +147,8 @@ export async function exchangeRefreshToken(body: TokenForm, ctx: Ctx) {
   const { db, clock, config } = ctx;
   if (!body.refresh_token) throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
   const found = await findRefreshToken(db, body.refresh_token);
-  if (!found || found.app_id !== app.id || found.revoked_at !== null)
-    throw invalidGrant('The refresh token is unknown, revoked, or was issued to another client');
+  const unknownToken = () => invalidGrant('The refresh token is unknown, revoked, or was issued to another client');
+  if (!found || found.app_id !== app.id || found.revoked_at !== null) throw unknownToken();
   if (found.used_at !== null) {
     await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
     throw invalidGrant('The refresh token was already used: the grant is revoked');
@@ -159,17 +156,15 @@ export async function exchangeRefreshToken(body: TokenForm, ctx: Ctx) {
   if (new Date(found.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The refresh token expired');
   checkResource(body.resource, config.baseUrl);
   const scopes = narrowed(body.scope, found.scopes.split(' ').filter(Boolean));
-  const tokens = await writeTransaction(db, async (trx) => {
-    if (!(await claimRefreshToken(trx, clock, found.token_hash))) return undefined;
-    return issueGrantTokens(trx, clock, {
-      grantId: found.grant_id,
-      appId: app.id,
-      companyId: found.company_id,
-      scopes,
-      ttlSeconds: config.tokenTtlSeconds,
-    });
-  });
-  if (!tokens) {
+  const tokens = await exchangeForTokens(
+    db,
+    clock,
+    { refreshTokenHash: found.token_hash },
+    { grantId: found.grant_id, appId: app.id, companyId: found.company_id, scopes, ttlSeconds: config.tokenTtlSeconds },
+  );
+  // Revoked since it was read: as if it had been when read.
+  if (tokens === 'revoked') throw unknownToken();
+  if (tokens === 'used') {
     await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
     throw invalidGrant('The refresh token was already used: the grant is revoked');
   }

@@ -4,7 +4,7 @@
 import basicAuth from 'basic-auth';
 import { defineHandlers } from '../../kit/handler.js';
 import { OAuthError } from '../../kit/errors.js';
-import { authenticateClient, issueToken } from './store.js';
+import { authenticateClient, issueVerifiedToken } from './store.js';
 import { formDecoded } from './form-decode.js';
 import { assertNotThrottled, recordFailure } from './throttle.js';
 import { refuseToken } from './refusals.js';
@@ -72,13 +72,20 @@ export const handlers = defineHandlers({
     const ttlSeconds = Number.isFinite(endsAt)
       ? Math.max(1, Math.min(config.tokenTtlSeconds, Math.floor((endsAt - clock.now().getTime()) / 1000)))
       : config.tokenTtlSeconds;
-    const token = await issueToken(db, clock, {
+    const token = await issueVerifiedToken(db, clock, {
       clientId,
       companyId: client.company_id,
       scopes,
       ttlSeconds,
       address: plainAddress(attempt.address),
+      verified: client.verified,
     });
+    if (token === undefined) {
+      // Revoked, or its secret rotated, since it was authenticated: refused as if it had come after.
+      await recordFailure(db, attempt, clock.now());
+      await refuseToken(refusal, 'invalid_credentials');
+      throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
+    }
     return {
       status: 200,
       headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },

@@ -200,6 +200,12 @@ export async function rotateClientSecret(
   return { clientSecret, graceEndsAt };
 }
 
+/** The stored hash a secret matched, in the column that held it: issueVerifiedToken checks it still does. */
+interface VerifiedSecret {
+  column: 'secret_hash' | 'previous_secret_hash';
+  hash: string;
+}
+
 /**
  * The client when id and secret match an active client, else undefined. `graceEndsAt` is set when
  * the secret is the previous one of a rotation still in its grace: tokens then end with the grace.
@@ -211,23 +217,39 @@ export async function authenticateClient(db: Db, clock: Clock, clientId: string,
     await hashSecret(secret);
     return undefined;
   }
-  if (await verifySecret(secret, client.secret_hash)) return { ...client, graceEndsAt: undefined };
+  if (await verifySecret(secret, client.secret_hash)) {
+    const verified: VerifiedSecret = { column: 'secret_hash', hash: client.secret_hash };
+    return { ...client, graceEndsAt: undefined, verified };
+  }
   const graceEndsAt = client.previous_secret_expires_at;
   if (
     client.previous_secret_hash &&
     graceEndsAt &&
     Date.parse(graceEndsAt) > clock.now().getTime() &&
     (await verifySecret(secret, client.previous_secret_hash))
-  )
-    return { ...client, graceEndsAt };
+  ) {
+    const verified: VerifiedSecret = { column: 'previous_secret_hash', hash: client.previous_secret_hash };
+    return { ...client, graceEndsAt, verified };
+  }
   return undefined;
 }
 
-export async function issueToken(
-  db: Db,
-  clock: Clock,
-  input: { clientId: string; companyId: string; scopes: string[]; ttlSeconds: number; address?: string | null },
-) {
+interface NewToken {
+  clientId: string;
+  companyId: string;
+  scopes: string[];
+  ttlSeconds: number;
+  address?: string | null;
+}
+
+// When the client was last used: written once per token, not on every request.
+const markUsed = (db: Db, clock: Clock, input: NewToken) =>
+  db
+    .updateTable('api_clients')
+    .set({ last_used_at: clock.now().toISOString(), last_used_ip: input.address ?? null })
+    .where('id', '=', input.clientId);
+
+async function insertToken(db: Db, clock: Clock, input: NewToken): Promise<string> {
   const token = newSecret('');
   const now = clock.now();
   await db
@@ -241,13 +263,36 @@ export async function issueToken(
       expires_at: new Date(now.getTime() + input.ttlSeconds * 1000).toISOString(),
     })
     .execute();
-  // When the client was last used: written here, once per token, not on every request.
-  await db
-    .updateTable('api_clients')
-    .set({ last_used_at: now.toISOString(), last_used_ip: input.address ?? null })
-    .where('id', '=', input.clientId)
-    .execute();
   return token;
+}
+
+/**
+ * The token endpoint's new access token, or undefined when the client was revoked, or the secret it
+ * was authenticated with was rotated away, since it was read. The client's row is written first, in
+ * the token's transaction, only while it is in that state; a revocation or a rotation writes that
+ * row too, so the two are serialized on it: whichever commits first, no token outlives a revocation,
+ * nor a rotation without grace (which deletes the tokens it finds).
+ */
+export async function issueVerifiedToken(
+  db: Db,
+  clock: Clock,
+  input: NewToken & { verified: VerifiedSecret },
+): Promise<string | undefined> {
+  return writeTransaction(db, async (trx) => {
+    const used = await markUsed(trx, clock, input)
+      .where('revoked_at', 'is', null)
+      .where(input.verified.column, '=', input.verified.hash)
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? insertToken(trx, clock, input) : undefined;
+  });
+}
+
+/** A new access token of a client known to be active (set-up, benchmarks). */
+export async function issueToken(db: Db, clock: Clock, input: NewToken): Promise<string> {
+  return writeTransaction(db, async (trx) => {
+    await markUsed(trx, clock, input).execute();
+    return insertToken(trx, clock, input);
+  });
 }
 
 /** The token lookup, prepared once (server/db/prepared.ts): it runs on every authenticated request. */
