@@ -2,6 +2,7 @@
 // ledgers catch up once every write is answered, read the statements again, and judge.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { onPostgres } from '../database.js';
 import { check, type Violation } from './checker.js';
 import { runPlan } from './driver.js';
 import { History, type Statement } from './history.js';
@@ -15,7 +16,6 @@ interface RunReport {
   plan: Plan;
   history: History;
   violations: Violation[];
-  ms: number;
 }
 
 const both = async <T>(read: (s: Statement) => Promise<T>): Promise<Record<Statement, T>> => {
@@ -38,7 +38,6 @@ async function ensureRows(http: Http, statement: Statement): Promise<void> {
 }
 
 export async function checkRun(target: Target, seed: number, length: number): Promise<RunReport> {
-  const started = performance.now();
   const http = new Http(target);
   const history = new History();
   try {
@@ -70,7 +69,7 @@ export async function checkRun(target: Target, seed: number, length: number): Pr
       after,
       ledgers: { banking: ledgers.banking.rows, 'credit-card': ledgers['credit-card'].rows },
     });
-    return { seed, plan, history, violations, ms: Math.round(performance.now() - started) };
+    return { seed, plan, history, violations };
   } finally {
     await http.close();
   }
@@ -92,6 +91,9 @@ export function describeFailure(report: RunReport, dir: string): string {
     `  crashes: ${report.history.crashes.map((c) => `at ${c.at} ms (${c.inFlight.length} keyed writes in flight), back at ${c.restartedAt} ms`).join('; ')}`,
   );
   lines.push(`  history: ${file}`);
-  lines.push(`  replay: CHECKER_SEED=${report.seed} CHECKER_RUNS=1 npx vitest run test/concurrency.checker.test.ts`);
+  const store = onPostgres ? 'TEST_DATABASE=postgres ' : '';
+  lines.push(
+    `  replay: ${store}CHECKER_SEED=${report.seed} CHECKER_RUNS=1 npx vitest run test/concurrency.checker.test.ts`,
+  );
   return lines.join('\n');
 }
