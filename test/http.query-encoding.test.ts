@@ -1,7 +1,14 @@
-// Query values as curl and browsers send them: `:` and `@` unencoded must be accepted where the
-// contract allows reserved characters (sorting, email filters), exactly as their encoded forms.
+// Query values as curl, browsers and client libraries send them: `:` and `@` unencoded, `+` for a
+// space (form encoding: URLSearchParams, Python's urlencode), and the `*`, `(`, `)`, `'`, `!` that
+// encodeURIComponent (and so the typed client) leaves as they are — each answered exactly as its
+// percent-encoded form; an empty value is told it is empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
+import {
+  createAccount,
+  createBankingTransactions,
+  createCreditCardTransactions,
+} from './support/factories/statements.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -9,6 +16,16 @@ let acme: TestCompany;
 beforeAll(async () => {
   server = await startTestServer();
   acme = await server.newCompany();
+  const account = await createAccount(server.db, acme.companyId);
+  await createBankingTransactions(server.db, acme.companyId, account, [
+    { description: 'UBER *TRIP 4511' },
+    { description: 'PIX enviado Maria (aluguel)' },
+    { description: 'PIX recebido' },
+  ]);
+  await createCreditCardTransactions(server.db, acme.companyId, [
+    { description: 'UBER *TRIP 7788' },
+    { description: "MC DONALD'S!" },
+  ]);
 });
 afterAll(async () => server.close());
 
@@ -48,5 +65,52 @@ describe('bracketed array parameters', () => {
 
   it('when the same filter is sent comma-separated, then 200', async () => {
     expect((await get('/statements/v1/banking?status=1,2')).status).toBe(200);
+  });
+});
+
+describe('free-text search as clients encode it', () => {
+  const ids = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { transactions: Array<{ id: unknown }> }).transactions.map((t) => t.id);
+  };
+
+  it.each([
+    ['/statements/v1/banking', 'q=PIX+enviado', 'q=PIX%20enviado', 1],
+    ['/statements/v1/banking', `q=${encodeURIComponent('UBER *TRIP')}`, 'q=UBER%20%2ATRIP', 1],
+    [
+      '/statements/v1/banking',
+      `q=${new URLSearchParams({ q: 'maria (aluguel)' }).get('q')}`,
+      'q=maria%20%28aluguel%29',
+      1,
+    ],
+    ['/statements/v1/banking', `q=${encodeURIComponent('(aluguel)')}`, 'q=%28aluguel%29', 1],
+    ['/statements/v1/credit-card', `q=${encodeURIComponent('UBER *TRIP')}`, 'q=UBER%20%2ATRIP', 1],
+    ['/statements/v1/credit-card', `q=${encodeURIComponent("DONALD'S!")}`, 'q=DONALD%27S%21', 1],
+  ])('when %s is searched with %s, then it finds what %s finds', async (path, sent, encoded, count) => {
+    const [a, b] = await Promise.all([get(`${path}?${sent}`), get(`${path}?${encoded}`)]);
+    const found = await ids(a);
+    expect(found).toHaveLength(count);
+    expect(found).toEqual(await ids(b));
+  });
+
+  it('when URLSearchParams encodes two words (a + between them), then both are searched', async () => {
+    const query = new URLSearchParams({ q: 'uber trip' }).toString();
+    expect(query).toBe('q=uber+trip');
+    expect(await ids(await get(`/statements/v1/banking?${query}`))).toHaveLength(1);
+  });
+
+  it('when the typed client searches a descriptor with *, then it finds it', async () => {
+    const { data, response } = await acme.api.GET('/statements/v1/banking', { params: { query: { q: 'UBER *TRIP' } } });
+    expect(response.status).toBe(200);
+    expect(data?.transactions.map((t) => t.description)).toEqual(['UBER *TRIP 4511']);
+  });
+
+  it('when a filter is sent empty (startDate=), then 400 says it is empty, not that it must be encoded', async () => {
+    const res = await get('/statements/v1/banking?startDate=');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; param: string };
+    expect(body.param).toBe('startDate');
+    expect(body.message).toContain('must not be empty');
+    expect(body.message).not.toContain('URL-encoded');
   });
 });

@@ -105,6 +105,35 @@ describe('sandbox transaction helpers with defaults', () => {
   });
 });
 
+describe('sandbox bodies that are an item or a batch', () => {
+  const problems = async (res: Response) => {
+    expect(res.status).toBe(400);
+    return (await res.json()) as { message: string; param: string; details: string[] };
+  };
+
+  it('when one transaction has a wrong field, then 400 names only that field, not the batch’s complaints', async () => {
+    const body = await problems(await post('/sandbox/v1/banking-transactions', { brlAmount: 10.5, notes: null }));
+    expect(body.param).toBe('notes');
+    expect(body.details).toEqual(['notes must be a string (got null)']);
+    expect(body.message).not.toContain('transactions');
+    expect(body.message).not.toContain('did you mean');
+  });
+
+  it('when one item of a batch is wrong, then 400 names that item and field, and nothing about the others', async () => {
+    const res = await post('/sandbox/v1/credit-card-transactions', {
+      transactions: [{ amount: 10.5 }, { amount: 'ten' }, { amount: 3 }],
+    });
+    const body = await problems(res);
+    expect(body.param).toBe('transactions.1.amount');
+    expect(body.details).toEqual(['transactions.1.amount must be a number (got "ten")']);
+  });
+
+  it('when a field is unknown to a single transaction, then it is named once, with no suggestion of itself', async () => {
+    const body = await problems(await post('/sandbox/v1/banking-transactions', { brlAmount: 1, bogus: 1 }));
+    expect(body.details).toEqual(['Unknown field "bogus" in the body']);
+  });
+});
+
 describe('hostile numbers on the sandbox', () => {
   const hostile = ['1e308', '-1e308', '1e-300'];
 

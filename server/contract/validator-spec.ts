@@ -1,6 +1,7 @@
 // The bundle as express-openapi-validator and the ingest line schema read it: amounts marked
-// `x-decimal-places: 2` get the custom two-decimals format (formats.ts), and request
-// bodies the contract splits into variants are checked as one permissive object.
+// `x-decimal-places: 2` get the custom two-decimals format (formats.ts), request bodies the
+// contract splits into variants are checked as one permissive object or by the variant they are
+// closest to, and query values are read as clients send them.
 import { resolveRef, type Json } from './bundle.js';
 import { TWO_DECIMALS } from './formats.js';
 
@@ -9,7 +10,60 @@ import { TWO_DECIMALS } from './formats.js';
  * arithmetic (ajv's and other tools') rejects 19.99 and 0.07 as multiples of 0.01.
  */
 export function validatorSpec(bundle: Json): Json {
-  return flattenVariants(decimalFormats(bundle));
+  return queryAsSent(chooseVariants(flattenVariants(decimalFormats(bundle))));
+}
+
+/**
+ * A request body that is one item or a batch of them (`oneOf` of two variants, one of which requires
+ * a field the other does not have: the sandbox's `{transactions: [...]}`) is checked against the
+ * variant its shape chose — `if` it has that field, the batch, `else` the item — so a wrong field is
+ * explained once, in the terms of what was sent; a `oneOf` would add every complaint of the other
+ * variant (a missing `transactions` beside an item's own errors, an item's field unknown to a batch).
+ */
+function chooseVariants(bundle: Json): Json {
+  for (const item of Object.values((bundle.paths ?? {}) as Record<string, Json>)) {
+    for (const operation of Object.values(item)) {
+      const body = (operation as Json | undefined)?.requestBody as Json | undefined;
+      const media = ((body?.content ?? {}) as Record<string, Json>)['application/json'];
+      const schema = media?.schema as Json | undefined;
+      const variants = schema?.oneOf as Json[] | undefined;
+      if (!media || !variants || variants.length !== 2) continue;
+      const [a, b] = variants.map((variant) => resolveRef(bundle, variant));
+      const marker = (one: Json, other: Json) =>
+        ((one.required ?? []) as string[]).find((key) => !(key in ((other.properties ?? {}) as Json)));
+      const [first, second] = variants as [Json, Json];
+      const aMarker = marker(a!, b!);
+      const bMarker = marker(b!, a!);
+      if (aMarker === undefined && bMarker === undefined) continue;
+      const [chosenBy, then, otherwise] = aMarker !== undefined ? [aMarker, first, second] : [bMarker!, second, first];
+      const { oneOf: _oneOf, ...rest } = schema!;
+      media.schema = { ...rest, if: { type: 'object', required: [chosenBy] }, then, else: otherwise };
+    }
+  }
+  return bundle;
+}
+
+/**
+ * Every query parameter allows reserved characters. The validator otherwise refuses a value with any
+ * of `:/?#[]@!$&'()*+,;=` unencoded — but `+` is how form encoding (URLSearchParams, Python's
+ * urlencode, HTML forms) sends a space, and `encodeURIComponent` (and so the typed client) leaves
+ * `*`, `(`, `)`, `'` and `!` as they are. The query parser (app.ts: `simple`) already reads them as
+ * those clients mean them: `q=uber+trip` is `uber trip`, `q=UBER%20*TRIP` is `UBER *TRIP`.
+ */
+function queryAsSent(bundle: Json): Json {
+  const allow = (parameter: unknown) => {
+    if (parameter && typeof parameter === 'object' && (parameter as Json).in === 'query')
+      (parameter as Json).allowReserved = true;
+  };
+  const components = (bundle.components ?? {}) as { parameters?: Record<string, Json> };
+  for (const parameter of Object.values(components.parameters ?? {})) allow(parameter);
+  for (const item of Object.values((bundle.paths ?? {}) as Record<string, Json>)) {
+    for (const operation of [item, ...Object.values(item)]) {
+      const parameters = (operation as Json | undefined)?.parameters;
+      if (Array.isArray(parameters)) parameters.forEach(allow);
+    }
+  }
+  return bundle;
 }
 
 function decimalFormats(bundle: Json): Json {

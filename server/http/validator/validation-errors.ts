@@ -234,6 +234,10 @@ export function validationErrors(index: ContractIndex) {
       message: `${param} ${text}${gotText}`,
     });
     const schema = schemaAt(op, part, rest);
+    if (keyword === undefined && declared && got === '') {
+      const what = part === 'query' ? `leave ${param} out, or give it a value` : 'give it a value';
+      return { ...base, keyword, reason: 'invalid_value', message: `${param} must not be empty: ${what}` };
+    }
     if (keyword === undefined && declared) {
       // A value no value of the format could be (`01/11/2026` for a date) is told the format, not the encoding.
       const format = String(schema?.format ?? '');
@@ -254,7 +258,10 @@ export function validationErrors(index: ContractIndex) {
     if (typeof e?.status !== 'number' || e.status < 400 || e.status >= 500 || [404, 405, 415].includes(e.status))
       return err;
     if (!Array.isArray(e.errors) || e.errors.length === 0) return err;
-    const items = e.errors as ValidatorItem[];
+    // A body checked by the variant its shape chose (contract/validator-spec.ts) fails its `then` or
+    // `else` with the reasons, and `if` with only "must match the then schema": not one of them.
+    const items = (e.errors as ValidatorItem[]).filter((item) => item.errorCode?.split('.')[0] !== 'if');
+    if (items.length === 0) return err;
     const operation = operationOf(res);
     const all = items.slice(0, MAX_PROBLEMS).map((item) => rewrite(item, req, operation));
     // One message per problem: of a value's failures, the first that is not its pattern speaks for it
