@@ -9,7 +9,9 @@
 // `guardWrites` (its `If-Match`, its `Idempotency-Key`); every outermost write transaction begun in
 // that handler runs through each guard, which may refuse the write (throwing rolls it back), record
 // something beside it (committed with it or not at all), or answer for it (an outcome already
-// committed by an earlier attempt of the same request).
+// committed by an earlier attempt of the same request). So a handler derives its answer from what its
+// write transactions return (ids, secrets drawn inside them), never from values it drew around them:
+// answered for by a recorded outcome, those would be this attempt's, not the stored ones.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import { CONFLICT, retrying } from './retry.js';

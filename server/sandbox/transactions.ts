@@ -136,18 +136,22 @@ export async function createCreditCard(db: Db, a: Arrival, lines: CreditCardLine
     batch,
   );
   const rows = lines.map((t) => creditCardRowOf(t, a.companyId, a.timeZone, a.now));
+  let ids: string[];
   try {
-    await statementWriteTransaction(db, a.companyId, async (trx) => {
+    // The ids come out of the transaction: a keyed retry answered from its recorded outcome reads
+    // the rows that were stored, not the fresh ids this attempt drew.
+    ids = await statementWriteTransaction(db, a.companyId, async (trx) => {
       await insertCreditCardTransactions(trx, rows, a.now);
       await recordCreated(trx, a);
       await recordEvent(trx, a.now, event(a, 0, rows.length));
+      return rows.map((row) => row.id);
     });
   } catch (err) {
     // Another request took one of the ids since the check.
     if (isUniqueViolation(err)) throw badRequest('a transaction id already exists; nothing was stored');
     throw err;
   }
-  const items = await inChunks(rows, (row) => findCreditCardItem(db, a.companyId, row.id));
+  const items = await inChunks(ids, (id) => findCreditCardItem(db, a.companyId, id));
   return items.flatMap((item): Schemas['CreditCardTransaction'][] =>
     item ? [presentCreditCard(item, a.timeZone)] : [],
   );

@@ -89,7 +89,9 @@ export async function createClient(
   const clientSecret = newSecret('sk_');
   const secretHash = await hash(clientSecret);
   const scopes = [...new Set(input.scopes)];
-  await writeTransaction(db, async (trx) => {
+  // What is answered comes out of the transaction: a keyed retry whose write an earlier attempt made
+  // answers with that attempt's credentials (its recorded outcome), not with ones this attempt drew.
+  return writeTransaction(db, async (trx) => {
     const company = await trx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirst();
     if (!company) throw new Error(`no company ${input.companyId}`);
     await trx
@@ -123,8 +125,8 @@ export async function createClient(
           ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
         },
       });
+    return { companyId: input.companyId, clientId, clientSecret, scopes };
   });
-  return { companyId: input.companyId, clientId, clientSecret, scopes };
 }
 
 /**
@@ -165,7 +167,8 @@ export async function rotateClientSecret(
   const secretHash = await hashSecret(clientSecret);
   const graceEndsAt =
     graceSeconds > 0 && clock ? new Date(clock.now().getTime() + graceSeconds * 1000).toISOString() : null;
-  await writeTransaction(db, async (trx) => {
+  // As createClient: the secret answered is the one the committed write stored.
+  return writeTransaction(db, async (trx) => {
     const current = await trx
       .selectFrom('api_clients')
       .select(['secret_hash', 'company_id'])
@@ -196,8 +199,8 @@ export async function rotateClientSecret(
         target: clientId,
         details: graceEndsAt ? { graceEndsAt } : {},
       });
+    return { clientSecret, graceEndsAt };
   });
-  return { clientSecret, graceEndsAt };
 }
 
 /** The stored hash a secret matched, in the column that held it: issueVerifiedToken checks it still does. */

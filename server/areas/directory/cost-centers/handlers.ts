@@ -31,11 +31,12 @@ export const handlers = defineHandlers({
 
   createCostCenter: async ({ body }, ctx) => {
     const row = newCostCenter(ctx.auth.companyId, body.name, ctx.auth.companyClock.now().toISOString());
-    await createCostCenter(ctx.db, row, ctx.actor);
+    // The answer is what the write stored (a keyed retry's write may have been made by an earlier attempt).
+    const created = await createCostCenter(ctx.db, row, ctx.actor);
     return {
       status: 201,
-      body: present(row),
-      headers: { Location: `${ctx.config.baseUrl}/cost-centers/v1/cost-centers/${row.id}` },
+      body: created,
+      headers: { Location: `${ctx.config.baseUrl}/cost-centers/v1/cost-centers/${created.id}` },
     };
   },
 

@@ -16,7 +16,7 @@ import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn, spentOn } from './cards.js';
 import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
-import { writeTransaction } from '../../../db/transaction.js';
+import { unguarded, writeTransaction } from '../../../db/transaction.js';
 
 interface UpdateRequest {
   companyId: string;
@@ -136,15 +136,20 @@ async function settleChange(
   });
 }
 
+/**
+ * Reserve → call → settle. The reservation of the change slot and its release on a failed call are
+ * bookkeeping outside the request's guards (the slot holds the card itself); the applied change is
+ * the write an Idempotency-Key answers for (server/idempotency), so a 503 from the issuer frees the key.
+ */
 export async function updateVcn(db: Kysely<Database>, issuer: CardIssuer, request: UpdateRequest): Promise<VcnRow> {
-  const change = await reserveChange(db, request);
+  const change = await unguarded(() => reserveChange(db, request));
   const { card } = change;
   try {
     await callIssuer(() =>
       issuer.updateCard({ providerRef: card.provider_ref, limitMinor: change.limitMinor, endDate: change.endDate }),
     );
   } catch (error) {
-    await settleChange(db, change, false, request.now);
+    await unguarded(() => settleChange(db, change, false, request.now));
     throw error;
   }
   // The slot is gone only if this request outlived the abandonment delay and another change took over.
