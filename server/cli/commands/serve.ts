@@ -3,6 +3,7 @@ import { host, port, positiveInt, withDb } from '../options.js';
 import { checkSettings } from '../../settings.js';
 import { unknownSettings } from '../../settings-typos.js';
 import { warnLine } from '../../lib/warn.js';
+import { stopWithNpmParent } from '../npm-parent.js';
 
 export function register(program: Command): void {
   withDb(program.command('serve'), { checksSettings: true })
@@ -17,6 +18,7 @@ export function register(program: Command): void {
     )
     .option('--workers <n>', 'processes serving the port (default: $WORKERS or 1)', positiveInt)
     .action(async (opts: { db: string; port?: number; host?: string; workers?: number }, command: Command) => {
+      const parent = process.ppid;
       // Names every bad PORT, WORKERS, … or production's missing store and secrets before anything
       // starts; a `--db` given counts as the DATABASE_URL it replaces.
       const explicitDb = command.getOptionValueSource('db') === 'cli';
@@ -27,5 +29,7 @@ export function register(program: Command): void {
       const { DEFAULT_HOST, serve } = await import('../../main.js');
       const address = opts.host ?? (process.env.HOST ? host(process.env.HOST) : DEFAULT_HOST);
       await serve({ port: opts.port ?? Number(process.env.PORT || 8080), host: address, dbPath: opts.db, workers });
+      // Watched once serve() handles SIGTERM: a parent gone during the start stops it then.
+      stopWithNpmParent(parent);
     });
 }
