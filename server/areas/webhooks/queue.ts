@@ -1,47 +1,13 @@
-// The durable delivery queue (table webhook_deliveries). A delivery is enqueued in the transaction
-// of its event; a worker claims it with a conditional UPDATE (one worker or replica at a time),
-// sends it, and records the outcome: succeeded, retry later with backoff, or failed for good.
+// The durable delivery queue (table webhook_deliveries): one queue per endpoint, in one table. A
+// delivery is enqueued in the transaction of its event (outbox.ts) and claimed by a worker
+// (claim.ts); here its attempts are recorded — succeeded, retry later with backoff, or failed for
+// good — and it is read for the API and the metrics.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { WebhookDeliveryRow } from './tables.js';
 import { UNCLAIMED } from './outbox.js';
 
 type Db = Kysely<Database>;
-
-/** How long a claimed delivery belongs to its worker (longer than the 10 s send timeout). */
-const CLAIM_MS = 60_000;
-
-/**
- * Claims up to `limit` due deliveries for this worker. Each claim is a conditional UPDATE, so of
- * two workers (or replicas) racing for a delivery exactly one gets it.
- */
-export async function claimDue(db: Db, now: Date, limit: number): Promise<WebhookDeliveryRow[]> {
-  const at = now.toISOString();
-  const due = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'claimed_until'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', at)
-    .where('claimed_until', '<', at)
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
-  const until = new Date(now.getTime() + CLAIM_MS).toISOString();
-  const claimed: WebhookDeliveryRow[] = [];
-  for (const candidate of due) {
-    const result = await db
-      .updateTable('webhook_deliveries')
-      .set({ claimed_until: until })
-      .where('id', '=', candidate.id)
-      .where('status', '=', 'pending')
-      .where('claimed_until', '=', candidate.claimed_until)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) continue;
-    const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', candidate.id).executeTakeFirst();
-    if (row) claimed.push(row);
-  }
-  return claimed;
-}
 
 interface AttemptOutcome {
   at: Date;

@@ -1,21 +1,29 @@
-// The delivery worker: a timer loop inside `finance serve` (and each replica) that claims due
-// deliveries from the queue, sends them signed, and records the outcome. `tick()` runs one round
-// (tests call it with a manual clock); `stop()` ends the loop after the round in progress.
+// The delivery worker: a loop inside `finance serve` (and each replica) that claims due deliveries
+// from the queue, sends them signed, and records the outcome. Every endpoint has slots of its own: at
+// most 8 of its deliveries in flight (1 while its last attempt here failed, until one succeeds), 100
+// in all, and an attempt ends after 10 s. A round claims into free slots only, round-robin across
+// endpoints, and does not wait for the sends it starts; a send that ends frees its slot and starts the
+// next round. So an endpoint that fails, hangs or is slow holds its own slots, never another's.
+// `tick()` runs one round and waits for its sends (tests call it with a manual clock); `stop()` ends
+// the loop.
 import { failureLog } from '../../lib/failure-log.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WebhookDeliveryRow } from './tables.js';
-import { findEvent, presentEvent, purgeEvents } from '../events/public.js';
-import { claimDue, recordAttempt } from './queue.js';
-import { nextAttemptAt } from './backoff.js';
-import { findEndpointById, markEndpointFailing, markEndpointHealthy, signingSecrets } from './store.js';
-import { signatureHeaders } from './sign.js';
-import { urlShapeProblem, type Resolve } from './url-policy.js';
+import { purgeEvents } from '../events/public.js';
+import { claimDue } from './claim.js';
+import { attempter } from './attempt.js';
+import type { Resolve } from './url-policy.js';
 import { pinnedFetch } from './pinned-fetch.js';
 
-const SEND_TIMEOUT_MS = 10_000;
-const BATCH = 20;
+/** Deliveries of one endpoint in flight at once; of an endpoint whose last attempt failed. */
+const PER_ENDPOINT = 8;
+const PER_FAILING_ENDPOINT = 1;
+/** Deliveries in flight at once, all endpoints together. */
+const IN_FLIGHT = 100;
+/** How long a stopping worker lets its sends finish before it abandons them. */
+const STOP_GRACE_MS = 1_000;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 const CHORES_EVERY_MS = 60 * 1000;
 
@@ -47,66 +55,44 @@ export interface DeliveryWorker {
 export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const { db, clock, logger, allowPrivate, intervalMs = 250, random = Math.random, wallClock = systemClock } = options;
   const sender = pinnedFetch({ allowPrivate, resolve: options.resolve });
+  const attempt = attempter({ db, clock, wallClock, logger, allowPrivate, sender, random });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  /** A send ended while a round was running: run the next one at once. */
+  let again = false;
   let stopped = true;
   let lastPurge = 0;
   let lastChores = Number.NEGATIVE_INFINITY;
+  /** Sends in flight, and how many of them each endpoint has. */
+  const sends = new Set<Promise<void>>();
+  const inFlight = new Map<string, number>();
+  /** Endpoints whose last attempt by this worker failed (a hint for the slots, kept by each worker). */
+  const failing = new Set<string>();
+  /** Aborted when a stopping worker abandons its sends. */
+  let halt = new AbortController();
 
-  async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
-    const endpoint = await findEndpointById(db, delivery.endpoint_id);
-    const event = await findEvent(db, delivery.event_id);
-    if (!endpoint || !event) return;
-    if (endpoint.status !== 'enabled') {
-      await recordAttempt(db, delivery, {
-        at: clock.now(),
-        statusCode: null,
-        error: 'the endpoint is disabled',
-        durationMs: 0,
-        succeeded: false,
-        retryAt: null,
+  const room = (endpointId: string) =>
+    (failing.has(endpointId) ? PER_FAILING_ENDPOINT : PER_ENDPOINT) - (inFlight.get(endpointId) ?? 0);
+
+  /** Sends a claimed delivery in one of its endpoint's slots; the slot, once free, starts a round. */
+  function send(delivery: WebhookDeliveryRow): Promise<void> {
+    const endpointId = delivery.endpoint_id;
+    inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+    const sent: Promise<void> = attempt(delivery, halt.signal)
+      .then((result) => {
+        if (result === 'sent') failing.delete(endpointId);
+        else if (result === 'failed') failing.add(endpointId);
+      })
+      .catch((err: unknown) => logger.error({ err, deliveryId: delivery.id }, 'webhook delivery failed'))
+      .finally(() => {
+        const left = (inFlight.get(endpointId) ?? 1) - 1;
+        if (left > 0) inFlight.set(endpointId, left);
+        else inFlight.delete(endpointId);
+        sends.delete(sent);
+        wake();
       });
-      return;
-    }
-    const startedAt = clock.now();
-    const began = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    // The address written in the URL now; a name's addresses when the connection resolves it.
-    const problem = urlShapeProblem(endpoint.url, allowPrivate);
-    if (problem) {
-      error = problem;
-    } else {
-      const body = JSON.stringify(presentEvent(event));
-      try {
-        const res = await sender.send(endpoint.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'CompanyFinance-Webhooks/1.0',
-            ...signatureHeaders(delivery.id, wallClock.now(), body, signingSecrets(endpoint, startedAt)),
-          },
-          body,
-          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        });
-        statusCode = res.status;
-        await res.body?.cancel().catch(() => undefined);
-        if (res.status < 200 || res.status > 299) error = `the endpoint answered ${res.status}`;
-      } catch (err) {
-        error =
-          err instanceof Error && err.name === 'TimeoutError'
-            ? 'no answer within 10 s'
-            : `could not connect: ${((err as Error).cause as Error | undefined)?.message ?? (err as Error).message}`;
-      }
-    }
-    const durationMs = Math.round(performance.now() - began);
-    const now = clock.now();
-    const succeeded = error === null;
-    const retryAt = succeeded ? null : nextAttemptAt(delivery.created_at, delivery.attempts + 1, now, random);
-    await recordAttempt(db, delivery, { at: startedAt, statusCode, error, durationMs, succeeded, retryAt });
-    if (succeeded) await markEndpointHealthy(db, endpoint.id);
-    else if (await markEndpointFailing(db, endpoint.id, now))
-      logger.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 3 days of failures');
+    sends.add(sent);
+    return sent;
   }
 
   async function purge(): Promise<void> {
@@ -123,26 +109,42 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     for (const chore of options.housekeeping ?? []) await chore(now);
   }
 
-  async function tick(): Promise<number> {
+  /** Claims what is due into the free slots and starts sending it; the sends started. */
+  async function round(): Promise<Promise<void>[]> {
     await chores();
-    const due = await claimDue(db, clock.now(), BATCH);
-    await Promise.all(
-      due.map((d) =>
-        deliver(d).catch((err: unknown) => logger.error({ err, deliveryId: d.id }, 'webhook delivery failed')),
-      ),
-    );
+    const due = await claimDue(db, clock.now(), IN_FLIGHT - sends.size, room);
+    const started = due.map(send);
     await purge();
-    return due.length;
+    return started;
+  }
+
+  async function tick(): Promise<number> {
+    const started = await round();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  const schedule = (ms: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(loop, ms);
+  };
+  /** A slot was freed: the next round need not wait for the timer. */
+  function wake(): void {
+    if (stopped) return;
+    if (running !== undefined) again = true;
+    else schedule(0);
   }
 
   // A database outage fails every round: logged when it starts, every 10 s while it lasts, and when it ends.
   const rounds = failureLog(logger, 'webhook worker round');
-  const loop = () => {
+  function loop(): void {
+    timer = undefined;
     if (stopped) return;
-    running = tick()
-      .then((count) => {
+    again = false;
+    running = round()
+      .then((started) => {
         rounds.succeeded();
-        return count;
+        return started.length;
       })
       .catch((err: unknown) => {
         if (!stopped) rounds.failed(err);
@@ -150,21 +152,33 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       })
       .then((count) => {
         running = undefined;
-        if (!stopped) timer = setTimeout(loop, count === BATCH ? 0 : intervalMs);
+        // Something claimed: more may be due. Otherwise the timer, or a slot freed before it.
+        if (!stopped) schedule(count > 0 || again ? 0 : intervalMs);
       });
-  };
+  }
 
   return {
     tick,
     start() {
       if (!stopped) return;
       stopped = false;
-      timer = setTimeout(loop, 0);
+      schedule(0);
     },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      // Sends in flight get a moment to end; the ones still waiting for an answer are then abandoned
+      // and their deliveries released, for any worker to send at once rather than when the claim lapses.
+      if (sends.size > 0) {
+        await Promise.race([
+          Promise.allSettled([...sends]),
+          new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref()),
+        ]);
+        halt.abort();
+        await Promise.allSettled([...sends]);
+        halt = new AbortController();
+      }
       await sender.close();
     },
   };

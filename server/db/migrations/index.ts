@@ -29,6 +29,7 @@ import * as m0031 from './0031_ingest_event_cursor.js';
 import * as m0032 from './0032_search_signatures.js';
 import * as m0033 from './0033_search_signatures_postgres.js';
 import * as m0034 from './0034_idempotency_outcomes.js';
+import * as m0035 from './0035_webhook_queues.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0032_search_signatures': m0032,
   '0033_search_signatures_postgres': m0033,
   '0034_idempotency_outcomes': m0034,
+  '0035_webhook_queues': m0035,
 };
