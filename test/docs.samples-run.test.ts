@@ -67,6 +67,33 @@ function statusReportingCurl(): string {
 }
 
 describe('docs samples against a fresh sandbox', () => {
+  it("when the sandbox starts, then the demo company's example webhook endpoint keeps its deliveries but is disabled: nothing is sent to its address", async () => {
+    const { access_token: token } = (await (
+      await fetch(`${baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    const get = async (path: string) =>
+      (await (await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        items: Array<Record<string, unknown>>;
+      };
+    const [endpoint, ...others] = (await get('/webhooks/v1/endpoints')).items;
+    expect(others).toEqual([]);
+    expect(endpoint).toMatchObject({ url: 'https://erp.demo-comercio.com.br/hooks/finance', status: 'disabled' });
+    const deliveries = (await get(`/webhooks/v1/endpoints/${String(endpoint!.id)}/deliveries`)).items;
+    expect(deliveries.length).toBeGreaterThan(0);
+    // Pending until the worker's next round gives them up; never an attempt at the address.
+    for (const delivery of deliveries)
+      if (delivery.status === 'pending') expect(delivery.attempts).toBe(0);
+      else expect(delivery).toMatchObject({ status: 'failed', error: 'the endpoint is disabled' });
+  });
+
   it('when every curl sample of the served page is run as pasted, then every answer is 2xx (the card page its 308)', async () => {
     const samples = curlSamples(page);
     expect(samples.length).toBeGreaterThan(60);

@@ -1,5 +1,5 @@
 // The demo company's resources beyond its seeded statements and directory — a webhook endpoint with
-// a delivery, two unused categories, a virtual card with a purchase, a pending invite, an uploaded
+// deliveries (disabled: its address is an example), two unused categories, a virtual card with a purchase, a pending invite, an uploaded
 // attachment — made through the API itself, by an app on a loopback port for the moment: they are
 // what an integrator's own calls make, events included, and the docs' samples for those operations
 // run against them (server/sandbox/docs-demo.ts).
@@ -53,10 +53,10 @@ async function tokenFor(baseUrl: string, client: { clientId: string; clientSecre
 
 /** The calls, in order: the endpoint first, so the card's events have somewhere to be delivered. */
 async function makeFixtures(call: Call, baseUrl: string, config: Config): Promise<void> {
-  await call('POST', '/webhooks/v1/endpoints', {
+  const endpoint = await call('POST', '/webhooks/v1/endpoints', {
     url: 'https://erp.demo-comercio.com.br/hooks/finance',
     enabledEvents: ['*'],
-    description: 'Demo ERP (an example address: point it at yours with PATCH)',
+    description: 'Demo ERP (an example address: PATCH it with yours and status enabled)',
   });
 
   // Two categories of the company's own with nothing linked yet (the batch delete's sample removes them).
@@ -95,7 +95,16 @@ async function makeFixtures(call: Call, baseUrl: string, config: Config): Promis
   }
 
   // A card only where the simulated issuer is the server's own (not in production: `seed --demo` there).
-  if (!config.vcnEnabled || config.cardIssuer !== 'simulated') return;
+  if (config.vcnEnabled && config.cardIssuer === 'simulated') await demoCard(call, config);
+
+  // The address is only an example: the endpoint keeps the deliveries the calls above made (the docs'
+  // samples read and resend one) but is left disabled, so nothing is sent to an address the company
+  // never gave, until someone points it at theirs and enables it.
+  await call('PATCH', `/webhooks/v1/endpoints/${String(endpoint.id)}`, { status: 'disabled' });
+}
+
+/** A card with one purchase. */
+async function demoCard(call: Call, config: Config): Promise<void> {
   const card = await call('POST', '/credit-cards/v1/vcns', {
     type: 'CUSTOM',
     limit: { value: 5000, currency: 'BRL' },

@@ -79,7 +79,8 @@ export async function demoIds(db: Db, now: Date): Promise<DemoIds> {
           .selectFrom('webhook_endpoints')
           .select('id')
           .where('company_id', '=', c)
-          .where('status', '=', 'enabled')
+          // An enabled one first; the demo company's own is disabled until someone gives it an address.
+          .orderBy('status', 'desc')
           .orderBy('id')
           .limit(1),
       ),
