@@ -17,7 +17,7 @@ import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../server/db/store.js';
+import { isPostgresUrl, openStore } from '../server/db/store.js';
 import { prepareDatabase } from './bench-http/setup.js';
 import { buildServer } from './bench-http/compiled.js';
 
@@ -187,6 +187,8 @@ async function main() {
   const env = {
     ...process.env,
     NODE_ENV: 'development',
+    // `--db postgres://…`: the sandbox there only on purpose.
+    ...(isPostgresUrl(file) ? { SANDBOX: 'true' } : {}),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     WEBHOOKS_ALLOW_PRIVATE: 'true',

@@ -7,8 +7,9 @@
 // Hand-written rather than envalid or zod: the checks are a dozen small functions the Config already
 // needed (TRUST_PROXY's forms, 32-byte hex keys), and the documentation columns (production
 // default, secret) are not something those libraries carry.
+import { distance } from 'fastest-levenshtein';
 import ipaddr from 'ipaddr.js';
-import { locationProblem, withoutPassword } from './db/location.js';
+import { isPostgresUrl, locationProblem, withoutPassword } from './db/location.js';
 
 type SettingGroup = 'server' | 'secrets' | 'database' | 'operations' | 'cli';
 
@@ -81,13 +82,49 @@ export const SERVER_SECRETS = [
 
 const sandboxSecret = 'generated once, kept in the database';
 
+/** NODE_ENV's values: `production`, or the sandbox (`development`, `test`, unset: what tools set themselves). */
+const MODES = ['production', 'development', 'test'];
+
+/**
+ * NODE_ENV decides production or the sandbox, so a value that is neither is refused rather than read
+ * as the sandbox: `prodution`, `Production` or `production ` would otherwise seed demo data, print a
+ * client secret and open the test helpers on the store production named.
+ */
+function modeError(value: string): string | undefined {
+  if (MODES.includes(value)) return undefined;
+  const near = value.trim().toLowerCase();
+  const likely =
+    MODES.find((mode) => mode === near) ??
+    MODES.find((mode) => near.length >= 3 && (mode.startsWith(near) || near.startsWith(mode))) ??
+    MODES.find((mode) => distance(mode, near) <= 2);
+  return `must be production (or development, test or unset: the sandbox)${likely ? `; did you mean ${likely}?` : ''}`;
+}
+
+/** SANDBOX: says the sandbox is meant, which a PostgreSQL store needs; production is not the sandbox. */
+function sandboxError(value: string, env: NodeJS.ProcessEnv): string | undefined {
+  const production = env.NODE_ENV === 'production';
+  if (value === 'true' && production) return 'true is the sandbox, refused with NODE_ENV=production';
+  if (value === 'false' && !production)
+    return 'false does not make production: set NODE_ENV=production (outside it, SANDBOX is true or unset)';
+  return bool(value);
+}
+
 const SETTINGS: readonly Setting[] = [
   {
     name: 'NODE_ENV',
     group: 'server',
-    type: '`production` or other',
+    type: '`production`, `development` or `test`',
     description:
-      '`production`: no demo data, the server secrets required, JSON logs only, no sandbox helpers, no simulated card issuer.',
+      '`production`: no demo data, the server secrets required, JSON logs only, no sandbox helpers, no simulated card issuer. `development`, `test` or unset: the sandbox. Any other value (other case, spaces) is refused.',
+    check: modeError,
+  },
+  {
+    name: 'SANDBOX',
+    group: 'server',
+    type: 'boolean',
+    description:
+      '`true`: the sandbox on purpose. `finance serve` needs it on PostgreSQL, where the sandbox would otherwise seed an empty database with a demo company, print its client secret and open the test helpers, the simulated card issuer and `/metrics`. `true` is refused with `NODE_ENV=production`, `false` without it (it does not make production).',
+    check: sandboxError,
   },
   {
     name: 'PORT',
@@ -526,7 +563,18 @@ export function settingsProblems(env: NodeJS.ProcessEnv, { required = true } = {
     const shown = shownValue(setting, value);
     problems.push(`${setting.name}: ${problem}${shown === undefined ? '' : ` (got ${JSON.stringify(shown)})`}`);
   }
-  if (env.NODE_ENV !== 'production' || !required) return problems;
+  if (!required) return problems;
+  if (env.NODE_ENV !== 'production') {
+    const location = given(env, 'DATABASE_URL');
+    const mode = given(env, 'NODE_ENV');
+    // A NODE_ENV that is no mode is named above; which mode was meant is not known.
+    const sandbox = mode === undefined || MODES.includes(mode);
+    if (sandbox && location && isPostgresUrl(location) && env.SANDBOX !== 'true')
+      problems.push(
+        `DATABASE_URL: the sandbox (NODE_ENV ${mode ? `is ${mode}` : 'unset'}) runs on PostgreSQL only with SANDBOX=true: it seeds an empty database with demo data and prints its client secret; set NODE_ENV=production for production`,
+      );
+    return problems;
+  }
   if (given(env, 'DATABASE_URL') === undefined)
     problems.push(
       'DATABASE_URL: NODE_ENV=production needs the store named on purpose: a postgres://user:password@host:5432/database URL, or a SQLite file path given as DATABASE_URL or --db',
@@ -540,6 +588,10 @@ export function settingsProblems(env: NodeJS.ProcessEnv, { required = true } = {
     );
   return problems;
 }
+
+/** A NODE_ENV that is no mode, named as settingsProblems names it: refused by every command that opens a store. */
+export const modeProblem = (env: NodeJS.ProcessEnv): string | undefined =>
+  settingsProblems({ NODE_ENV: env.NODE_ENV }, { required: false })[0];
 
 /** Throws a SettingsError naming every bad value (see settingsProblems). */
 export function checkSettings(env: NodeJS.ProcessEnv, options: { required?: boolean } = {}): void {

@@ -6,7 +6,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from './support/database.js';
+import { freshDatabase, sandboxEnv } from './support/database.js';
 import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ async function serving(args: string[], env: NodeJS.ProcessEnv = {}) {
     'node',
     ['bin/finance.js', 'serve', '--db', dbPath, '--port', String(port), ...args],
     {
-      env: { ...process.env, LOG_LEVEL: 'silent', HOST: '', ...env },
+      env: { ...process.env, LOG_LEVEL: 'silent', HOST: '', ...sandboxEnv(dbPath), ...env },
     },
   );
   let out = '';
@@ -60,6 +60,11 @@ describe('finance serve --host', () => {
     try {
       expect(await health('127.0.0.1', port)).toBe(200);
       expect(banner).toContain('this machine only');
+      // The company the command line made is not the sandbox's: no demo data, and the start says so.
+      expect(banner).toMatch(
+        /the sandbox adds no demo data to a database holding companies it did not create \([^)]*Host Ltda\)/,
+      );
+      expect(banner).not.toContain('Demo company:');
       if (external) expect(await health(external, port)).toBe('ECONNREFUSED');
     } finally {
       await stop();

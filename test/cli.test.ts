@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
 import { financeInProcess, finance as runFinance } from './support/cli.js';
-import { freshDatabase } from './support/database.js';
+import { freshDatabase, sandboxEnv } from './support/database.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-cli-'));
@@ -303,9 +303,11 @@ describe('finance serve', () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const start = () => {
       const child = spawn('node', ['bin/finance.js', 'serve', '--db', fresh, '--port', String(port)], {
-        env: { ...process.env, LOG_LEVEL: 'silent' },
+        env: { ...process.env, LOG_LEVEL: 'silent', ...sandboxEnv(fresh) },
       });
       let out = '';
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const ready = new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString();
@@ -313,7 +315,7 @@ describe('finance serve', () => {
         });
         child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
       });
-      return { child, ready };
+      return { child, ready, stderr: () => err };
     };
     const first = start();
     const banner = await first.ready;
@@ -344,6 +346,8 @@ describe('finance serve', () => {
     const second = start();
     const banner2 = await second.ready;
     expect(banner2).toContain('already has companies');
+    // The demo company is the sandbox's own: nothing to warn about.
+    expect(second.stderr()).not.toContain('did not create');
     const companyId = /Demo company:\s+(\S+)/.exec(banner)?.[1];
     expect(banner2).toContain(`npx finance client create --db ${fresh} --company ${companyId} --scopes `);
     const again = await fetch(`http://127.0.0.1:${port}/statements/v1/banking?limit=5`, {

@@ -1,9 +1,13 @@
 // An operator's small mistakes are refused or named, never absorbed: the store chosen on purpose,
+// production or the sandbox chosen on purpose (NODE_ENV one of its values, SANDBOX=true on PostgreSQL),
 // every bad setting named at once (with the likely name of a misspelled one), `finance config` as a
 // deploy gate, links naming the host each request came to, refusals logged with who and from where,
 // and VCN issuance without an issuer answered 503 before anything else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -12,6 +16,7 @@ import { unknownSettings } from '../server/settings-typos.js';
 import { locationProblem, withoutPassword } from '../server/db/location.js';
 import { createLogger } from '../server/http/pipeline/logger.js';
 import { productionSecrets } from './support/processes.js';
+import { financeInProcess } from './support/cli.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { expectVcnError, hotelRequest } from './support/factories/vcn.js';
 
@@ -60,6 +65,54 @@ describe('the store chosen on purpose', () => {
     expect(results[1]!.output).toContain('unknown scheme postgress://');
     expect(results[2]!.output).toContain('names no database');
   }, 60_000);
+});
+
+describe('production or the sandbox, chosen on purpose', () => {
+  it('when NODE_ENV is misspelled, in another case or with a space, then config --check, serve and client create refuse it naming production', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finance-mode-'));
+    const db = join(dir, 'finance.sqlite');
+    try {
+      for (const mode of ['prodution', 'Production', 'prod', 'production ']) {
+        const env = { NODE_ENV: mode, DATABASE_URL: db };
+        const check = await financeInProcess(['config', '--check'], env);
+        expect(check.code).toBe(1);
+        expect(check.stdout).toContain(
+          `NODE_ENV: must be production (or development, test or unset: the sandbox); did you mean production? (got ${JSON.stringify(mode)})`,
+        );
+        expect(check.stdout).not.toContain('configuration ok');
+        const serve = await financeInProcess(['serve', '--port', '0'], env);
+        expect(serve.code).toBe(1);
+        expect(serve.stderr).toContain('NODE_ENV: must be production');
+        const client = await financeInProcess(['client', 'create', '--company', 'x', '--scopes', 'users:read'], env);
+        expect(client.stderr).toContain('NODE_ENV: must be production');
+      }
+      // Nothing was opened, so nothing was created or seeded.
+      expect(existsSync(db)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the sandbox is started on PostgreSQL without SANDBOX=true, or production with it, then serve refuses saying what to set', async () => {
+    const url = 'postgres://finance@127.0.0.1:9/finance';
+    const sandbox = await financeInProcess(['serve', '--db', url, '--port', '0'], { NODE_ENV: 'development' });
+    expect(sandbox.code).toBe(1);
+    expect(sandbox.stderr).toContain(
+      'DATABASE_URL: the sandbox (NODE_ENV is development) runs on PostgreSQL only with SANDBOX=true',
+    );
+    expect(sandbox.stderr).toContain('set NODE_ENV=production for production');
+    const gate = await financeInProcess(['config', '--check'], { NODE_ENV: 'test', DATABASE_URL: url });
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain('runs on PostgreSQL only with SANDBOX=true');
+    const both = await financeInProcess(['config', '--check'], {
+      ...productionSecrets(),
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      SANDBOX: 'true',
+    });
+    expect(both.code).toBe(1);
+    expect(both.stdout).toContain('SANDBOX: true is the sandbox, refused with NODE_ENV=production');
+  });
 });
 
 describe('every setting error at once', () => {

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../server/db/store.js';
-import { freshDatabase, onPostgres } from './support/database.js';
+import { freshDatabase, onPostgres, sandboxEnv } from './support/database.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'finance-durability-'));
@@ -17,11 +17,11 @@ let dbPath: string;
 beforeAll(async () => {
   dbPath = await freshDatabase(dir);
 });
-const env = { ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' };
+const env = () => ({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...sandboxEnv(dbPath) });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function serve(port: number): Promise<ChildProcess> {
-  const child = spawn('node', ['bin/finance.js', 'serve', '--db', dbPath, '--port', String(port)], { env });
+  const child = spawn('node', ['bin/finance.js', 'serve', '--db', dbPath, '--port', String(port)], { env: env() });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -38,14 +38,14 @@ describe('kill -9 under concurrent writes', () => {
     const company = JSON.parse(
       (
         await run('node', ['bin/finance.js', 'company', 'create', '--name', 'Duravel Ltda', '--db', dbPath, '--json'], {
-          env,
+          env: env(),
         })
       ).stdout,
     ) as { companyId: string; clientId: string; clientSecret: string };
     await run(
       'node',
       ['bin/finance.js', 'seed', '--company', company.companyId, '--transactions', '50', '--db', dbPath, '--json'],
-      { env },
+      { env: env() },
     );
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const base = `http://127.0.0.1:${port}`;

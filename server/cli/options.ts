@@ -2,9 +2,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ALL_SCOPES } from '../areas/auth/store.js';
 import { isTimeZone } from '../lib/time-zone.js';
-import type { Db } from '../db/database.js';
+import { requireSchema, SchemaBehindError, type Db } from '../db/database.js';
 import { openStore, StoreMissingError } from '../db/store.js';
 import { describeLocation } from '../db/location.js';
+import { modeProblem } from '../settings.js';
 
 const DEFAULT_DB = './data/finance.sqlite';
 
@@ -15,7 +16,8 @@ const defaultDb = (env: NodeJS.ProcessEnv = process.env) => env.DATABASE_URL || 
  * `--db`, defaulting to `$DATABASE_URL`. `--help` shows that default without its password. With
  * NODE_ENV=production the store is never chosen by default: without `--db` or `DATABASE_URL` the
  * command refuses to run rather than open ./data/finance.sqlite (`checksSettings`: the command
- * names it itself, with the other settings' problems).
+ * names it itself, with the other settings' problems). A NODE_ENV that is no mode is refused too:
+ * it decides what a command does (the scopes a new client gets, the log's format).
  */
 export const withDb = (command: Command, { checksSettings = false } = {}) =>
   command
@@ -26,7 +28,9 @@ export const withDb = (command: Command, { checksSettings = false } = {}) =>
       ).default(defaultDb(), describeLocation(defaultDb())),
     )
     .hook('preAction', (cmd) => {
-      // `serve` names this among every other setting error (settingsProblems).
+      // `serve` names these among every other setting error (settingsProblems).
+      const mode = checksSettings ? undefined : modeProblem(process.env);
+      if (mode) throw new Error(mode);
       if (
         !checksSettings &&
         process.env.NODE_ENV === 'production' &&
@@ -40,17 +44,30 @@ export const withDb = (command: Command, { checksSettings = false } = {}) =>
 
 /**
  * Opens the database, runs `work`, and always closes it. The file must exist unless `create` is
- * set (only `company create` makes a new database; a mistyped `--db` must not silently make one).
- * A PostgreSQL database is never created here: connecting to a missing one fails by itself.
+ * set (only `company create` and `seed --demo` make a new database, given the latest schema; a
+ * mistyped `--db` must not silently make one). A PostgreSQL database is never created here:
+ * connecting to a missing one fails by itself. Only `finance migrate` changes the schema: a store
+ * behind this build is refused, naming the pending migrations (`anySchema`: opened as it is).
  */
-export async function usingDb<T>(path: string, work: (db: Db) => Promise<T>, { create = false } = {}): Promise<T> {
-  const store = await openStore(path, { mustExist: !create }).catch((err: unknown) => {
+export async function usingDb<T>(
+  path: string,
+  work: (db: Db) => Promise<T>,
+  { create = false, anySchema = false } = {},
+): Promise<T> {
+  const store = await openStore(path, { mustExist: !create, migrate: false }).catch((err: unknown) => {
     if (!(err instanceof StoreMissingError)) throw err;
     throw new Error(
       `no database at ${path}. Pass the --db that \`finance serve\` uses, or create one with \`finance company create --db ${path} --name <name>\``,
     );
   });
   try {
+    if (!anySchema)
+      await requireSchema(store.db, { createNew: create }).catch((err: unknown) => {
+        if (!(err instanceof SchemaBehindError)) throw err;
+        throw new Error(
+          `${describeLocation(path)} needs migrating (${err.message}); run \`finance migrate\` with the same --db first: this command does not change the schema`,
+        );
+      });
     return await work(store.db);
   } finally {
     await store.close();

@@ -2,7 +2,8 @@
 // config, secrets, mcp, mark-restored), built fresh on each call with the command being run only: `main.ts` parses the
 // process's arguments with it, and the test suite runs commands in its own process with it where a separate process
 // proves nothing.
-// Every command but `serve`, `migrate` and `company create` needs an existing `--db`.
+// Every command but `serve`, `company create` and `seed --demo` needs an existing `--db`; only `migrate` and `serve`
+// change its schema.
 import { Command, type CommanderError } from 'commander';
 
 /**

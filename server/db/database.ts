@@ -13,13 +13,8 @@ export interface Database {}
 
 export type Db = Kysely<Database>;
 
-/**
- * Runs every pending migration. Safe to run from several processes at once (the migrator locks).
- * Migrations a newer build ran are logged and left alone, unless one is marked as breaking older
- * builds (migration-status.ts): then this build refuses the database. `known`: this build's list.
- */
-export async function migrate(db: Db, known: Record<string, Migration> = migrations): Promise<void> {
-  const status = await migrationStatus(db as never, known);
+/** Refuses a database a newer build migrated with changes this build cannot run on; names the ones it does not know. */
+function acceptNewer(status: Awaited<ReturnType<typeof migrationStatus>>): void {
   if (status.breaking.length > 0) {
     throw new Error(
       `The database was migrated by a newer build with changes older builds cannot run on (${status.breaking.join(', ')}); deploy that build or newer`,
@@ -30,6 +25,17 @@ export async function migrate(db: Db, known: Record<string, Migration> = migrati
       `the database has migrations this build does not know (run by a newer build): ${status.unknown.join(', ')}; they only add to the schema, starting anyway`,
     );
   }
+}
+
+/**
+ * Runs every pending migration; the names of those this call ran. Safe to run from several processes
+ * at once (the migrator locks). Migrations a newer build ran are logged and left alone, unless one is
+ * marked as breaking older builds (migration-status.ts): then this build refuses the database.
+ * `known`: this build's list.
+ */
+export async function migrate(db: Db, known: Record<string, Migration> = migrations): Promise<string[]> {
+  const status = await migrationStatus(db as never, known);
+  acceptNewer(status);
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.
   const migrator = new Migrator({
     db,
@@ -43,4 +49,27 @@ export async function migrate(db: Db, known: Record<string, Migration> = migrati
       `Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** A store with migrations of this build it has not run, opened by what does not migrate. */
+export class SchemaBehindError extends Error {
+  constructor(readonly pending: string[]) {
+    super(`${pending.length} migration(s) of this build not run: ${pending.join(', ')}`);
+    this.name = 'SchemaBehindError';
+  }
+}
+
+/**
+ * For what opens a store without migrating it (the `finance` commands but `migrate` and `serve`): a
+ * store behind this build is refused (SchemaBehindError), so a command run with a newer build never
+ * changes the schema of a store its servers run on. A new store (no migration run on it) is given the
+ * schema when `createNew` says the command makes one (`company create`, `seed --demo`).
+ */
+export async function requireSchema(db: Db, { createNew = false } = {}): Promise<void> {
+  const status = await migrationStatus(db as never, migrations);
+  acceptNewer(status);
+  if (status.pending.length === 0) return;
+  if (createNew && status.applied.length === 0 && status.unknown.length === 0) await migrate(db);
+  else throw new SchemaBehindError(status.pending);
 }

@@ -8,9 +8,13 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { openStore } from '../../server/db/store.js';
+import { isPostgresUrl, openStore } from '../../server/db/store.js';
 
 export const onPostgres = process.env.TEST_DATABASE === 'postgres';
+
+/** What a sandbox `finance serve` on `location` needs in its environment: on PostgreSQL, SANDBOX=true. */
+export const sandboxEnv = (location: string): Record<string, string> =>
+  isPostgresUrl(location) ? { SANDBOX: 'true' } : {};
 
 /** The server-level URL tests create their databases through. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -10,6 +10,7 @@ import { ALL_SCOPES, createClient as createApiClient, createCompany } from '../.
 import { quickHash } from './secrets.js';
 import { apiFor, type Api } from './server.js';
 import { SERVER_SECRETS } from '../../server/settings.js';
+import { sandboxEnv } from './database.js';
 
 export { apiFor };
 
@@ -61,7 +62,14 @@ export async function startServerProcess(
     String(port),
     ...(options.workers ? ['--workers', String(options.workers)] : []),
   ];
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...options.env };
+  const sandbox = options.env?.NODE_ENV === 'production' ? {} : sandboxEnv(location);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...sandbox,
+    ...options.env,
+  };
   const child = spawn('node', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -13,7 +13,8 @@ export function register(program: Command): void {
         const copy = await backupStore(opts.db, opts.out);
         // The copy starts a history of its own: served in the live store's place, it refuses the
         // cursors and statement ETags the live store issued (410 / 200), however far it moves.
-        const history = await usingDb(opts.out, (db) => beginNewHistory(db, new Date()));
+        // The copy is opened as it is: migrating it would make it differ from the store it copies.
+        const history = await usingDb(opts.out, (db) => beginNewHistory(db, new Date()), { anySchema: true });
         output(Boolean(opts.json), { ...copy, history });
       } catch (err) {
         if (!(err instanceof BackupByOwnToolsError)) throw err;
