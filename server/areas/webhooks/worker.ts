@@ -80,8 +80,9 @@ export function createDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
     const sent: Promise<void> = attempt(delivery, halt.signal)
       .then((result) => {
-        if (result === 'sent') failing.delete(endpointId);
-        else if (result === 'failed') failing.add(endpointId);
+        if (result === 'failed') failing.add(endpointId);
+        // Sent, or nothing to send (a disabled or deleted endpoint): not failing, and not kept.
+        else if (result !== 'abandoned') failing.delete(endpointId);
       })
       .catch((err: unknown) => logger.error({ err, deliveryId: delivery.id }, 'webhook delivery failed'))
       .finally(() => {
