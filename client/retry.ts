@@ -7,6 +7,7 @@
 //  - a 429 for every operation: the rate limiter refuses the request before anything runs;
 //  - a 409 with Retry-After on a retryable write: its Idempotency-Key is held by an earlier attempt
 //    still running (a retry after a lost answer arrived first); the wait ends in that attempt's answer.
+//    (A virtual card being issued for the same booking key, or changed, says the same: it ends soon.)
 // The wait is what the server asks: `Retry-After`, else the `t` of a used-up `RateLimit` quota, else
 // the backoff; an ask longer than `maxDelayMs` is not waited for (the answer is returned).
 // A POST (or PATCH) without a key and outside the list is sent once: a lost answer might hide a done write.

@@ -1315,14 +1315,14 @@ export interface paths {
          *     within its window) holds the key, a new issue gets 409 `vcn-already-exists` naming that card,
          *     and nothing is issued: retrying after a timeout never yields two live cards for one booking.
          *     Once the holder is expired or cancelled, a new issue replaces it. A 503 holds no key, so it
-         *     can be retried as is.
+         *     can be retried as is, after its `Retry-After`.
          *
          *     **Concurrent issues of one key.** While a card for the key is being issued (the processor
          *     has not answered yet), another issue with the same key also gets 409 `vcn-already-exists`,
          *     with a message such as "A virtual card for reservationId RSV-2026-118734 is being issued;
-         *     retry shortly" and no `vcnId`: the first request either answers 201 with the card or 503 and frees the key.
-         *     Retry after a few seconds: you then get the card's 409 naming it, or a new card if the first
-         *     attempt failed. Never two cards for one key.
+         *     retry shortly", `Retry-After: 1` and no `vcnId`: the first request either answers 201 with the card
+         *     or 503 and frees the key. Retry after `Retry-After`: you then get the card's 409 naming it (without
+         *     `Retry-After`: final), or a new card if the first attempt failed. Never two cards for one key.
          *
          *     **Funding.** The card is funded by the company's active funding card for the type and
          *     currency; without one the answer is 400 `active-funding-card-not-found`.
@@ -1376,10 +1376,10 @@ export interface paths {
          *
          *     **One change at a time.** While a change of the card is being applied by the card processor,
          *     another change of the same card gets 409 `vcn-limit-conflict` ("another change … is in
-         *     progress"), with or without `expectedValue`: read the card's limit again and retry. Of
-         *     concurrent top-ups with the same `expectedValue`, exactly one succeeds.
+         *     progress", with `Retry-After: 1`), with or without `expectedValue`: read the card's limit again
+         *     and retry. Of concurrent top-ups with the same `expectedValue`, exactly one succeeds.
          *
-         *     On 503 `vcn-provider-unavailable` nothing changed; retry the same request.
+         *     On 503 `vcn-provider-unavailable` nothing changed; retry the same request after `Retry-After`.
          */
         patch: operations["updateVcn"];
         trace?: never;
@@ -6726,12 +6726,14 @@ export interface components {
         };
         /**
          * @description `vcn-provider-unavailable`: the card issuer did not answer. Nothing was issued or changed and
-         *     no idempotency key is held, so the same request can be retried (with backoff).
+         *     no idempotency key is held, so the same request can be retried after `Retry-After` (5 seconds).
+         *     A server without a card issuer answers it without `Retry-After`: waiting does not help there.
          *     `service-unavailable` (with `Retry-After`): the service was momentarily busy; nothing was
          *     changed, retry after the given seconds.
          */
         VcnServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -6781,9 +6783,12 @@ export interface components {
          *     `vcn-not-updatable`: only `CUSTOM` cards can be updated. `vcn-not-active`: the card is
          *     cancelled or expired. `vcn-limit-conflict`: the ceiling is no longer `limit.expectedValue`,
          *     or another change of the card is in progress; read the card again before deciding.
+         *     Only the two conflicts that end by themselves (a card for the key being issued, another change
+         *     in progress) carry `Retry-After`; the others answer the same to a retry.
          */
         VcnConflict: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];

@@ -71,8 +71,10 @@ describe('createVcn while the issuer is slow', () => {
     const key = body.hotelBooking!.reservationId;
     const { pending } = await slowIssuer(() => post(body));
 
-    const second = expectVcnError(await post(body), 409, 'vcn-already-exists');
+    const busy = await post(body);
+    const second = expectVcnError(busy, 409, 'vcn-already-exists');
     expect(second.message).toBe(`A virtual card for reservationId ${key} is being issued; retry shortly`);
+    expect(busy.response.headers.get('Retry-After')).toBe('1');
     const [reservation] = await rowsFor(key);
     expect(reservation).toMatchObject({ status: 'PENDING', holds_key: 1 });
     expectVcnError(await reveal(reservation!.id), 404, 'vcn-not-found'); // not a card yet
@@ -81,7 +83,10 @@ describe('createVcn while the issuer is slow', () => {
     const first = await pending;
     expect(first.response.status).toBe(201);
     expect(await rowsFor(key)).toEqual([{ id: first.data!.vcnId, status: 'ACTIVE', holds_key: 1 }]);
-    expectVcnError(await post(body), 409, 'vcn-already-exists');
+    // The live card holds the key: a retry answers the same, so no Retry-After.
+    const held = await post(body);
+    expectVcnError(held, 409, 'vcn-already-exists');
+    expect(held.response.headers.get('Retry-After')).toBeNull();
   });
 
   it('when the slow issuer finally fails, then 503, no row is left and the key is free again', async () => {

@@ -54,8 +54,9 @@ describe('updateVcn while the issuer is slow', () => {
     const { pending: first } = await slowTopUp(vcn.vcnId, { limit: { value: 1500, expectedValue: 1000 } });
 
     expectVcnError(await patch(vcn.vcnId, { limit: { value: 1200, expectedValue: 1000 } }), 409, 'vcn-limit-conflict');
-    const other = expectVcnError(await patch(vcn.vcnId, { endDate: '2027-01-20' }), 409, 'vcn-limit-conflict');
-    expect(other.message).toContain('in progress');
+    const busy = await patch(vcn.vcnId, { endDate: '2027-01-20' });
+    expect(expectVcnError(busy, 409, 'vcn-limit-conflict').message).toContain('in progress');
+    expect(busy.response.headers.get('Retry-After')).toBe('1');
     const path = { vcnId: vcn.vcnId };
     expect((await acme.api.GET('/credit-cards/v1/vcns/{vcnId}/reveal', { params: { path } })).response.status).toBe(
       200,
@@ -70,6 +71,10 @@ describe('updateVcn while the issuer is slow', () => {
       change_id: null,
       change_limit_minor: null,
     });
+    // A compare-and-set that lost answers the same to a retry: no Retry-After.
+    const lost = await patch(vcn.vcnId, { limit: { value: 1600, expectedValue: 1000 } });
+    expectVcnError(lost, 409, 'vcn-limit-conflict');
+    expect(lost.response.headers.get('Retry-After')).toBeNull();
     expect((await patch(vcn.vcnId, { limit: { value: 1600, expectedValue: 1500 } })).response.status).toBe(200);
   });
 
@@ -78,7 +83,9 @@ describe('updateVcn while the issuer is slow', () => {
     const body = { limit: { value: 2000, expectedValue: 1000 }, endDate: '2027-02-01' };
     const { pending } = await slowTopUp(vcn.vcnId, body);
     release!({ fail: true });
-    expectVcnError(await pending, 503, 'vcn-provider-unavailable');
+    const failed = await pending;
+    expectVcnError(failed, 503, 'vcn-provider-unavailable');
+    expect(failed.response.headers.get('Retry-After')).toBe('5');
     expect(await stored(vcn.vcnId)).toEqual({
       limit_minor: 100_000,
       end_date: '2027-01-10',

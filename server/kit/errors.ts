@@ -81,6 +81,7 @@ export class VcnError extends Error {
     readonly code: string,
     message: string,
     readonly errors?: FieldProblem[],
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'VcnError';

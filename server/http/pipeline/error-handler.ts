@@ -260,6 +260,7 @@ export function errorHandler(logger: Logger, index: ContractIndex, config: Confi
     }
 
     if (err instanceof VcnError) {
+      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
       sendError(req, res, err.status, {
         error: STATUS_CODES[err.status] ?? 'Error',
         message: err.message,

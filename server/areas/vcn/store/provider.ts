@@ -16,8 +16,23 @@ export const ABANDONED_AFTER_MS = ISSUER_TIMEOUT_MS + 50_000;
 export const isAbandoned = (startedAt: string, now: Date): boolean =>
   now.getTime() - Date.parse(startedAt) > ABANDONED_AFTER_MS;
 
+/**
+ * A card issuer that failed or did not answer is an outage of a partner, not a blip: a retry is
+ * asked for after a few seconds rather than at once (nothing was issued or changed; the key is free).
+ */
+const PROVIDER_RETRY_AFTER_SECONDS = 5;
+
 export const providerUnavailable = () =>
-  new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later');
+  new VcnError(503, 'vcn-provider-unavailable', 'The card provider is unavailable; retry later', undefined, {
+    'Retry-After': String(PROVIDER_RETRY_AFTER_SECONDS),
+  });
+
+/**
+ * The `Retry-After` of a 409 that only says another request is busy with the same card or key (an
+ * issue or a top-up between its reservation and its confirmation): the issuer call it waits on
+ * usually ends within a second, and one that never ends is abandoned after ABANDONED_AFTER_MS.
+ */
+export const busyRetryAfter = () => ({ 'Retry-After': '1' });
 
 /**
  * No issuer configured (CARD_ISSUER=none): the documented 503, answered before anything else is

@@ -11,7 +11,7 @@ import type { VcnRow, VcnTable } from '../tables.js';
 import { issuedCard } from './cards.js';
 import { findActiveFundingCard } from './funding.js';
 import type { IssuePlan } from '../rules.js';
-import { isAbandoned, providerUnavailable } from './provider.js';
+import { busyRetryAfter, isAbandoned, providerUnavailable } from './provider.js';
 import { writeTransaction } from '../../../db/transaction.js';
 
 export interface IssueRequest {
@@ -93,6 +93,8 @@ export async function reserveKey(db: Kysely<Database>, request: IssueRequest): P
           409,
           'vcn-already-exists',
           `A virtual card for ${plan.keyField} ${plan.key} is being issued; retry shortly`,
+          undefined,
+          busyRetryAfter(),
         );
       }
       await dropReservation(trx, companyId, holder.id, now);

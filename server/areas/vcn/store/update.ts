@@ -15,7 +15,7 @@ import { checkNewEndDate } from '../rules.js';
 import { effectiveStatus, isLive } from '../status.js';
 import type { VcnRow } from '../tables.js';
 import { getVcn, spentOn } from './cards.js';
-import { callIssuer, isAbandoned, providerUnavailable } from './provider.js';
+import { busyRetryAfter, callIssuer, isAbandoned, providerUnavailable } from './provider.js';
 import { unguarded, writeTransaction } from '../../../db/transaction.js';
 
 interface UpdateRequest {
@@ -58,6 +58,8 @@ async function reserveChange(db: Kysely<Database>, request: UpdateRequest): Prom
         409,
         'vcn-limit-conflict',
         `Another change to virtual card ${vcnId} is in progress; read the card's limit again and retry`,
+        undefined,
+        busyRetryAfter(),
       );
     }
 
