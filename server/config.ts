@@ -27,6 +27,12 @@ export interface Config {
   clientUnusedExpiryDays: number;
   /** Requests per minute per client (token endpoint: per address). 0 turns limiting off. */
   rateLimitPerMinute: number;
+  /**
+   * `RATE_LIMIT_FALLBACK_REPLICAS`: the replicas sharing the limit; while Redis is unreachable each
+   * process counts its share of it in memory (server/http/ops/rate-limit-fallback.ts). Unset: the
+   * database counts.
+   */
+  rateLimitFallbackReplicas?: number;
   /** Statement exports one company may run at once (`EXPORTS_PER_COMPANY`, 2); beyond, 429. */
   exportsPerCompany: number;
   /**
@@ -152,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     auditRetentionDays: nonNegative(env.AUDIT_RETENTION_DAYS, 'AUDIT_RETENTION_DAYS', 400),
     clientUnusedExpiryDays: nonNegative(env.CLIENT_UNUSED_EXPIRY_DAYS, 'CLIENT_UNUSED_EXPIRY_DAYS', 0),
     rateLimitPerMinute: nonNegative(env.RATE_LIMIT_PER_MINUTE, 'RATE_LIMIT_PER_MINUTE', 600),
+    rateLimitFallbackReplicas: env.RATE_LIMIT_FALLBACK_REPLICAS ? Number(env.RATE_LIMIT_FALLBACK_REPLICAS) : undefined,
     exportsPerCompany: nonNegative(env.EXPORTS_PER_COMPANY, 'EXPORTS_PER_COMPANY', 2),
     authFailuresPerMinute: nonNegative(env.AUTH_FAILURES_PER_MINUTE, 'AUTH_FAILURES_PER_MINUTE', 10),
     authSourceFailuresPerMinute: nonNegative(

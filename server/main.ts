@@ -22,6 +22,7 @@ import type { Logger } from 'pino';
 import { unavailableIssuer } from './kit/card-issuer.js';
 import { createSimulatedIssuer } from './sandbox/issuer.js';
 import { rateLimitStore } from './http/ops/rate-limit-store.js';
+import { fallbackShare } from './http/ops/rate-limit-fallback.js';
 import { appMetrics, processMetrics } from './http/ops/metrics.js';
 import { metricsServer } from './http/ops/metrics-endpoint.js';
 import { reportToPrimary, serveClusterMetrics } from './http/ops/metrics-cluster.js';
@@ -173,6 +174,7 @@ export async function serve({
     shared: store.shared || cluster.isWorker,
     redisUrl: process.env.REDIS_URL,
     logger,
+    fallbackShare: fallbackShare(config.rateLimitPerMinute, config.rateLimitFallbackReplicas, workers),
   });
 
   const metrics = appMetrics(db);

@@ -183,6 +183,14 @@ const SETTINGS: readonly Setting[] = [
     check: wholeNumber(),
   },
   {
+    name: 'RATE_LIMIT_FALLBACK_REPLICAS',
+    group: 'server',
+    type: 'integer',
+    description:
+      'With `REDIS_URL`: how many replicas share the limit. A process that cannot reach Redis counts in its memory against `RATE_LIMIT_PER_MINUTE` divided by this and by `--workers` (at least 1). Unset: it counts in the database, shared only with the processes that lost Redis too.',
+    check: wholeNumber(1, 10_000),
+  },
+  {
     name: 'AUTH_FAILURES_PER_MINUTE',
     group: 'server',
     type: 'integer',

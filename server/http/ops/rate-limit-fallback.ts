@@ -4,7 +4,14 @@
 // Redis outage and returns to Redis by itself. Each switch is logged once; every count the fallback
 // takes is counted (`finance_rate_limit_store_fallbacks_total`). Counts taken by one store are not
 // seen by the other, so a client may get up to one extra window's worth around a switch.
-import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+//
+// Which fallback: the database's counters are shared by every process that lost Redis, but not with
+// those still counting in Redis, so a replica cut off from Redis alone lets a client have a whole
+// limit of its own beside the fleet's (three replicas behind a balancer, one without Redis: 900 of
+// 900 requests through where the limit is 600). With RATE_LIMIT_FALLBACK_REPLICAS each process that
+// lost Redis counts in its own memory against its share of the limit instead (`ShareRateLimitStore`),
+// so it never lets through more than that share, whatever the others do.
+import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { countRateLimitFallback } from './metrics.js';
 
@@ -70,4 +77,62 @@ export class FallbackRateLimitStore implements Store {
   async resetKey(key: string): Promise<void> {
     return this.run((store) => store.resetKey(key));
   }
+}
+
+/**
+ * One process's share of the limit, counted in its memory: its hits are reported scaled to the
+ * whole limit (the limiter knows only RATE_LIMIT_PER_MINUTE), so a client is refused past `share`
+ * requests in the window and the RateLimit header's remaining part is the same fraction of the share.
+ */
+export class ShareRateLimitStore implements Store {
+  readonly localKeys = true;
+  private readonly counts = new MemoryStore();
+
+  constructor(
+    private readonly perMinute: number,
+    readonly share: number,
+  ) {}
+
+  init(options: Options): void {
+    this.counts.init(options);
+  }
+
+  private scaled(info: ClientRateLimitInfo): ClientRateLimitInfo {
+    return { totalHits: Math.ceil((info.totalHits * this.perMinute) / this.share), resetTime: info.resetTime };
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const info = await this.counts.get(key);
+    return info && this.scaled(info);
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    return this.scaled(await this.counts.increment(key));
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.counts.decrement(key);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.counts.resetKey(key);
+  }
+
+  shutdown(): void {
+    this.counts.shutdown();
+  }
+}
+
+/**
+ * The share of `perMinute` one process counts while Redis is unreachable: the limit divided by the
+ * replicas (RATE_LIMIT_FALLBACK_REPLICAS) and by the processes of each (`--workers`), at least 1.
+ * None when the setting is unset (the database counts) or limiting is off.
+ */
+export function fallbackShare(
+  perMinute: number,
+  replicas: number | undefined,
+  workers: number,
+): { perMinute: number; share: number } | undefined {
+  if (replicas === undefined || replicas <= 0 || perMinute <= 0) return undefined;
+  return { perMinute, share: Math.max(1, Math.floor(perMinute / (replicas * Math.max(1, workers)))) };
 }

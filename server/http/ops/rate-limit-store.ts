@@ -1,13 +1,15 @@
 // Where request counters live, so every worker and replica counts against one limit:
 //  - Redis (`REDIS_URL`), through rate-limit-redis, with the database's counters as its fallback
-//    while Redis fails (rate-limit-fallback.ts): a Redis outage never takes the API down;
+//    while Redis fails, or this process's share of the limit in its memory when
+//    RATE_LIMIT_FALLBACK_REPLICAS says how many share it (rate-limit-fallback.ts): a Redis outage
+//    never takes the API down;
 //  - else the database: one row per key and fixed window, bumped by an atomic upsert;
 //  - memory only for a single process on SQLite (nothing else could share it).
 import type { Store, Options, ClientRateLimitInfo } from 'express-rate-limit';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from 'pino';
-import { FallbackRateLimitStore } from './rate-limit-fallback.js';
+import { FallbackRateLimitStore, ShareRateLimitStore } from './rate-limit-fallback.js';
 
 /** A Redis command that has no answer by then has failed (the fallback counts instead). */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -88,15 +90,21 @@ interface RateLimitStoreChoice {
   close(): Promise<void>;
 }
 
-/** Redis (falling back to the database) when `redisUrl` is given; the database when counters must be shared; else memory. */
+/**
+ * Redis when `redisUrl` is given, falling back to this process's share of the limit when
+ * `fallbackShare` is given (rate-limit-fallback.ts `fallbackShare`), else to the database; the
+ * database when counters must be shared; else memory.
+ */
 export async function rateLimitStore(options: {
   db: Db;
   clock: Clock;
   shared: boolean;
   redisUrl?: string;
   logger: Logger;
+  fallbackShare?: { perMinute: number; share: number };
 }): Promise<RateLimitStoreChoice> {
   const database = new DatabaseRateLimitStore(options.db, options.clock);
+  const share = options.fallbackShare;
   if (options.redisUrl) {
     const [{ Redis }, { RedisStore }] = await Promise.all([import('ioredis'), import('rate-limit-redis')]);
     // Commands fail at once while disconnected (no offline queue) or after the timeout when Redis
@@ -122,8 +130,15 @@ export async function rateLimitStore(options: {
     });
     // The store loads its scripts at once and again on demand; a load that fails now is retried then.
     for (const loading of [redis.incrementScriptSha, redis.getScriptSha]) loading.catch(() => undefined);
+    const fallback = share
+      ? {
+          store: new ShareRateLimitStore(share.perMinute, share.share),
+          name: `memory of this process (its share: ${share.share} of ${share.perMinute} a minute)`,
+        }
+      : { store: database, name: 'database' };
+    const names = { primary: 'redis', fallback: fallback.name };
     return {
-      store: new FallbackRateLimitStore(redis, database, options.logger, undefined, () => ({ address, cause })),
+      store: new FallbackRateLimitStore(redis, fallback.store, options.logger, names, () => ({ address, cause })),
       ping: () => client.ping(),
       close: async () => void (await client.quit().catch(() => undefined)),
     };
