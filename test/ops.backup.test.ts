@@ -1,6 +1,6 @@
 // `finance backup`: an online copy of a SQLite store taken while a real `finance serve` keeps writing,
 // verified with integrity_check, and good enough to serve the company from. On PostgreSQL the command
-// explains pg_dump and point-in-time recovery instead.
+// prints docs/operating.md's pg_dump and pg_restore lines and points to point-in-time recovery instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import SQLite from 'better-sqlite3';
 import { financeInProcess } from './support/cli.js';
 import { freshDatabase, onPostgres } from './support/database.js';
 import { apiFor, sharedCompany, startProcesses, startServerProcess } from './support/processes.js';
+import { commandLines, postgresRecipe } from './support/restore-recipe.js';
 
 let dir: string;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -110,13 +111,16 @@ describe.skipIf(onPostgres)('finance backup on SQLite', () => {
 });
 
 describe.runIf(onPostgres)('finance backup on PostgreSQL', () => {
-  it('when given a postgres:// URL, then it explains pg_dump and point-in-time recovery and exits 2', async () => {
+  it('when given a postgres:// URL, then it prints the dump and restore lines of docs/operating.md and points to point-in-time recovery, and exits 2', async () => {
     const location = await freshDatabase(dir);
     const result = spawnSync('node', ['bin/finance.js', 'backup', '--db', location, '--out', join(dir, 'pg.dump')], {
       encoding: 'utf8',
     });
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/pg_dump/);
+    const { dump, restore } = postgresRecipe();
+    for (const line of commandLines(`${dump}${restore}`)) expect(result.stderr).toContain(line);
+    expect(result.stderr).toMatch(/umask 077 && pg_dump/);
+    expect(result.stderr).toMatch(/finance mark-restored/);
     expect(result.stderr).toMatch(/point-in-time recovery/);
     expect(existsSync(join(dir, 'pg.dump'))).toBe(false);
   }, 60_000);

@@ -2,7 +2,10 @@
 import { warnLine } from '../lib/warn.js';
 import { type Kysely, Migrator, type Migration } from 'kysely';
 import { migrations } from './migrations/index.js';
+import { describeMissing, missingObjects } from './migrations/objects.js';
 import { migrationStatus, withUnknown } from './migration-status.js';
+import { storeKind } from './dialect.js';
+import { migratePostgres, type PostgresMigrateOptions } from './migrate-postgres.js';
 
 /**
  * The tables as Kysely sees them. Empty here: server/db/ is plumbing and names no table; each owner
@@ -27,19 +30,41 @@ function acceptNewer(status: Awaited<ReturnType<typeof migrationStatus>>): void 
   }
 }
 
+interface MigrateOptions extends PostgresMigrateOptions {
+  /** Warn of what the migrations made that the database lacks (default true; `finance migrate` reports it itself). */
+  warnMissing?: boolean;
+}
+
 /**
  * Runs every pending migration; the names of those this call ran. Safe to run from several processes
- * at once (the migrator locks). Migrations a newer build ran are logged and left alone, unless one is
- * marked as breaking older builds (migration-status.ts): then this build refuses the database.
- * `known`: this build's list.
+ * at once (they take turns on a lock), and on PostgreSQL beside a serving service: each migration in a
+ * transaction of its own that gives way to the service's requests and runs again (migrate-postgres.ts).
+ * Migrations a newer build ran are logged and left alone, unless one is marked as breaking older
+ * builds (migration-status.ts): then this build refuses the database. Then warns of what the
+ * migrations made that the database lacks (migrations/objects.ts). `known`: this build's list.
  */
-export async function migrate(db: Db, known: Record<string, Migration> = migrations): Promise<string[]> {
+export async function migrate(
+  db: Db,
+  known: Record<string, Migration> = migrations,
+  options: MigrateOptions = {},
+): Promise<string[]> {
   const status = await migrationStatus(db as never, known);
   acceptNewer(status);
+  const ran = status.pending.length > 0 ? await runPending(db, withUnknown(known, status.unknown), options) : [];
+  const missing = options.warnMissing === false ? [] : await missingObjects(db, Object.keys(known));
+  if (missing.length > 0)
+    warnLine(
+      `the database lacks what its migrations made (finance migrate --status): ${missing.map(describeMissing).join('; ')}`,
+    );
+  return ran;
+}
+
+async function runPending(db: Db, provided: Record<string, Migration>, options: MigrateOptions): Promise<string[]> {
+  if (storeKind(db) === 'postgres') return migratePostgres(db, provided, options);
   // Numbers are reserved per change; one may land after a higher one already ran somewhere.
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => withUnknown(known, status.unknown) },
+    provider: { getMigrations: async () => provided },
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -15,8 +15,12 @@ interface BackupResult {
 }
 
 const POSTGRES_ADVICE = `PostgreSQL is backed up by PostgreSQL's own tools, not by finance:
-  - a logical copy: pg_dump --format=custom --file finance.dump "$DATABASE_URL"
-    (restore: pg_restore --clean --if-exists --dbname "$DATABASE_URL" finance.dump)
+  - a logical copy, readable by its owner only:
+      (umask 077 && pg_dump --format=custom --file finance.dump "$DATABASE_URL")
+    restored, with the service stopped, by:
+      pg_restore --clean --if-exists --single-transaction --dbname "$DATABASE_URL" finance.dump
+      npx finance mark-restored --db "$DATABASE_URL"
+      npx finance migrate --status --db "$DATABASE_URL"
   - point-in-time recovery: continuous WAL archiving (archive_mode, archive_command) plus a base
     backup (pg_basebackup), or your provider's automated backups and PITR.
 See docs/operating.md.

@@ -73,3 +73,16 @@ export async function finance(args: string[], env: Record<string, string> = {}):
     throw Object.assign(new Error(`finance ${args.join(' ')} exited ${result.code}: ${result.stderr}`), result);
   return result.stdout;
 }
+
+/** What `work` writes on stderr while it runs (warnings written before any logger exists, as at a server's start). */
+export async function stderrOf(work: () => Promise<unknown>): Promise<string> {
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => written.push(String(chunk)) > 0) as typeof write;
+  try {
+    await work();
+  } finally {
+    process.stderr.write = write;
+  }
+  return written.join('');
+}

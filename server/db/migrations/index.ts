@@ -30,6 +30,7 @@ import * as m0032 from './0032_search_signatures.js';
 import * as m0033 from './0033_search_signatures_postgres.js';
 import * as m0034 from './0034_idempotency_outcomes.js';
 import * as m0035 from './0035_webhook_queues.js';
+import * as m0038 from './0038_restore_safe_functions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0033_search_signatures_postgres': m0033,
   '0034_idempotency_outcomes': m0034,
   '0035_webhook_queues': m0035,
+  '0038_restore_safe_functions': m0038,
 };
