@@ -21,7 +21,7 @@ interface Expected {
   rebuilt?: true;
 }
 
-export interface MissingObject extends Expected {
+interface MissingObject extends Expected {
   problem: 'missing' | 'invalid';
   /** What to do about it, in an operator's words. */
   fix: string;
