@@ -18,7 +18,8 @@ import {
   metadataEndpoint,
   protectedResourceMetadata,
 } from './http/oauth-metadata.js';
-import { readiness, type ReadinessCheck } from './http/ops/readiness.js';
+import { watchReadiness, type Readiness } from './http/ops/readiness.js';
+import { selectOne } from './db/probe.js';
 import { eventLoopLag, type LagProbe } from './http/ops/overload.js';
 import { pageContentSecurityPolicy } from './http/mechanisms/security-headers.js';
 import { prelude } from './http/pipeline/prelude.js';
@@ -55,8 +56,8 @@ interface AppOptions {
   rateLimitStore?: Store;
   /** The app's metrics registry; a new one when not given. */
   metrics?: AppMetrics;
-  /** What `/ready` asks besides the database (Redis, when configured). */
-  readinessChecks?: Record<string, ReadinessCheck>;
+  /** What `/ready` answers from (main.ts probes the store and Redis); `select 1` through `db`, probed from the first `/ready`, when not given. */
+  readiness?: Readiness;
   /** The store's change signals (PostgreSQL): token lookups and data versions are kept while they are heard. */
   signals?: ChangeSignals;
 }
@@ -71,7 +72,7 @@ export function createApp({
   lagProbe = () => eventLoopLag(),
   rateLimitStore,
   metrics = appMetrics(db),
-  readinessChecks,
+  readiness = watchReadiness({ database: () => selectOne(db) }, logger),
   signals,
 }: AppOptions) {
   const services: Services = {
@@ -116,7 +117,7 @@ export function createApp({
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/ready', readiness(db, readinessChecks));
+  app.get('/ready', readiness.handler);
   // OAuth discovery (RFC 8414, RFC 9728): what the token endpoint grants and where to find it.
   app.get(AUTHORIZATION_SERVER_PATH, metadataEndpoint(config, authorizationServerMetadata));
   app.get(PROTECTED_RESOURCE_PATH, metadataEndpoint(config, protectedResourceMetadata));

@@ -89,8 +89,10 @@ export interface Config {
     idempotencyKeyPrevious?: Buffer;
   };
   logLevel: string;
-  /** On SIGTERM/SIGINT, how long in-flight requests may still run (`SHUTDOWN_GRACE_MS`, 30 s). */
+  /** On SIGTERM/SIGINT, how long in-flight requests may still run after the drain (`SHUTDOWN_GRACE_MS`, 30 s). */
   shutdownGraceMs: number;
+  /** On SIGTERM/SIGINT, how long `/ready` fails while the listener still serves (`SHUTDOWN_DRAIN_MS`: 5 s in production, 0 in the sandbox). */
+  shutdownDrainMs: number;
   /** `PG_KEEP_VERSION_MS`: how long a statement data version is kept between requests (PostgreSQL, 1 s; 0: never). */
   keepVersionMs: number;
   /** `ANSWER_CACHE_MB`: the statement lists' and feeds' answers kept by ETag, per process (16 MB; 0: none). */
@@ -189,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     },
     logLevel: env.LOG_LEVEL || 'info',
     shutdownGraceMs: nonNegative(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS', 30_000),
+    // A load balancer needs a few probe periods to stop sending; the sandbox stops at once.
+    shutdownDrainMs: nonNegative(env.SHUTDOWN_DRAIN_MS, 'SHUTDOWN_DRAIN_MS', production ? 5_000 : 0),
     keepVersionMs: nonNegative(env.PG_KEEP_VERSION_MS, 'PG_KEEP_VERSION_MS', 1_000),
     answerCacheBytes: nonNegative(env.ANSWER_CACHE_MB, 'ANSWER_CACHE_MB', 16) * 1024 * 1024,
     metricsToken: env.METRICS_TOKEN || undefined,

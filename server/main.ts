@@ -2,11 +2,10 @@
 // migrates) the store, lets the sandbox prepare (its demo company on an empty database, its docs page:
 // server/sandbox/startup.ts; never in production, which starts empty and says how to create a
 // company), builds the contract index, chooses the services (the card issuer, the rate-limit store),
-// creates the app, listens, and shuts down gracefully on SIGTERM/SIGINT.
+// creates the app, listens, and shuts down gracefully on SIGTERM/SIGINT (draining first: SHUTDOWN_DRAIN_MS).
 // In production every line it writes is one JSON object; the sandbox prints a banner for people. With `workers > 1` a primary
 // process prepares the database once (migrations, secrets, demo data), then forks that many workers
 // sharing the port (node:cluster); workers keep nothing of their own that changes an answer.
-import { listenForChanges } from './db/change-signals.js';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -37,6 +36,7 @@ import { docsPath } from './docs.js';
 import { contract } from './contract/index.js';
 import { productionDocsPath } from './contract/sandbox.js';
 import { createHttpServer, listen, shutdownGracefully } from './http/server.js';
+import { watchReadiness } from './http/ops/readiness.js';
 
 /** DATABASE_START_TIMEOUT_MS (checked by checkSettings). */
 const startTimeoutMs = () => Number(process.env.DATABASE_START_TIMEOUT_MS || 30_000);
@@ -179,9 +179,15 @@ export async function serve({
 
   const metrics = appMetrics(db);
   if (cluster.isWorker) reportToPrimary([processMetrics(), metrics.registry]);
-  // Replicas share PostgreSQL: each hears the others' changes, so token lookups and statement data
-  // versions can be kept between requests (server/db/change-signals.ts); PG_KEEP_VERSION_MS=0 keeps nothing.
-  const signals = store.kind === 'postgres' && config.keepVersionMs > 0 ? await listenForChanges(dbPath) : undefined;
+  // Where the store lets processes hear each other's changes (PostgreSQL), token lookups and statement
+  // data versions can be kept between requests (server/db/change-signals.ts); PG_KEEP_VERSION_MS=0 keeps nothing.
+  const signals = config.keepVersionMs > 0 ? await store.changeSignals?.() : undefined;
+  // `/ready` answers from probes run in the background, never from a query of its own (http/ops/readiness.ts).
+  const readiness = watchReadiness(
+    { database: (timeoutMs) => store.probe(timeoutMs), ...(limits.ping ? { redis: limits.ping } : {}) },
+    logger,
+  );
+  await readiness.start();
   // The composition: the store, the contract index, the services (the card issuer) and the app.
   const index = contract({ sandbox: config.sandboxHelpers, cards: config.vcnEnabled });
   const app = createApp({
@@ -192,7 +198,7 @@ export async function serve({
     logger,
     rateLimitStore: limits.store,
     metrics,
-    readinessChecks: limits.ping ? { redis: limits.ping } : {},
+    readiness,
     signals,
     // Chosen here, never by default: production has no simulated money (CARD_ISSUER, server/settings.ts).
     issuer: config.cardIssuer === 'simulated' ? createSimulatedIssuer() : unavailableIssuer(),
@@ -225,10 +231,21 @@ export async function serve({
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing in-flight requests');
+    // First the drain: `/ready` fails while requests are still served, so a load balancer stops
+    // sending before the listener closes; then the requests in flight finish.
+    readiness.drain();
+    const { shutdownDrainMs: drainMs, shutdownGraceMs: graceMs } = config;
+    logger.info(
+      { signal, drainMs, graceMs },
+      drainMs > 0
+        ? 'shutting down: /ready answers 503 while the load balancer stops sending, then in-flight requests finish'
+        : 'shutting down: finishing in-flight requests',
+    );
     void shutdownGracefully(server, {
-      graceMs: config.shutdownGraceMs,
+      drainMs,
+      graceMs,
       onClosed: async () => {
+        readiness.stop();
         await worker.stop();
         await limits.close();
         await signals?.close();
@@ -285,7 +302,8 @@ async function primary(port: number, host: string, dbPath: string, workers: numb
     if (stopping) return;
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 35_000).unref();
+    const { shutdownDrainMs, shutdownGraceMs } = prepared.config;
+    setTimeout(() => process.exit(0), shutdownDrainMs + shutdownGraceMs + 5_000).unref();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -256,8 +256,18 @@ const SETTINGS: readonly Setting[] = [
     group: 'server',
     type: 'integer',
     default: '30000',
-    description: 'On SIGTERM/SIGINT, how long requests in flight may still run.',
+    description: 'On SIGTERM/SIGINT, how long requests in flight may still run (after the drain).',
     check: wholeNumber(),
+  },
+  {
+    name: 'SHUTDOWN_DRAIN_MS',
+    group: 'server',
+    type: 'integer',
+    default: '0',
+    productionDefault: '5000',
+    description:
+      'On SIGTERM/SIGINT, how long `/ready` answers 503 `draining` while requests are still served (each answer closing its connection), so a load balancer stops sending before the listener closes.',
+    check: wholeNumber(0, 600_000),
   },
   {
     name: 'VALIDATE_RESPONSES',

@@ -1,11 +1,14 @@
 // Dependencies failing under a real `finance serve`: the server reaches PostgreSQL and Redis through
 // a TCP proxy the test cuts, blocks and restores (the shared services keep running). The API answers
 // 503 with Retry-After or keeps serving, never 500, the process lives, and it recovers by itself.
+// `/ready` follows the background probes (two failures in a row: down), so it is asked until it turns;
+// a database merely busy (every pooled connection waiting on a lock) keeps it 200.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import type { Db } from '../server/db/database.js';
 import { openStore } from '../server/db/store.js';
 import { systemClock } from '../server/lib/clock.js';
@@ -88,8 +91,10 @@ describe.runIf(onPostgres)('PostgreSQL refusing connections', () => {
       expect(response.headers.get('Retry-After')).toBe('2');
       expect(error).toMatchObject({ code: 503, requestId: response.headers.get('X-Request-Id') });
     }
+    expect(await eventually(async () => (await status(server, '/ready')) === 503, 20)).toBe(true);
     const ready = await fetch(`${server.baseUrl}/ready`);
     expect(ready.status).toBe(503);
+    expect(ready.headers.get('Retry-After')).toBe('2');
     expect(await ready.json()).toMatchObject({ status: 'unavailable', down: ['database'] });
     expect(await status(server, '/health')).toBe(200);
     expect(server.child.exitCode).toBeNull();
@@ -102,6 +107,27 @@ describe.runIf(onPostgres)('PostgreSQL refusing connections', () => {
     expect(await eventually(async () => (await status(server, '/ready')) === 200)).toBe(true);
     expect(await reads(company, 10)).toEqual(Array(10).fill(200));
     expect(server.child.exitCode).toBeNull();
+  });
+});
+
+describe.runIf(onPostgres)('PostgreSQL busy, not down', () => {
+  it('when every pooled connection waits on a lock, then /ready still answers 200, and the waiting reads answer 200 once it is released', async () => {
+    const { db, server, company } = await serverOn((url) => url, { PG_POOL_SIZE: '2' });
+    expect(await reads(company, 2)).toEqual([200, 200]);
+    const statuses = await db.transaction().execute(async (trx) => {
+      await sql`lock table cost_centers in access exclusive mode`.execute(trx);
+      // Two reads take the pool's two connections and wait on the lock; other queries queue for one.
+      const waiting = reads(company, 2);
+      const asked: number[] = [];
+      // Long enough for probes through the pool to have failed twice (each gives up after 1 s).
+      for (let i = 0; i < 6; i += 1) {
+        await sleep(500);
+        asked.push(await status(server, '/ready'));
+      }
+      return { asked, waiting };
+    });
+    expect(statuses.asked).toEqual(Array(6).fill(200));
+    expect(await statuses.waiting).toEqual([200, 200]);
   });
 });
 
@@ -137,6 +163,7 @@ describe('Redis failing under the rate limiter', () => {
     expect(await reads(company, 5)).toEqual(Array(5).fill(200));
     await proxy.cut();
     expect(await reads(company, 20)).toEqual(Array(20).fill(200));
+    expect(await eventually(async () => (await status(server, '/ready')) === 503, 20)).toBe(true);
     const ready = await fetch(`${server.baseUrl}/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ down: ['redis'] });

@@ -15,6 +15,8 @@ import { sqliteDialect } from './sqlite.js';
 import { postgresDialect, SixtyFourBitIntegers } from './postgres.js';
 import { writeTransaction } from './transaction.js';
 import { isPostgresUrl, locationProblem, withoutPassword } from './location.js';
+import { listenForChanges, type ChangeSignals } from './change-signals.js';
+import { postgresProbe, selectOne } from './probe.js';
 
 export interface Store {
   readonly db: Db;
@@ -28,6 +30,17 @@ export interface Store {
   writeTransaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /** Locks or serialization conflicts that outlasted their retries: 503 with Retry-After. */
   isBusy(err: unknown): boolean;
+  /**
+   * Resolves when the database answers a trivial query within `timeoutMs` (readiness): on PostgreSQL
+   * on a connection of its own, so a pool busy with requests is not taken for a database that is down.
+   */
+  probe(timeoutMs: number): Promise<void>;
+  /**
+   * Where processes sharing the store hear each other's changes (PostgreSQL's LISTEN connection,
+   * change-signals.ts): what a process keeps between requests relies on it. Absent where nothing needs
+   * them (SQLite's reads are in-process and cheap: nothing is kept there).
+   */
+  readonly changeSignals?: () => Promise<ChangeSignals>;
   close(): Promise<void>;
 }
 
@@ -68,6 +81,8 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     }
   }
   if (kind === 'postgres') await warnUnlessByteOrder(db);
+  // Its connection is opened by the first probe: a command that never probes opens none.
+  const prober = kind === 'postgres' ? postgresProbe(location) : undefined;
   return {
     db,
     kind,
@@ -76,7 +91,12 @@ export async function openStore(location: string, options: OpenOptions = {}): Pr
     filesDir: kind === 'postgres' ? '' : join(memory ? './data' : dirname(location), 'files'),
     writeTransaction: (work) => writeTransaction(db, work),
     isBusy: isStoreBusy,
-    close: () => db.destroy(),
+    probe: prober ? (timeoutMs) => prober.probe(timeoutMs) : () => selectOne(db),
+    ...(kind === 'postgres' ? { changeSignals: () => listenForChanges(location) } : {}),
+    close: async () => {
+      await prober?.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -150,19 +150,29 @@ export async function listen(server: Server, port: number, host?: string): Promi
 }
 
 interface ShutdownOptions {
-  /** How long in-flight requests may take before their connections are cut. */
+  /** How long the listener keeps serving first, while `/ready` fails, so a load balancer stops sending. */
+  drainMs?: number;
+  /** How long in-flight requests may take, once the listener is closed, before their connections are cut. */
   graceMs: number;
   /** Runs once no connection is left (or the grace period ended); then the process may exit. */
   onClosed: () => Promise<void> | void;
 }
 
 /**
- * Graceful stop: no new connections, idle keep-alive sockets closed at once, `Connection: close`
- * on the responses still running, `onClosed` as soon as the last one ends (at most `graceMs`).
+ * Graceful stop: every answer from now on carries `Connection: close`, so a kept-alive client (a load
+ * balancer's pool, a client kube-proxy pinned to this process) opens its next connection elsewhere;
+ * after `drainMs` no new connections, idle keep-alive sockets closed at once, `onClosed` as soon as the
+ * last response ends (at most `graceMs` later).
  */
-export function shutdownGracefully(server: Server, { graceMs, onClosed }: ShutdownOptions): Promise<void> {
+export function shutdownGracefully(server: Server, { drainMs = 0, graceMs, onClosed }: ShutdownOptions): Promise<void> {
+  // Responses still running are told to close their connection; new requests, during the drain or on
+  // a kept-alive socket before it closes, are answered the same way.
+  server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+  for (const res of inFlight(server)) if (!res.headersSent) res.setHeader('Connection', 'close');
   return new Promise((resolve) => {
     let done = false;
+    let idleSweep: NodeJS.Timeout | undefined;
+    let cap: NodeJS.Timeout | undefined;
     const finish = async () => {
       if (done) return;
       done = true;
@@ -171,19 +181,19 @@ export function shutdownGracefully(server: Server, { graceMs, onClosed }: Shutdo
       await onClosed();
       resolve();
     };
-    // Responses still running are told to close their connection; new requests on a kept-alive
-    // socket (arriving before it closes) are answered the same way.
-    server.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
-    for (const res of inFlight(server)) if (!res.headersSent) res.setHeader('Connection', 'close');
-    server.close(() => void finish());
-    server.closeIdleConnections();
-    // A socket becomes idle when its last response ends: close those as they appear.
-    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-    idleSweep.unref();
-    const cap = setTimeout(() => {
-      server.closeAllConnections();
-      void finish();
-    }, graceMs);
-    cap.unref();
+    const close = () => {
+      server.close(() => void finish());
+      server.closeIdleConnections();
+      // A socket becomes idle when its last response ends: close those as they appear.
+      idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+      idleSweep.unref();
+      cap = setTimeout(() => {
+        server.closeAllConnections();
+        void finish();
+      }, graceMs);
+      cap.unref();
+    };
+    if (drainMs > 0) setTimeout(close, drainMs);
+    else close();
   });
 }

@@ -40,11 +40,12 @@ export const productionSecrets = (): Record<string, string> =>
 
 /**
  * The environment of a production process (NODE_ENV, fresh secrets, no load shedding: this
- * machine's load is not what tests are about). Production serves the docs page `npm run build`
- * rendered and never builds it: the run's global setup builds it when missing or stale.
+ * machine's load is not what tests are about; no drain on stop: no load balancer is told). Production
+ * serves the docs page `npm run build` rendered and never builds it: the run's global setup builds it
+ * when missing or stale.
  */
 export async function productionEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  return { NODE_ENV: 'production', OVERLOAD_MAX_LAG_MS: '0', ...productionSecrets(), ...extra };
+  return { NODE_ENV: 'production', OVERLOAD_MAX_LAG_MS: '0', SHUTDOWN_DRAIN_MS: '0', ...productionSecrets(), ...extra };
 }
 
 /** Starts `finance serve` on `location` and resolves once it listens (the sandbox's banner, or production's JSON line). */
