@@ -40,6 +40,7 @@ import { precompress, sendPrecompressed, type Precompressed } from './http/mecha
 import { demoSamples } from './sandbox/docs-demo.js';
 import type { CardIssuer } from './kit/card-issuer.js';
 import { authorizeRoutes } from './areas/apps/public.js';
+import { mcpRateLimit } from './mcp/limits.js';
 
 interface AppOptions {
   db: Db;
@@ -171,11 +172,18 @@ export function createApp({
   // The API as MCP tools for assistants (docs/mcp.md); each tool call comes back through the pipeline.
   // The MCP SDK (and zod with it) is loaded on the first call, never by a server that has no endpoint.
   if (config.mcpEndpoint) {
+    const rateLimit = mcpRateLimit(config.rateLimitPerMinute, rateLimitStore);
     const load = async () => {
       const { mcpEndpoint } = await import('./mcp/http.js');
       const { apiTokens } = await import('./mcp/bearer.js');
       const { packageVersion } = await import('./mcp/server.js');
-      return mcpEndpoint({ bundle: publicBundle, checkBearer: apiTokens(db, clock), version: packageVersion() });
+      return mcpEndpoint({
+        bundle: publicBundle,
+        checkBearer: apiTokens(db, clock),
+        config,
+        rateLimit,
+        version: packageVersion(),
+      });
     };
     let endpoint: ReturnType<typeof load> | undefined;
     app.all('/mcp', async (req, res, next) => {

@@ -537,7 +537,7 @@ const SETTINGS: readonly Setting[] = [
     group: 'cli',
     type: 'string',
     description:
-      '`finance mcp`: tools to allow and deny, comma-separated, `*` as wildcard, `-name` denies (docs/mcp.md); `--tools` wins.',
+      '`finance mcp`: groups and tools to add besides the default set, comma-separated (`cards,webhooks`), `*` as wildcard, `all` for every group, `-name` removes (docs/mcp.md); `--tools` wins.',
   },
   {
     name: 'XDG_CONFIG_HOME',

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { READ_SCOPES, assistantProbes, companyWithStatement, connected } from './support/mcp.js';
+import { READ_SCOPES, assistantProbes, companyWithStatement, connected, type StatementCompany } from './support/mcp.js';
 
 let server: TestServer;
+let company: StatementCompany;
 let full: Client;
 let readOnly: Client;
 
@@ -26,7 +27,8 @@ const spawned = (company: { clientId: string; clientSecret: string }, extra: Rec
 
 beforeAll(async () => {
   server = await startTestServer();
-  full = await connected(spawned(await companyWithStatement(server)));
+  company = await companyWithStatement(server);
+  full = await connected(spawned(company));
   readOnly = await connected(spawned(await companyWithStatement(server, READ_SCOPES)));
 }, 120_000);
 afterAll(async () => {
@@ -37,15 +39,16 @@ afterAll(async () => {
 
 describe('finance mcp as an assistant uses it', () => {
   assistantProbes(
+    () => server,
+    () => company,
     () => full,
     () => readOnly,
   );
 });
 
 describe('finance mcp --tools', () => {
-  it('when FINANCE_MCP_TOOLS allows the sandbox helpers and denies deletes, then those are listed and no delete tool', async () => {
-    const company = await companyWithStatement(server);
-    const client = await connected(spawned(company, { FINANCE_MCP_TOOLS: '*sandbox*,-delete_*' }));
+  it('when FINANCE_MCP_TOOLS adds the sandbox group and denies deletes, then its helpers are listed and no delete tool', async () => {
+    const client = await connected(spawned(company, { FINANCE_MCP_TOOLS: 'sandbox,-delete_*' }));
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('create_sandbox_banking_transaction');

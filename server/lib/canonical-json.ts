@@ -1,5 +1,5 @@
 // Canonical JSON: object keys sorted, undefined members dropped, so equal values give equal text
-// (signed tokens' contexts, an ingest line's key, an MCP tool call's idempotency key).
+// (signed tokens' contexts, an ingest line's key).
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {

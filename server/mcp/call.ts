@@ -1,9 +1,9 @@
-// One tool call as one API request: the arguments split back into path, query and body; a write
-// carries an Idempotency-Key derived from the call (a repeated call replays the first answer
-// instead of writing again); a list asks for a bounded page.
-import { createHash } from 'node:crypto';
-import type { ApiTool } from './catalog.js';
-import { canonicalJson } from '../lib/canonical-json.js';
+// One tool call as one API request: the arguments split back into path, query and body; a list
+// asks for a bounded page. A write carries the Idempotency-Key of this call: the client's
+// `idempotencyKey` argument when it passes one, else the key of this JSON-RPC request (a retry of
+// the same request reuses it). Never one derived from the arguments: blocking a card, unblocking
+// it and blocking it again are three calls with two identical ones, and each must act.
+import { type ApiTool, IDEMPOTENCY_KEY } from './catalog.js';
 
 export interface ApiRequest {
   method: ApiTool['method'];
@@ -27,28 +27,33 @@ export interface ApiAnswer {
 /** Sends one request to the API: the typed client (stdio) or the server itself (`/mcp`). */
 export type SendRequest = (request: ApiRequest) => Promise<ApiAnswer>;
 
-/** Page size when the caller names none, and the most one call returns. */
+/** Page size when the caller names none, and the most one call returns (or the operation's own maximum). */
 const DEFAULT_PAGE = 25;
 export const MAX_PAGE = 100;
 
-/** The same tool with the same arguments gets the same key: the API replays its first answer (24 h). */
-export const idempotencyKey = (tool: ApiTool, args: Record<string, unknown>) =>
-  `mcp-${createHash('sha256')
-    .update(`${tool.name}\n${canonicalJson(args)}`)
-    .digest('hex')
-    .slice(0, 40)}`;
-
-export function apiRequest(tool: ApiTool, args: Record<string, unknown>): ApiRequest {
+/**
+ * `callKey`: this call's own key (server.ts: the session's random prefix and the JSON-RPC request
+ * id), used when the client passes no `idempotencyKey`.
+ */
+export function apiRequest(tool: ApiTool, args: Record<string, unknown>, callKey?: string): ApiRequest {
   const pick = (names: string[]) =>
     Object.fromEntries(names.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]));
   const query = pick(tool.queryParams);
   if (tool.queryParams.includes('limit')) {
-    if (query.limit === undefined) query.limit = DEFAULT_PAGE;
-    else if (typeof query.limit === 'number' && query.limit > MAX_PAGE) query.limit = MAX_PAGE;
+    const most = Math.min(
+      MAX_PAGE,
+      (tool.inputSchema.properties as { limit?: { maximum?: number } }).limit?.maximum ?? MAX_PAGE,
+    );
+    if (query.limit === undefined) query.limit = Math.min(DEFAULT_PAGE, most);
+    else if (typeof query.limit === 'number' && query.limit > most) query.limit = most;
   }
   const body = tool.body === 'fields' ? pick(tool.bodyFields) : tool.body === 'whole' ? args.body : undefined;
   const headers: Record<string, string> = {};
-  if (tool.method !== 'GET') headers['Idempotency-Key'] = idempotencyKey(tool, args);
+  if (tool.method !== 'GET') {
+    const asked = tool.bodyFields.includes(IDEMPOTENCY_KEY) ? undefined : args[IDEMPOTENCY_KEY];
+    const key = typeof asked === 'string' && asked !== '' ? asked : callKey;
+    if (key) headers['Idempotency-Key'] = key;
+  }
   return {
     method: tool.method,
     path: tool.path,

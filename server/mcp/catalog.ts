@@ -1,6 +1,8 @@
 // The MCP tools, generated from the public contract at start: one per operation that takes a
 // bearer token and answers 2xx, named by its operationId in snake_case. Its input is the path and
-// query parameters and the body's fields as one object; its output schema is the 2xx JSON answer.
+// query parameters and the body's fields as one object; a write also takes `idempotencyKey`.
+import { groupOf } from './groups.js';
+import { hintsOf, type ToolHints } from './hints.js';
 import { plainSchema, resolved } from './schema.js';
 import { hiddenByDefault, namesSecret, selected, type ToolSelection } from './selection.js';
 
@@ -15,9 +17,10 @@ export interface ApiTool {
   description: string;
   /** Any one of these scopes lets the credentials call it (the operation's security). */
   scopes: string[];
+  /** The group that lists it (groups.ts), from the operation's tag. */
+  group: string;
   inputSchema: Json & { type: 'object' };
-  outputSchema?: Json & { type: 'object' };
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  annotations: ToolHints;
   pathParams: string[];
   queryParams: string[];
   /** 'fields': the body's fields sit beside the parameters; 'whole': the body is the `body` argument. */
@@ -25,34 +28,61 @@ export interface ApiTool {
   bodyFields: string[];
   /** The 2xx answer is not JSON (a file): it is described, never inlined. */
   binary: boolean;
-  /** The 2xx answer carries a secret (a signing secret, a card number). */
+  /** The 2xx answer carries a secret (a signing secret, a client secret). */
   secretAnswer: boolean;
+  /** Its answer is card data on purpose (`vcn:reveal`): the only results that keep a card number and CVV. */
+  revealsCard: boolean;
 }
+
+/** The argument a write takes to be repeated safely (call.ts). */
+export const IDEMPOTENCY_KEY = 'idempotencyKey';
+const idempotencyKeyArgument = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description:
+    'Optional. Pass the same key to repeat this call without writing twice (the first answer is replayed for 24 h); without it every call writes.',
+};
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 export const snakeCase = (operationId: string) => operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** The summary and the description's first paragraph: what helps a model choose the tool. */
-function describe(op: Json): string {
-  const summary = String(op.summary ?? '').trim();
-  const first =
-    String(op.description ?? '')
-      .split(/\n\s*\n/)[0]
-      ?.replace(/\s+/g, ' ')
-      .trim() ?? '';
-  const text = [summary.replace(/\.?$/, '.'), first].filter(Boolean).join(' ');
-  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
-}
-
-const short = (text: unknown) => {
+/** The first paragraph of `text` on one line, cut after the last whole sentence that fits in `max`. */
+export function sentences(text: unknown, max: number): string {
   const first =
     String(text ?? '')
       .split(/\n\s*\n/)[0]
       ?.replace(/\s+/g, ' ')
       .trim() ?? '';
-  return first.length > 300 ? `${first.slice(0, 297)}…` : first;
-};
+  if (first.length <= max) return first;
+  const ends = [...first.slice(0, max + 1).matchAll(/[.!?](?=\s)/g)].map((m) => m.index + 1);
+  const end = ends.at(-1);
+  return end === undefined ? `${first.slice(0, first.lastIndexOf(' ', max)).trimEnd()}…` : first.slice(0, end);
+}
+
+/** The summary and the description's first paragraph: what helps a model choose the tool. */
+function describe(op: Json): string {
+  const summary = String(op.summary ?? '')
+    .trim()
+    .replace(/\.?$/, '.');
+  return [summary, sentences(op.description, 600 - summary.length - 1)].filter(Boolean).join(' ');
+}
+
+/** An input schema as a tool lists it: descriptions to their first sentences, one example. */
+function lean(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lean);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema as Json)) {
+    if (key === 'description') out[key] = sentences(value, 240);
+    else if (key === 'examples' && Array.isArray(value)) out[key] = value.slice(0, 1);
+    else if (key === 'properties')
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([name, child]) => [name, lean(child)]));
+    else out[key] = lean(value);
+  }
+  return out;
+}
 
 const successOf = (op: Json) => Object.entries((op.responses ?? {}) as Json).find(([status]) => /^2\d\d$/.test(status));
 
@@ -76,7 +106,7 @@ function buildTool(bundle: Json, method: (typeof METHODS)[number], path: string,
     if (param.in !== 'path' && param.in !== 'query') continue;
     const name = String(param.name);
     (param.in === 'path' ? pathParams : queryParams).push(name);
-    const description = short(param.description);
+    const description = param.description;
     properties[name] = { ...(plainSchema(bundle, param.schema) as Json), ...(description ? { description } : {}) };
     if (param.required) required.push(name);
   }
@@ -95,39 +125,41 @@ function buildTool(bundle: Json, method: (typeof METHODS)[number], path: string,
       if (requestBody?.required) required.push(...((schema.required as string[]) ?? []));
     } else {
       body = 'whole';
-      properties.body = { ...schema, description: short(requestBody?.description) || 'The request body.' };
+      properties.body = { ...schema, description: requestBody?.description || 'The request body.' };
       if (requestBody?.required) required.push('body');
     }
   }
-  const [, success] = successOf(op) ?? [];
+  const [status = '', success] = successOf(op) ?? [];
   const content = (resolved<Json>(bundle, success).content ?? {}) as Json;
   const json = content['application/json'] as Json | undefined;
-  const output = json ? (plainSchema(bundle, json.schema) as Json) : undefined;
+  const output = json ? plainSchema(bundle, json.schema) : undefined;
   const verb = method.toUpperCase() as ApiTool['method'];
+  const operationId = String(op.operationId);
+  if (verb !== 'GET' && !(IDEMPOTENCY_KEY in properties)) properties[IDEMPOTENCY_KEY] = idempotencyKeyArgument;
   const security = (op.security ?? bundle.security ?? []) as Json[];
+  const scopes = security.flatMap((s) => Object.values(s).flat() as string[]);
   return {
-    name: snakeCase(String(op.operationId)),
-    operationId: String(op.operationId),
+    name: snakeCase(operationId),
+    operationId,
     method: verb,
     path,
-    title: String(op.summary ?? op.operationId),
+    title: String(op.summary ?? operationId),
     description: describe(op),
-    scopes: security.flatMap((s) => Object.values(s).flat() as string[]),
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
-    ...(output?.type === 'object' ? { outputSchema: output as Json & { type: 'object' } } : {}),
-    annotations: {
-      readOnlyHint: verb === 'GET',
-      destructiveHint: verb === 'DELETE',
-      // HTTP's own semantics: PUT and DELETE may be repeated; a PATCH or POST is not assumed to be.
-      idempotentHint: verb === 'GET' || verb === 'PUT' || verb === 'DELETE',
-      openWorldHint: false,
-    },
+    scopes,
+    group: groupOf(String((op.tags as string[] | undefined)?.[0] ?? '')),
+    inputSchema: lean({
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+    }) as ApiTool['inputSchema'],
+    annotations: hintsOf(operationId, verb, status),
     pathParams,
     queryParams,
     body,
     bodyFields,
     binary: Object.keys(content).length > 0 && !json,
     secretAnswer: namesSecret(output),
+    revealsCard: scopes.includes('vcn:reveal'),
   };
 }
 
@@ -142,11 +174,23 @@ export function contractTools(bundle: Json): ApiTool[] {
   return tools;
 }
 
-/** The tools these credentials may call, after the allow and deny lists. */
-export function toolsFor(tools: readonly ApiTool[], scopes: ReadonlySet<string>, selection: ToolSelection): ApiTool[] {
+/** What the selection and the scopes look at, in an API tool and a view (views.ts) alike. */
+interface Listable {
+  name: string;
+  group: string;
+  scopes: readonly string[];
+  secretAnswer: boolean;
+}
+
+/** The tools these credentials may call that the selection lists (selection.ts). */
+export function toolsFor<T extends Listable>(
+  tools: readonly T[],
+  scopes: ReadonlySet<string>,
+  selection: ToolSelection,
+): T[] {
   return tools.filter(
     (tool) =>
       (tool.scopes.length === 0 || tool.scopes.some((s) => scopes.has(s))) &&
-      selected(tool.name, hiddenByDefault(tool), selection),
+      selected({ name: tool.name, group: tool.group, hidden: hiddenByDefault(tool) }, selection),
   );
 }

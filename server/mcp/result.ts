@@ -1,14 +1,12 @@
-// An API answer as an MCP tool result: the JSON as structuredContent with a short text; a refusal
-// as `isError` with the API's reason, param and message (the session goes on); a file described,
-// not inlined.
+// An API answer as an MCP tool result. Its text is the whole answer (compact.ts): every row of the
+// page, every total, nothing cut, so a client that shows the model only `content` answers right;
+// it is sent once, as text, with no structuredContent copy beside it. A refusal is `isError` with
+// the API's reason, param and message (the session goes on); a file is described, not inlined; a
+// card number and security code are masked unless the tool is the card reveal.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiTool } from './catalog.js';
 import { requestTarget, type ApiAnswer, type ApiRequest } from './call.js';
-
-const TEXT_LIMIT = 1500;
-
-const clipped = (text: string) =>
-  text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT)}… (see structuredContent)` : text;
+import { compactText } from './compact.js';
 
 /** A line per problem the error body names: `param limit: invalid-integer — message`. */
 function problems(body: unknown): string[] {
@@ -37,21 +35,26 @@ function refusal(answer: ApiAnswer): CallToolResult {
   const lines = [`The API answered ${answer.status}: ${String(message)}`, ...problems(body)];
   if (body?.reason !== undefined) lines.push(`reason: ${String(body.reason)}`);
   if (body?.requestId) lines.push(`requestId: ${String(body.requestId)}`);
-  lines.push(`body: ${clipped(JSON.stringify(body ?? null))}`);
+  lines.push(`body: ${compactText(body ?? null)}`);
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] };
 }
 
-/** What a list answer holds: `3 transactions; more with pageStartKey=…`. */
-function summary(body: Record<string, unknown>): string {
-  const lists = Object.entries(body).filter(([, v]) => Array.isArray(v));
-  const next = body.nextPageStartKey;
-  if (lists.length === 1) {
-    const [name, items] = lists[0] as [string, unknown[]];
-    const more = next ? `; more: call again with nextPageStartKey="${String(next)}"` : '; no more pages';
-    return `${items.length} ${name}${more}\n${clipped(JSON.stringify(items))}`;
-  }
-  return clipped(JSON.stringify(body));
+/** Card data a model has no use for: a card number keeps its last four digits, a security code nothing. */
+function maskCardData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskCardData);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => {
+      if (key === 'pan' && typeof member === 'string') return [key, `${'*'.repeat(12)}${member.slice(-4)}`];
+      if (key === 'cvv' && typeof member === 'string') return [key, '***'];
+      return [key, maskCardData(member)];
+    }),
+  );
 }
+
+export const textResult = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: compactText(value) }],
+});
 
 export function toolResult(tool: ApiTool, request: ApiRequest, answer: ApiAnswer): CallToolResult {
   if (answer.status >= 400) return refusal(answer);
@@ -63,10 +66,5 @@ export function toolResult(tool: ApiTool, request: ApiRequest, answer: ApiAnswer
   const body = answer.body;
   if (body === undefined || body === null || body === '')
     return { content: [{ type: 'text', text: `Done (HTTP ${answer.status}).` }] };
-  if (typeof body === 'object' && !Array.isArray(body) && tool.outputSchema)
-    return {
-      structuredContent: body as Record<string, unknown>,
-      content: [{ type: 'text', text: summary(body as Record<string, unknown>) }],
-    };
-  return { content: [{ type: 'text', text: clipped(JSON.stringify(body)) }] };
+  return textResult(tool.revealsCard ? body : maskCardData(body));
 }

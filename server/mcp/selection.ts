@@ -1,7 +1,10 @@
-// Which tools are listed: the sandbox helpers, card reveals and operations whose answer carries a
-// secret are hidden unless the allow list names them; the deny list removes any tool.
-// `--tools` / FINANCE_MCP_TOOLS: comma-separated names, `*` matching any run of characters;
-// `-name` denies. `reveal_vcn,-delete_*` lists the card reveal and no delete tool.
+// Which tools are listed: the default set (groups.ts), plus the groups and tools a list names.
+// `?tools=` on /mcp, `--tools` / FINANCE_MCP_TOOLS on stdio: comma-separated group or tool names,
+// `*` matching any run of characters, `all` every group; `-name` denies a tool or a group.
+// `cards,webhooks,-delete_*` adds two groups and lists no delete tool. Tools marked below (card
+// reveals, answers carrying a secret, app approvals) are listed only when their own name is.
+
+import { ESSENTIALS } from './groups.js';
 
 export interface ToolSelection {
   allow: RegExp[];
@@ -22,8 +25,8 @@ export function parseSelection(text: string | undefined): ToolSelection {
   return selection;
 }
 
-/** Field names of an answer that hold a secret: a webhook signing secret, a card number or code. */
-const SECRET_FIELD = /secret|^pan$|^cvv$|^cvc$/i;
+/** Field names of an answer that hold a secret a result would show: a signing secret, a client secret. */
+const SECRET_FIELD = /secret/i;
 
 export function namesSecret(schema: unknown, depth = 0): boolean {
   if (depth > 6 || schema === null || typeof schema !== 'object') return false;
@@ -35,21 +38,23 @@ export function namesSecret(schema: unknown, depth = 0): boolean {
   );
 }
 
-/** Why a tool is hidden unless allowed, or undefined when it is listed by default. */
-export function hiddenByDefault(tool: {
-  path: string;
-  scopes: readonly string[];
-  secretAnswer: boolean;
-}): string | undefined {
-  if (tool.path.startsWith('/sandbox/')) return 'a sandbox test helper';
-  if (tool.scopes.includes('vcn:reveal')) return 'reveals card details';
+/** Why a tool is listed only when named, or undefined when a group may bring it. */
+export function hiddenByDefault(tool: { scopes: readonly string[]; secretAnswer: boolean }): string | undefined {
+  if (tool.scopes.includes('vcn:reveal')) return 'reveals card numbers and security codes';
   // An assistant that can make approval codes could approve an app of its own choosing.
   if (tool.scopes.includes('apps:manage')) return 'approves or revokes apps acting for the company';
   if (tool.secretAnswer) return 'its answer carries a secret';
   return undefined;
 }
 
-export function selected(name: string, hidden: string | undefined, selection: ToolSelection): boolean {
-  if (selection.deny.some((p) => p.test(name))) return false;
-  return !hidden || selection.allow.some((p) => p.test(name));
+export function selected(
+  tool: { name: string; group: string; hidden: string | undefined },
+  selection: ToolSelection,
+): boolean {
+  const names = (p: RegExp) => p.test(tool.name);
+  const groups = (p: RegExp) => p.test(tool.group) || p.source === '^all$';
+  if (selection.deny.some((p) => names(p) || groups(p))) return false;
+  if (selection.allow.some(names)) return true;
+  if (tool.hidden) return false;
+  return ESSENTIALS.has(tool.name) || selection.allow.some(groups);
 }

@@ -8,6 +8,7 @@ import type { SendRequest } from './call.js';
 import { resources } from './resources.js';
 import { createMcpServer } from './server.js';
 import type { ToolSelection } from './selection.js';
+import { type CompanyContext, contractViews } from './views.js';
 
 type Call = (
   path: string,
@@ -28,6 +29,26 @@ const clientSender =
     const contentType = response.headers.get('content-type') ?? '';
     const body = data instanceof Blob ? { bytes: data.size } : response.ok ? data : error;
     return { status: response.status, contentType, body };
+  };
+
+/**
+ * The company's context as the server's `/mcp` gives it: no API operation names the company, and
+ * only the server knows its time zone and (in the sandbox) its clock.
+ */
+const companyFromServer =
+  (api: FinanceClient): CompanyContext =>
+  async () => {
+    const call = (api as unknown as Record<string, Call>).POST!.bind(api);
+    const { data, response } = await call('/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_context', arguments: {} } },
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
+    const text = (data as { result?: { content?: { text?: string }[] } } | undefined)?.result?.content?.[0]?.text;
+    if (!response.ok || text === undefined)
+      throw new Error(
+        `the server's /mcp, which names the company, answered ${response.status} (MCP_ENDPOINT turns it on). Calendar dates are days in the company's time zone, America/Sao_Paulo unless the company has another`,
+      );
+    return JSON.parse(text) as Record<string, unknown>;
   };
 
 /** The scopes a token of these credentials carries (the token answer's `scope`). */
@@ -55,13 +76,17 @@ interface StdioOptions {
 
 export async function serveStdio({ api, scopes, selection, version }: StdioOptions): Promise<void> {
   const bundle = loadBundle('public');
-  const tools = toolsFor(contractTools(bundle), scopes, selection);
+  const all = contractTools(bundle);
+  const tools = toolsFor(all, scopes, selection);
+  const views = toolsFor(contractViews(all), scopes, selection);
   const server = createMcpServer({
     tools,
+    views,
     send: clientSender(api),
+    company: companyFromServer(api),
     resources: resources(JSON.stringify(bundle)),
     version,
   });
   await server.connect(new StdioServerTransport());
-  process.stderr.write(`finance mcp: ${tools.length} tools on stdio\n`);
+  process.stderr.write(`finance mcp: ${tools.length + views.length} tools on stdio\n`);
 }

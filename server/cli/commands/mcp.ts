@@ -5,11 +5,11 @@ import { apiSession, withApi, type ApiOptions } from '../api-session.js';
 export function register(program: Command): void {
   withApi(program.command('mcp'))
     .description(
-      'Serve the API to an assistant as MCP tools on stdio (one per operation the credentials may call; docs/mcp.md)',
+      'Serve the API to an assistant as MCP tools on stdio (the default set the credentials may call, more by group; docs/mcp.md)',
     )
     .option(
       '--tools <list>',
-      'allow and deny tools: comma-separated names, * as wildcard, -name denies (default: $FINANCE_MCP_TOOLS)',
+      'groups and tools to add: comma-separated names (cards,webhooks), * as wildcard, all, -name removes (default: $FINANCE_MCP_TOOLS)',
     )
     .action(async (opts: ApiOptions & { tools?: string }) => {
       // Loaded here, not with the command tree: `finance serve` never needs the MCP SDK.
