@@ -44,7 +44,7 @@ const preconditionFailed = (current: string | undefined) =>
   );
 
 /** The guard of a request's `If-Match`; `held` once the write it was for has committed. */
-export interface Precondition extends WriteGuard {
+interface Precondition extends WriteGuard {
   held: boolean;
 }
 
