@@ -9,6 +9,7 @@ import { exchangeCode, exchangeRefreshToken } from './areas/apps/public.js';
 import { handlers as directory } from './areas/directory/handlers.js';
 import { handlers as users } from './areas/users/handlers.js';
 import { handlers as statements } from './areas/statements/handlers.js';
+import { accountingHandlers as accounting } from './areas/statements/accounting-handlers.js';
 import { summaryHandlers as summaries } from './areas/statements/summary-handlers.js';
 import { handlers as attachments } from './areas/statements/attachments/handlers.js';
 import { preflights as uploads } from './areas/statements/attachments/upload-gate.js';
@@ -39,6 +40,7 @@ export const operations = {
   ...directory,
   ...users,
   ...statements,
+  ...accounting,
   ...summaries,
   ...attachments,
   ...accounts,

@@ -90,7 +90,7 @@ async function arrivedTransaction(api: FinanceClient, status: 2 | 3 = 2) {
   const { data } = await call(api.GET('/statements/v1/banking', { params: { query: { status: [2], limit: 1 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no processed banking transaction to copy (seed it: finance seed)');
-  const { id, companyId, statusDescription, showReceipt, attachments, ...arriving } = found;
+  const { id, companyId, statusDescription, showReceipt, attachments, metadata, accountingSync, ...arriving } = found;
   const description = `Arrived by finance events trigger at ${new Date().toISOString()}`;
   const body = {
     ...arriving,

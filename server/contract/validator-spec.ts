@@ -10,7 +10,7 @@ import { TWO_DECIMALS } from './formats.js';
  * arithmetic (ajv's and other tools') rejects 19.99 and 0.07 as multiples of 0.01.
  */
 export function validatorSpec(bundle: Json): Json {
-  return queryAsSent(chooseVariants(flattenVariants(decimalFormats(bundle))));
+  return deepObjectsKnown(queryAsSent(chooseVariants(flattenVariants(decimalFormats(bundle)))));
 }
 
 /**
@@ -62,6 +62,23 @@ function queryAsSent(bundle: Json): Json {
       const parameters = (operation as Json | undefined)?.parameters;
       if (Array.isArray(parameters)) parameters.forEach(allow);
     }
+  }
+  return bundle;
+}
+
+/**
+ * A deepObject query parameter of any keys (`metadata[erp_id]=JE-1`: `additionalProperties` a schema)
+ * is checked with the same schema under `patternProperties` instead. The validator skips its unknown-
+ * and empty-parameter checks for every parameter of an operation that has an object parameter with
+ * `additionalProperties`: `isConcilied=true` would pass unread beside it.
+ */
+function deepObjectsKnown(bundle: Json): Json {
+  const components = (bundle.components ?? {}) as { parameters?: Record<string, Json> };
+  for (const parameter of Object.values(components.parameters ?? {})) {
+    const schema = parameter.schema as Json | undefined;
+    const values = schema?.additionalProperties;
+    if (parameter.style !== 'deepObject' || !schema || typeof values !== 'object') continue;
+    parameter.schema = { ...schema, additionalProperties: false, patternProperties: { '^': values } };
   }
   return bundle;
 }

@@ -49,6 +49,16 @@ export function jsonArrayFrom<O>(
   >;
 }
 
+/**
+ * The string at `key` of a JSON object kept as text in `column`, or null. `key` is one of the
+ * contract's metadata keys (letters, digits, `_ . : -`), quoted whole in SQLite's path.
+ */
+export function jsonTextAt(db: Kysely<any>, column: string, key: string): RawBuilder<string | null> {
+  return storeKind(db) === 'postgres'
+    ? sql<string | null>`(${sql.ref(column)}::jsonb ->> ${key})`
+    : sql<string | null>`json_extract(${sql.ref(column)}, ${`$."${key}"`})`;
+}
+
 /** A `jsonArrayFrom` value as read back: JSON text on SQLite, already parsed by the PostgreSQL driver. */
 export const jsonArray = <T>(value: unknown): T[] =>
   typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []);

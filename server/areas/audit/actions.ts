@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'approval_code.used',
   'app.approved',
   'app.revoked',
+  'accounting_sync.recorded',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

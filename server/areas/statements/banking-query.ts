@@ -8,6 +8,7 @@ import type { BankingFilters, BankingPageQuery, BankingSortField, SortDirection 
 import { FILTERS, type ColumnFilters } from './store/banking-filters.js';
 import { addDays, startOfDay } from '../../lib/time.js';
 import { searchWords } from './store/search.js';
+import { erpFilters } from './store/erp-filters.js';
 
 type Query = Input<'listBankingTransactions'>['query'];
 
@@ -81,6 +82,7 @@ export function bankingPageQuery(q: Query, ctx: Pick<HandlerContext, 'auth' | 'c
     ...columnFilters(q),
     ...dateRange(q.startDate, q.endDate, timeZone),
     amount: amountFilter(q),
+    erp: erpFilters(q),
   };
   const email = q.responsibleEmail?.trim().toLowerCase();
   const words = q.q === undefined ? undefined : searchWords(q.q);

@@ -12,6 +12,7 @@ import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
 import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch, searchWords } from './store/search.js';
 import { syncHandlers } from './sync-handlers.js';
+import { erpFilters } from './store/erp-filters.js';
 
 /** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
 const reconcile =
@@ -79,6 +80,7 @@ export const handlers = defineHandlers({
     const range = dateRange(query.startDate, query.endDate, auth.timeZone);
     assertCardWindow(query.startDate, query.endDate);
     const words = query.q === undefined ? undefined : searchWords(query.q);
+    const erp = erpFilters(query);
     const pages = paging(
       'listCreditCardTransactions',
       { auth, config, index },
@@ -89,6 +91,7 @@ export const handlers = defineHandlers({
         endDate: query.endDate,
         ...(types ? { types } : {}),
         ...(words ? { words } : {}),
+        erp,
       },
       ['string', 'string'],
     );
@@ -98,6 +101,7 @@ export const handlers = defineHandlers({
       types,
       ...(words ? { search: await resolveSearch(db, auth.companyId, words, CREDIT_CARD_DOCUMENT) } : {}),
       ...range,
+      erp,
       after: pages.after,
       take: pages.limit,
     });

@@ -29,6 +29,24 @@ const named = <T>(id: T | null, name: string | null, key: 'description' | 'name'
     ? ({ id, [key]: name } as { id: T; description: string } & { id: T; name: string })
     : null;
 
+/** The row's metadata: the JSON object its PATCHes wrote, `{}` when none. */
+export const metadataOf = (stored: string): Record<string, string> => JSON.parse(stored) as Record<string, string>;
+
+interface SyncColumns {
+  sync_status: Schemas['AccountingSync']['status'];
+  sync_reference_id: string | null;
+  sync_error: string | null;
+  synced_at: string | null;
+}
+
+/** What the company's ERP recorded of the transaction (POST /accounting/v1/syncs). */
+export const accountingSync = (t: SyncColumns, timeZone: string): Schemas['AccountingSync'] => ({
+  status: t.sync_status,
+  referenceId: t.sync_reference_id,
+  error: t.sync_error === null ? null : { message: t.sync_error },
+  syncedAt: t.synced_at === null ? null : formatInstant(t.synced_at, timeZone),
+});
+
 const person = (id: string | null, email: string | null) => (id !== null && email !== null ? { id, email } : null);
 
 export function presentBanking(t: BankingItem, timeZone: string): Schemas['BankingTransaction'] {
@@ -70,6 +88,8 @@ export function presentBanking(t: BankingItem, timeZone: string): Schemas['Banki
     user: person(t.user_id, t.user_email),
     requesterUser: person(t.requester_user_id, t.requester_email),
     customCategory: named(t.custom_category_id, t.custom_category_name, 'name'),
+    metadata: metadataOf(t.metadata),
+    accountingSync: accountingSync(t, timeZone),
   };
 }
 
@@ -102,5 +122,7 @@ export function presentCreditCard(t: CreditCardItem, timeZone: string): Schemas[
     costCenter: named(t.cost_center_id, t.cost_center_name, 'description'),
     attachments: t.attachments.map(presentAttachment),
     user: person(t.user_id, t.user_email),
+    metadata: metadataOf(t.metadata),
+    accountingSync: accountingSync(t, timeZone),
   };
 }

@@ -12,6 +12,7 @@ import { openCursor, signCursor } from '../../kit/signing-keys.js';
 import { feedCeiling, type FeedCeiling } from './versions.js';
 import { type FeedPage, type FeedPosition, loadBankingChanges, loadCreditCardChanges } from './store/changes.js';
 import { presentBanking, presentCreditCard } from './present.js';
+import { erpFilters } from './store/erp-filters.js';
 
 const DEFAULT_LIMIT = 100;
 const EMPTY_MESSAGE = 'cursor is empty: leave it out for the initial sync, or send the nextCursor of an answer';
@@ -95,11 +96,12 @@ function answer<T, Id extends number | string>(
 
 export const syncHandlers = defineHandlers({
   listBankingTransactionChanges: async ({ query }, ctx) => {
+    const erp = erpFilters(query);
     const ceiling = await feedCeiling(ctx.db, ctx.auth.companyId);
     const { state, cursorAt } = stateOf<number>(
       'listBankingTransactionChanges',
       ctx,
-      { accountId: query.accountId },
+      { accountId: query.accountId, ...(erp ? { erp } : {}) },
       query.cursor,
       'number',
       ceiling,
@@ -107,6 +109,7 @@ export const syncHandlers = defineHandlers({
     const page = await loadBankingChanges(ctx.db, {
       companyId: ctx.auth.companyId,
       accountId: query.accountId,
+      erp,
       ...state,
       take: query.limit ?? DEFAULT_LIMIT,
       ceiling,
@@ -117,11 +120,12 @@ export const syncHandlers = defineHandlers({
 
   listCreditCardTransactionChanges: async ({ query }, ctx) => {
     const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+    const erp = erpFilters(query);
     const ceiling = await feedCeiling(ctx.db, ctx.auth.companyId);
     const { state, cursorAt } = stateOf<string>(
       'listCreditCardTransactionChanges',
       ctx,
-      { cardIds },
+      { cardIds, ...(erp ? { erp } : {}) },
       query.cursor,
       'string',
       ceiling,
@@ -129,6 +133,7 @@ export const syncHandlers = defineHandlers({
     const page = await loadCreditCardChanges(ctx.db, {
       companyId: ctx.auth.companyId,
       cardIds,
+      erp,
       ...state,
       take: query.limit ?? DEFAULT_LIMIT,
       ceiling,

@@ -6,6 +6,8 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 /** 1 CANCELED, 2 PROCESSED, 3 PENDING. */
 type TransactionStatus = 1 | 2 | 3;
 
+export type AccountingSyncStatus = 'NOT_SYNCED' | 'SYNCED' | 'FAILED' | 'OUT_OF_DATE';
+
 export interface AccountTable {
   id: Generated<number>;
   company_id: string;
@@ -72,6 +74,13 @@ export interface BankingTransactionTable {
   /** The row's search signature, low and high 52 bits (migration 0032; -1 while not known). */
   search_sig_lo?: number;
   search_sig_hi?: number;
+  /** The caller's metadata, a JSON object of strings (migration 0041). */
+  metadata: Generated<string>;
+  /** The ERP's accounting sync state (migration 0042, POST /accounting/v1/syncs). */
+  sync_status: Generated<AccountingSyncStatus>;
+  sync_reference_id: string | null;
+  sync_error: string | null;
+  synced_at: string | null;
 }
 
 export interface CreditCardTransactionTable {
@@ -113,6 +122,13 @@ export interface CreditCardTransactionTable {
   /** The row's search signature, low and high 52 bits (migration 0032; -1 while not known). */
   search_sig_lo?: number;
   search_sig_hi?: number;
+  /** The caller's metadata, a JSON object of strings (migration 0041). */
+  metadata: Generated<string>;
+  /** The ERP's accounting sync state (migration 0042, POST /accounting/v1/syncs). */
+  sync_status: Generated<AccountingSyncStatus>;
+  sync_reference_id: string | null;
+  sync_error: string | null;
+  synced_at: string | null;
 }
 
 export interface IngestRunTable {
@@ -181,6 +197,16 @@ export const BANKING_COLUMNS = [
   'has_attachments',
   'created_at',
 ] as const;
+/** The columns the ERP's write-back keeps (migrations 0041, 0042): read with every item, never ingested. */
+export const ERP_COLUMNS = ['metadata', 'sync_status', 'sync_reference_id', 'sync_error', 'synced_at'] as const;
+/** The ERP's columns as a row reads them. */
+export interface ErpState {
+  metadata: string;
+  sync_status: AccountingSyncStatus;
+  sync_reference_id: string | null;
+  sync_error: string | null;
+  synced_at: string | null;
+}
 /** The search signature's columns (server/lib/search-signature.ts), written with the row, never shown. */
 export const SIGNATURE_COLUMNS = ['search_sig_lo', 'search_sig_hi'] as const;
 /** A credit-card row's columns as written (not its bookkeeping numbers). */
@@ -214,10 +240,16 @@ export const CREDIT_CARD_COLUMNS = [
   'has_attachments',
   'created_at',
 ] as const;
-export type StagedBankingTable = Omit<BankingTransactionTable, 'id' | 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+export type StagedBankingTable = Omit<
+  BankingTransactionTable,
+  'id' | 'ingest_run_id' | 'created_seq' | 'change_seq' | (typeof ERP_COLUMNS)[number]
+> &
   Staged;
 /** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */
-export type StagedCreditCardTable = Omit<CreditCardTransactionTable, 'ingest_run_id' | 'created_seq' | 'change_seq'> &
+export type StagedCreditCardTable = Omit<
+  CreditCardTransactionTable,
+  'ingest_run_id' | 'created_seq' | 'change_seq' | (typeof ERP_COLUMNS)[number]
+> &
   Staged;
 
 export interface BillTable {

@@ -31,6 +31,8 @@ import * as m0033 from './0033_search_signatures_postgres.js';
 import * as m0034 from './0034_idempotency_outcomes.js';
 import * as m0035 from './0035_webhook_queues.js';
 import * as m0038 from './0038_restore_safe_functions.js';
+import * as m0041 from './0041_transaction_metadata.js';
+import * as m0042 from './0042_accounting_syncs.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0034_idempotency_outcomes': m0034,
   '0035_webhook_queues': m0035,
   '0038_restore_safe_functions': m0038,
+  '0041_transaction_metadata': m0041,
+  '0042_accounting_syncs': m0042,
 };

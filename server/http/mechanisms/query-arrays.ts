@@ -4,10 +4,15 @@
 import type { Request } from 'express';
 import { badRequest } from '../../kit/errors.js';
 
+/** A deepObject parameter's member (`metadata[erp_id]=JE-1`, the contract's `style: deepObject`): not an array. */
+const DEEP_OBJECT = /^metadata\[[^[\]]+\]$/;
+
 /** Throws the 400 of a query holding bracketed parameters (`status[]=1`). */
 export function rejectBracketedArrays(req: Request): void {
   if (!req.url.includes('?')) return;
-  const bracketed = Object.keys(req.query as Record<string, unknown>).filter((key) => key.includes('['));
+  const bracketed = Object.keys(req.query as Record<string, unknown>).filter(
+    (key) => key.includes('[') && !DEEP_OBJECT.test(key),
+  );
   if (bracketed.length === 0) return;
   const names = [...new Set(bracketed.map((key) => key.slice(0, key.indexOf('['))))];
   const example = `${names[0]}=1,2`;

@@ -8,11 +8,11 @@ import { localDate } from '../../../lib/time.js';
 type Schemas = components['schemas'];
 export type BankingLine = Omit<
   Schemas['BankingTransaction'],
-  'id' | 'companyId' | 'statusDescription' | 'showReceipt' | 'attachments'
+  'id' | 'companyId' | 'statusDescription' | 'showReceipt' | 'attachments' | 'metadata' | 'accountingSync'
 >;
 export type CreditCardLine = Omit<
   Schemas['CreditCardTransaction'],
-  'type' | 'statusDescription' | 'billDueDate' | 'attachments'
+  'type' | 'statusDescription' | 'billDueDate' | 'attachments' | 'metadata' | 'accountingSync'
 >;
 
 const utc = (instant: string) => new Date(instant).toISOString();

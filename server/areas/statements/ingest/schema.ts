@@ -13,8 +13,16 @@ const addFormats = addFormatsModule.default;
 
 /** Fields of a statement item that the platform assigns: an ingest line must not carry them. */
 const ASSIGNED = {
-  BankingTransaction: ['id', 'companyId', 'statusDescription', 'showReceipt', 'attachments'],
-  CreditCardTransaction: ['type', 'statusDescription', 'billDueDate', 'attachments'],
+  BankingTransaction: [
+    'id',
+    'companyId',
+    'statusDescription',
+    'showReceipt',
+    'attachments',
+    'metadata',
+    'accountingSync',
+  ],
+  CreditCardTransaction: ['type', 'statusDescription', 'billDueDate', 'attachments', 'metadata', 'accountingSync'],
 } as const;
 
 type IngestSchema = keyof typeof ASSIGNED;

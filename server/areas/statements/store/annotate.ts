@@ -15,6 +15,8 @@ import { type CreditCardItem, findCreditCardItem } from './credit-card-page.js';
 import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, signatureColumns } from './search.js';
 import type { SearchDocument } from '../../../db/dialect.js';
 import { markChanged, statementWriteTransaction } from '../versions.js';
+import type { AccountingSyncStatus } from '../tables.js';
+import { mergedMetadata, POSTED_COLUMNS } from './erp-state.js';
 
 interface TransactionPatch {
   /** A batch item's precondition: the item's ETag as its GET answers it. */
@@ -23,7 +25,12 @@ interface TransactionPatch {
   isConciled?: boolean;
   categoryId?: number;
   costCenterId?: string;
+  /** Merged into the row's: a key sent as null is removed. */
+  metadata?: Record<string, string | null>;
 }
+
+/** A transaction holds at most this many metadata keys (the contract's `TransactionMetadata`). */
+const METADATA_KEYS = 50;
 
 /** The columns both statements share for annotation. */
 interface Annotatable {
@@ -37,6 +44,8 @@ interface Annotatable {
   cost_center_id: string | null;
   search_sig_lo?: number;
   search_sig_hi?: number;
+  metadata: string;
+  sync_status: AccountingSyncStatus;
 }
 type Statement = 'banking_transactions' | 'credit_card_transactions';
 
@@ -147,6 +156,21 @@ async function planAnnotation(
       details: problems,
     };
 
+  const metadata = patch.metadata === undefined ? undefined : mergedMetadata(row.metadata, patch.metadata);
+  if (metadata !== undefined && Object.keys(JSON.parse(metadata)).length > METADATA_KEYS)
+    return {
+      status: 400,
+      message: `metadata: a transaction holds at most ${METADATA_KEYS} keys`,
+      field: 'metadata',
+      reason: 'invalid_value',
+      details: [
+        {
+          field: 'metadata',
+          text: `the change leaves ${Object.keys(JSON.parse(metadata)).length} keys; at most ${METADATA_KEYS} are kept`,
+        },
+      ],
+    };
+
   const reconcile = patch.isConciled === true && row.conciled === 0;
   if (reconcile && row.status !== 2)
     return {
@@ -174,7 +198,11 @@ async function planAnnotation(
       ? { cost_center_id: patch.costCenterId }
       : {}),
     ...(reconcile ? { conciled: 1, conciled_at: now.toISOString() } : {}),
+    ...(metadata !== undefined && metadata !== row.metadata ? { metadata } : {}),
   };
+  // What the ERP posted changed after it posted it: it has to post it again.
+  if (row.sync_status === 'SYNCED' && POSTED_COLUMNS.some((column) => column in changes))
+    changes.sync_status = 'OUT_OF_DATE';
   // The item as its GET will read it once written: the changed columns, and the names they join.
   const after =
     Object.keys(changes).length === 0

@@ -12,6 +12,7 @@ import { inList } from '../../../db/prepared.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { FILTERS, stored } from './banking-filters.js';
 import type { BankingPageQuery } from './banking-types.js';
+import { withErpFilters } from './erp-filters.js';
 import { BANKING_DOCUMENT, boundedWalk, matchesSearch, walkedArm } from './search.js';
 
 export const SORT_COLUMNS = {
@@ -79,7 +80,7 @@ export function filtered<Q extends Query>(db: Db, query: Q, q: BankingPageQuery,
     else if (values !== undefined) out = out.where(inList(db, column, values));
   }
   if (f.search) out = out.where(matchesSearch<'banking_transactions'>(db, BANKING_DOCUMENT, f.search));
-  return out as Q;
+  return withErpFilters(db, out, f.erp) as Q;
 }
 
 /** An arm's query: its rows' ids and sort keys, in order. */

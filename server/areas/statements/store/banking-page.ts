@@ -2,7 +2,9 @@
 // ids come from the keyset query (banking-list.ts); names of users, categories and cost centers are
 // joined by primary key; the attachments of the rows that have any come as a JSON array per row.
 import type { Db } from '../../../db/database.js';
-import { BANKING_COLUMNS, type BankingTransactionRow } from '../tables.js';
+import { BANKING_COLUMNS, ERP_COLUMNS, type BankingTransactionRow, type ErpState } from '../tables.js';
+
+type ErpColumn = (typeof ERP_COLUMNS)[number];
 import { pageIdsQuery } from './banking-list.js';
 import { armsOf, type ArmShape } from './banking-arms.js';
 import { prepared, preparedShapes, type Placeholders } from '../../../db/prepared.js';
@@ -15,14 +17,21 @@ import { withRequesterEmail } from '../../users/public.js';
 import { boundedWalk, unwalked } from './search.js';
 
 /** The columns a statement item shows (not its bookkeeping: creation time, ingest run, reconciliation time). */
-type ItemColumn = Exclude<(typeof BANKING_COLUMNS)[number], 'conciled_at' | 'created_at'> | 'id';
+type ItemColumn =
+  | Exclude<(typeof BANKING_COLUMNS)[number], 'conciled_at' | 'created_at'>
+  | 'id'
+  | (typeof ERP_COLUMNS)[number];
 const ITEM_COLUMNS: readonly ItemColumn[] = [
   'id',
-  ...BANKING_COLUMNS.filter((c): c is Exclude<ItemColumn, 'id'> => c !== 'conciled_at' && c !== 'created_at'),
+  ...BANKING_COLUMNS.filter(
+    (c): c is Exclude<(typeof BANKING_COLUMNS)[number], 'conciled_at' | 'created_at'> =>
+      c !== 'conciled_at' && c !== 'created_at',
+  ),
+  ...ERP_COLUMNS,
 ];
 const itemColumns = ITEM_COLUMNS.map((c) => `t.${c}` as const);
 
-export interface BankingItem extends Pick<BankingTransactionRow, ItemColumn> {
+export interface BankingItem extends Pick<BankingTransactionRow, Exclude<ItemColumn, ErpColumn>>, ErpState {
   user_email: string | null;
   requester_email: string | null;
   custom_category_name: string | null;
@@ -155,10 +164,11 @@ const pageQueries = preparedShapes(pageOfShape);
 export async function loadBankingPage(db: Db, unplanned: BankingPageQuery): Promise<BankingPage> {
   const query = await planBankingPage(db, unplanned);
   const arms = armsOf(idsOf(query));
-  // A search's words vary in number and values: its page is built for the request, not prepared.
-  const { rows } = query.filters.search
-    ? { rows: await bankingPageRowsQuery(db, query, arms).execute() }
-    : await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
+  // A search's words and the metadata keys vary in number and values: such a page is built for the request, not prepared.
+  const { rows } =
+    query.filters.search || query.filters.erp
+      ? { rows: await bankingPageRowsQuery(db, query, arms).execute() }
+      : await pageQueries(db, shapeOf(query, arms), valuesOf(query, arms));
   // A bounded walk that leaves the page short may have stopped before the rows that fill it.
   if (rows.length <= query.take && boundedWalk(db, query.filters.search, query.take) !== undefined)
     return loadBankingPage(db, {

@@ -1,6 +1,7 @@
 // The banking page query: filters, sorting and keyset position, as the handler hands it to the store.
 import type { ColumnFilters } from './banking-filters.js';
 import type { SearchWord } from './search.js';
+import type { ErpFilters } from './erp-filters.js';
 
 export type BankingSortField = 'transactionDate' | 'brlAmount' | 'totalTransactionAmount';
 export type SortDirection = 'asc' | 'desc';
@@ -13,6 +14,8 @@ export interface BankingFilters extends ColumnFilters {
   amount?: { op: '=' | '>' | '<'; minor: number };
   /** `q`: every word found in the row (store/search.ts). */
   search?: SearchWord[];
+  /** `metadata[key]` and `syncStatus` (erp-filters.ts). */
+  erp?: ErpFilters;
 }
 
 export interface BankingPageQuery {

@@ -10,6 +10,7 @@ import { creditCardItems, type CreditCardItem } from './credit-card-page.js';
 import { withAttachments } from './attachments-of.js';
 import { presentBanking, presentCreditCard } from '../present.js';
 import { horizon } from '../versions.js';
+import { type ErpFilters, withErpFilters } from './erp-filters.js';
 
 /** The first change number the page may not read: an unfinished ingest run's (same statement, same snapshot). */
 const horizonOf = (db: Db, companyId: string) => horizon(db, companyId).$asScalar();
@@ -118,11 +119,12 @@ function removalsAfter<Id extends number | string>(
 
 export async function loadBankingChanges(
   db: Db,
-  q: FeedRead<number> & { accountId?: number },
+  q: FeedRead<number> & { accountId?: number; erp?: ErpFilters },
 ): Promise<FeedPage<BankingItem & Seqs, number>> {
   const cap = capOf(q.ceiling);
   let query = bankingItems(db).select(['t.created_seq', 't.change_seq']).where('t.company_id', '=', q.companyId);
   if (q.accountId !== undefined) query = query.where('t.account_id', '=', q.accountId);
+  query = withErpFilters(db, query, q.erp, 't');
   query = query.where((eb) =>
     eb.or([eb(horizonOf(db, q.companyId), 'is', null), eb('t.change_seq', '<', horizonOf(db, q.companyId))]),
   );
@@ -143,11 +145,12 @@ export async function loadBankingChanges(
 
 export async function loadCreditCardChanges(
   db: Db,
-  q: FeedRead<string> & { cardIds?: string[] },
+  q: FeedRead<string> & { cardIds?: string[]; erp?: ErpFilters },
 ): Promise<FeedPage<CreditCardItem & Seqs, string>> {
   const cap = capOf(q.ceiling);
   let query = creditCardItems(db).where('t.company_id', '=', q.companyId);
   if (q.cardIds !== undefined) query = query.where('t.card_id', 'in', q.cardIds);
+  query = withErpFilters(db, query, q.erp, 't');
   query = query.where((eb) =>
     eb.or([eb(horizonOf(db, q.companyId), 'is', null), eb('t.change_seq', '<', horizonOf(db, q.companyId))]),
   );

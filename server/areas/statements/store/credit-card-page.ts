@@ -3,11 +3,18 @@
 // the same query.
 import type { Db } from '../../../db/database.js';
 import { literalLimit } from '../../../db/dialect.js';
-import { CREDIT_CARD_COLUMNS, type CreditCardTransactionRow, type SIGNATURE_COLUMNS } from '../tables.js';
+import {
+  CREDIT_CARD_COLUMNS,
+  ERP_COLUMNS,
+  type CreditCardTransactionRow,
+  type ErpState,
+  type SIGNATURE_COLUMNS,
+} from '../tables.js';
 import { ofTypes, type CreditCardType } from '../card-types.js';
 import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { boundedWalk, CREDIT_CARD_DOCUMENT, matchesSearch, unwalked, walkedArm, type SearchWord } from './search.js';
+import { type ErpFilters, withErpFilters } from './erp-filters.js';
 
 /** A record's columns as an item reads them: all but its search signature. */
 type ItemRow = Omit<CreditCardTransactionRow, (typeof SIGNATURE_COLUMNS)[number]>;
@@ -16,10 +23,13 @@ const ITEM_COLUMNS = [
   'ingest_run_id',
   'created_seq',
   'change_seq',
+  ...ERP_COLUMNS,
 ] as const satisfies ReadonlyArray<keyof ItemRow>;
 const itemColumns = ITEM_COLUMNS.map((c) => `t.${c}` as const);
 
-export interface CreditCardItem extends ItemRow {
+type ErpColumn = (typeof ERP_COLUMNS)[number];
+
+export interface CreditCardItem extends Omit<ItemRow, ErpColumn>, ErpState {
   user_email: string | null;
   custom_category_name: string | null;
   cost_center_name: string | null;
@@ -32,13 +42,15 @@ export interface CreditCardPageQuery {
   types?: CreditCardType[];
   /** `q`: every word found in the record (store/search.ts). */
   search?: SearchWord[];
+  /** `metadata[key]` and `syncStatus` (erp-filters.ts). */
+  erp?: ErpFilters;
   from?: string;
   to?: string;
   after?: [string, string];
   take: number;
 }
 
-type Filters = Pick<CreditCardPageQuery, 'companyId' | 'types' | 'search' | 'from' | 'to'>;
+type Filters = Pick<CreditCardPageQuery, 'companyId' | 'types' | 'search' | 'erp' | 'from' | 'to'>;
 
 /** The company's records matching the filters but the cards (the list merges one arm per card). */
 export function cardRecordsFiltered(db: Db, q: Filters) {
@@ -46,6 +58,7 @@ export function cardRecordsFiltered(db: Db, q: Filters) {
   const { types } = q;
   if (types !== undefined) query = query.where((eb) => ofTypes(eb, types));
   if (q.search) query = query.where(matchesSearch<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search));
+  query = withErpFilters(db, query, q.erp);
   if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);
   if (q.to !== undefined) query = query.where('transaction_date', '<', q.to);
   return query;
