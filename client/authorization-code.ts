@@ -11,6 +11,10 @@ export interface AppTokens {
   /** When the access token expires (ISO 8601). */
   expiresAt: string;
   scope: string;
+  /** The company that approved the app, whose data the tokens read: file each pair under it. */
+  companyId: string;
+  /** That company's name, as the last token answer gave it. */
+  companyName: string;
 }
 
 export interface AppIdentity {
@@ -74,6 +78,8 @@ const toAppTokens = (answer: TokenAnswer, expiresAt: Date, previous?: AppTokens)
   refreshToken: answer.refresh_token ?? previous?.refreshToken ?? '',
   expiresAt: expiresAt.toISOString(),
   scope: answer.scope ?? previous?.scope ?? '',
+  companyId: answer.company_id ?? previous?.companyId ?? '',
+  companyName: answer.company_name ?? previous?.companyName ?? '',
 });
 
 /**

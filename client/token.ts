@@ -14,6 +14,9 @@ export interface TokenAnswer {
   expires_in: number;
   scope?: string;
   refresh_token?: string;
+  /** The company that approved the app (authorization-code and refresh grants). */
+  company_id?: string;
+  company_name?: string;
 }
 
 /** How the next token is asked for, and what to do with the answer. */

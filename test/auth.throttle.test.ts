@@ -1,6 +1,7 @@
 // Failed client authentications are throttled per source address and per client id from that
 // address, in the database (every server sharing it agrees): knowing a client id is not enough to
-// lock its owner out. TRUST_PROXY decides which address is the source.
+// lock its owner out, and the owner's right secret clears its count from its address. TRUST_PROXY
+// decides which address is the source.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,13 +77,17 @@ describe('createToken: failed authentications per source', () => {
     expect((await token(b, acme.clientId, acme.clientSecret, '198.51.100.2')).status).toBe(200);
   }, 60_000);
 
-  it('when a client id fails 9 times from one address, then the right secret from it still gets a token; the 10th failure refuses the 11th attempt', async () => {
+  it('when a client id fails 9 times from one address, then the right secret from it gets a token and clears its count there; 10 failures in a row refuse the 11th attempt', async () => {
     clock.set('2026-11-20T15:10:00Z');
     const acme = await a.newCompany();
-    for (let i = 0; i < 9; i++) expect((await token(a, acme.clientId, 'sk_wrong', '198.51.100.4')).status).toBe(401);
-    expect((await token(a, acme.clientId, acme.clientSecret, '198.51.100.4')).status).toBe(200);
-    expect((await token(a, acme.clientId, 'sk_wrong', '198.51.100.4')).status).toBe(401);
-    expect((await token(a, acme.clientId, acme.clientSecret, '198.51.100.4')).status).toBe(429);
+    const wrong = () => token(a, acme.clientId, 'sk_wrong', '198.51.100.4');
+    const right = () => token(a, acme.clientId, acme.clientSecret, '198.51.100.4');
+    for (let i = 0; i < 9; i++) expect((await wrong()).status).toBe(401);
+    expect((await right()).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await wrong()).status).toBe(401);
+    expect((await right()).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await wrong()).status).toBe(401);
+    expect((await right()).status).toBe(429);
   });
 
   it('when one address sprays wrong secrets across client ids, then after 30 failures every client id is 429 from it, and nowhere else', async () => {

@@ -52,6 +52,7 @@ describe('authorization-code helper of the client', () => {
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const tokens = await exchangeAuthorizationCode(identity(), started, await approveInBrowser(started.url));
     expect(tokens.scope).toBe('statements:read');
+    expect(tokens.companyId).toBe(acme.companyId);
 
     const saved: AppTokens[] = [];
     const finance = createFinanceClient({
@@ -66,7 +67,8 @@ describe('authorization-code helper of the client', () => {
     await unwrap(finance.GET('/statements/v1/banking', {}));
     expect(saved).toHaveLength(1);
     expect(saved[0]!.refreshToken).not.toBe(tokens.refreshToken);
-    // The first refresh token was rotated away: presenting it again is refused.
+    // The first refresh token was rotated away: past the retry grace, presenting it again is refused.
+    server.clock.advance(61_000);
     const stale = createFinanceClient({
       baseUrl: server.baseUrl,
       clock: server.clock,

@@ -35,6 +35,7 @@ describe('tools and operations', () => {
       'createAccessToken',
       'registerOAuthClient',
       'revokeOAuthToken',
+      'introspectOAuthToken',
       'downloadBankingTransactionReceipt',
       'uploadAttachmentContent',
       'redirectVcnCard',

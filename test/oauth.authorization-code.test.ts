@@ -1,5 +1,7 @@
 // The authorization-code grant with PKCE end to end, with oauth4webapi as the app: consent page,
-// approval code from the CLI, code exchange, the token's scopes, refresh rotation and reuse, RFC 7009.
+// approval code from the CLI, code exchange (the company named in the answer), the token's scopes, an
+// omitted redirect_uri, loopback ports, refresh rotation, its retry grace and reuse, RFC 7009, and the
+// audit entries of refused requests and replays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -22,7 +24,7 @@ let app: oauth.Client;
 
 beforeAll(async () => {
   server = await startTestServer();
-  acme = await server.newCompany();
+  acme = await server.newCompany({ name: 'Acme Comércio Ltda' });
   as = await discover(server);
   app = await registerPublicApp(as);
 });
@@ -69,6 +71,7 @@ describe('authorization code with PKCE', () => {
     const tokens = await oauth.processAuthorizationCodeResponse(as, app, res);
     expect(tokens.scope).toBe('statements:read statements:write');
     expect(tokens.refresh_token).toMatch(/^rt_/);
+    expect(tokens).toMatchObject({ company_id: acme.companyId, company_name: 'Acme Comércio Ltda' });
 
     const api = server.apiWithToken(tokens.access_token);
     expect((await api.GET('/statements/v1/banking', {})).response.status).toBe(200);
@@ -192,21 +195,63 @@ describe('authorization code with PKCE', () => {
 });
 
 describe('refresh tokens', () => {
-  it('when a refresh token is used, then it rotates; when the old one is used again, then the whole grant is revoked', async () => {
+  const refresh = (token: string) => oauth.refreshTokenGrantRequest(as, app, oauth.None(), token, insecure);
+  const refreshed = async (token: string) => oauth.processRefreshTokenResponse(as, app, await refresh(token));
+
+  it('when a refresh token is used, then it rotates; when the old one comes back after the pair it gave was used, then the whole grant is revoked', async () => {
     const first = await approveAndExchange(server, as, app, acme.companyId);
-    const res = await oauth.refreshTokenGrantRequest(as, app, oauth.None(), first.refresh_token!, insecure);
-    const second = await oauth.processRefreshTokenResponse(as, app, res);
+    const second = await refreshed(first.refresh_token!);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.access_token).not.toBe(first.access_token);
-    const api = server.apiWithToken(second.access_token);
+    expect(second).toMatchObject({ company_id: acme.companyId, company_name: 'Acme Comércio Ltda' });
+    const third = await refreshed(second.refresh_token!);
+    const api = server.apiWithToken(third.access_token);
     expect((await api.GET('/statements/v1/banking', {})).response.status).toBe(200);
 
-    const replay = await oauth.refreshTokenGrantRequest(as, app, oauth.None(), first.refresh_token!, insecure);
-    expect(await tokenError(replay)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // Within the retry grace, but the pair it gave (second) was used: reuse.
+    expect(await tokenError(await refresh(first.refresh_token!))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     // The rotated refresh token and the access tokens of the grant are revoked with it.
-    const rotated = await oauth.refreshTokenGrantRequest(as, app, oauth.None(), second.refresh_token!, insecure);
-    expect(await tokenError(rotated)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenError(await refresh(third.refresh_token!))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect((await api.GET('/statements/v1/banking', {})).response.status).toBe(401);
+  });
+
+  it('when a refresh is retried within 60 seconds (its answer lost), then it gets the same pair, which works; alone or racing, the grant stands', async () => {
+    const first = await approveAndExchange(server, as, app, acme.companyId);
+    const [a, b] = await Promise.all([refresh(first.refresh_token!), refresh(first.refresh_token!)]);
+    const [one, two] = [
+      await oauth.processRefreshTokenResponse(as, app, a),
+      await oauth.processRefreshTokenResponse(as, app, b),
+    ];
+    expect(two.access_token).toBe(one.access_token);
+    expect(two.refresh_token).toBe(one.refresh_token);
+    server.clock.advance(59_000);
+    const again = await refreshed(first.refresh_token!);
+    expect([again.access_token, again.refresh_token]).toEqual([one.access_token, one.refresh_token]);
+    expect(again.expires_in).toBeLessThanOrEqual(1800 - 59);
+    expect(again.scope).toBe(one.scope);
+    expect((await server.apiWithToken(again.access_token).GET('/statements/v1/banking', {})).response.status).toBe(200);
+    const next = await refreshed(again.refresh_token!);
+    expect((await server.apiWithToken(next.access_token).GET('/statements/v1/banking', {})).response.status).toBe(200);
+  });
+
+  it('when a used refresh token comes back after the 60-second grace, then the grant is revoked', async () => {
+    const first = await approveAndExchange(server, as, app, acme.companyId);
+    const second = await refreshed(first.refresh_token!);
+    server.clock.advance(61_000);
+    expect(await tokenError(await refresh(first.refresh_token!))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await tokenError(await refresh(second.refresh_token!))).toMatchObject({ status: 400 });
+    expect((await server.apiWithToken(second.access_token).GET('/statements/v1/banking', {})).response.status).toBe(
+      401,
+    );
   });
 
   it('when a refresh asks for fewer scopes, then the access token carries only those; more is invalid_scope', async () => {
@@ -266,5 +311,107 @@ describe('revokeOAuthToken (RFC 7009)', () => {
       body: new URLSearchParams({ token: tokens.refresh_token!, client_id: 'app_000000000000000000000000' }),
     });
     expect(await tokenError(unknownClient)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+});
+
+describe('redirect URIs', () => {
+  const exchange = (code: string, verifier: string, fields: Record<string, string>) =>
+    fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, ...fields }),
+    });
+  /** Approves the request at `url` and answers the redirect it sent the browser to. */
+  const approved = async (url: URL) => {
+    const answer = await decide(
+      server.baseUrl,
+      await openConsent(url),
+      'approve',
+      await approvalCodeFromCli(server, acme.companyId),
+    );
+    expect(answer.status).toBe(302);
+    return new URL(answer.headers.get('location')!);
+  };
+
+  it('when the authorization request names no redirect_uri (the app registered one), then it is approved and the token request may omit it; a request that named it must repeat it', async () => {
+    const started = await authorizeUrl(as, app);
+    const url = new URL(started.url);
+    url.searchParams.delete('redirect_uri');
+    expect((await openConsent(url)).fields.redirect_uri).toBeUndefined();
+    const location = await approved(url);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    const ok = await exchange(location.searchParams.get('code')!, started.verifier, { client_id: app.client_id });
+    expect(ok.status).toBe(200);
+
+    const named = await authorizeUrl(as, app);
+    const code = (await approved(named.url)).searchParams.get('code')!;
+    const omitted = await exchange(code, named.verifier, { client_id: app.client_id });
+    expect(await tokenError(omitted)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    const repeated = await exchange(code, named.verifier, { client_id: app.client_id, redirect_uri: REDIRECT });
+    expect(repeated.status).toBe(200);
+  });
+
+  it('when a loopback IP redirect is registered, then the request may name any port of it, and the code is bound to that port', async () => {
+    const port = 'http://127.0.0.1:51234/callback';
+    const started = await authorizeUrl(as, app, { redirect_uri: port });
+    const page = await openConsent(started.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:51234");
+    const location = await approved(started.url);
+    expect(`${location.origin}${location.pathname}`).toBe(port);
+    const code = location.searchParams.get('code')!;
+    const other = await exchange(code, started.verifier, { client_id: app.client_id, redirect_uri: REDIRECT });
+    expect(await tokenError(other)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect((await exchange(code, started.verifier, { client_id: app.client_id, redirect_uri: port })).status).toBe(200);
+
+    const named = await registerPublicApp(as, { redirect_uris: ['http://localhost:9000/cb', 'http://[::1]:9000/cb'] });
+    for (const [client, uri, status] of [
+      [named, 'http://[::1]:9001/cb', 200],
+      [named, 'http://localhost:9001/cb', 400],
+      [app, 'http://127.0.0.1:51234/callback/x', 400],
+      [app, 'https://127.0.0.1:51234/callback', 400],
+      [app, 'http://127.0.0.2:51234/callback', 400],
+    ] as const)
+      expect((await openConsent((await authorizeUrl(as, client, { redirect_uri: uri })).url)).status, uri).toBe(status);
+  });
+});
+
+describe('audit of refused app token requests', () => {
+  it('when an app presents a wrong verifier, then a used code, then the company’s log names each refusal and the replay’s revocation with the address and request id', async () => {
+    const started = await authorizeUrl(as, app);
+    const answer = await decide(
+      server.baseUrl,
+      await openConsent(started.url),
+      'approve',
+      await approvalCodeFromCli(server, acme.companyId),
+    );
+    const callback = oauth.validateAuthResponse(as, app, new URL(answer.headers.get('location')!), started.state);
+    const exchange = (verifier: string) =>
+      oauth.authorizationCodeGrantRequest(as, app, oauth.None(), callback, REDIRECT, verifier, insecure);
+    const wrong = await exchange(oauth.generateRandomCodeVerifier());
+    expect(wrong.status).toBe(400);
+    await oauth.processAuthorizationCodeResponse(as, app, await exchange(started.verifier));
+    const replay = await exchange(started.verifier);
+    expect(replay.status).toBe(400);
+
+    const { data } = await acme.api.GET('/audit/v1/entries', {
+      params: { query: { actions: ['token.refused', 'app.revoked'], limit: 100 } },
+    });
+    const of = (res: Response) => data!.items.filter((e) => e.requestId === res.headers.get('x-request-id'));
+    expect(of(wrong)).toMatchObject([
+      { action: 'token.refused', actor: app.client_id, ip: '127.0.0.1', details: { reason: 'pkce_mismatch' } },
+    ]);
+    const grantId = (of(wrong)[0]!.details as { grantId: string }).grantId;
+    expect(grantId).toMatch(/^grt_/);
+    expect(of(replay).sort((a, b) => a.action.localeCompare(b.action))).toMatchObject([
+      {
+        action: 'app.revoked',
+        actor: 'system',
+        target: grantId,
+        ip: '127.0.0.1',
+        details: { reason: 'an authorization code came back after it was used' },
+      },
+      { action: 'token.refused', actor: app.client_id, ip: '127.0.0.1', details: { reason: 'code_reused', grantId } },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
-// The consent page as a browser meets it: what it names, its headers (CSP, no framing, no caching),
-// requests that must never redirect (unregistered redirect, no PKCE), open redirects, CSRF and the
-// throttle on wrong approval codes.
+// The consent page as a browser meets it: what it names (the service, the app, the company the
+// approval code is for, each scope in plain words), its headers (CSP, no framing, no caching),
+// requests that must never redirect (an unregistered redirect, no PKCE, and every other invalid
+// request: no open redirector), CSRF and the throttle on wrong approval codes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as oauth from 'oauth4webapi';
 import { startTestServer, type TestCompany, type TestServer } from './support/server.js';
@@ -10,8 +11,11 @@ import {
   decide,
   discover,
   openConsent,
+  readConsent,
   registerPublicApp,
 } from './support/oauth-flow.js';
+import { ALL_SCOPES, FIRST_PARTY_SCOPES } from '../server/areas/auth/public.js';
+import { SCOPE_WORDS } from '../server/areas/apps/scope-words.js';
 
 let server: TestServer;
 let acme: TestCompany;
@@ -20,21 +24,26 @@ let app: oauth.Client;
 
 beforeAll(async () => {
   server = await startTestServer({ config: { authFailuresPerMinute: 5, authSourceFailuresPerMinute: 5 } });
-  acme = await server.newCompany();
+  acme = await server.newCompany({ name: 'Acme <Comércio> Ltda' });
   as = await discover(server);
   app = await registerPublicApp(as, { client_name: 'Ledgerly <Accounting> & Co' });
 });
 afterAll(async () => server.close());
 
 describe('consent page', () => {
-  it('when it is opened, then it names the app (escaped), the redirect host and each scope in plain words, with a strict CSP and no framing', async () => {
-    const page = await openConsent((await authorizeUrl(as, app)).url);
+  it('when it is opened, then it names the service, the app (escaped), the redirect host and each scope in plain words, with a strict CSP and no framing', async () => {
+    const forApps = ALL_SCOPES.filter((s) => !FIRST_PARTY_SCOPES.includes(s));
+    const page = await openConsent((await authorizeUrl(as, app, { scope: forApps.join(' ') })).url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.html).toContain('Company Finance Service');
     expect(page.html).toContain('Ledgerly &lt;Accounting&gt; &amp; Co');
     expect(page.html).not.toContain('<Accounting>');
     expect(page.html).toContain('Annotate and reconcile your statement transactions');
-    expect(page.html).toContain('<code>statements:write</code>');
+    for (const scope of forApps) {
+      expect(SCOPE_WORDS[scope].length, scope).toBeGreaterThan(scope.length);
+      expect(page.html, scope).toContain(`<li>${SCOPE_WORDS[scope]} <span class="small">(<code>${scope}</code>)`);
+    }
     expect(page.html).not.toMatch(/<script/i);
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
@@ -78,16 +87,41 @@ describe('consent page', () => {
     expect(plain.headers.get('location')).toBeNull();
   });
 
-  it('when the client and redirect are right but the scope or response type is not, then the error goes to the registered redirect only', async () => {
-    const scope = await openConsent((await authorizeUrl(as, app, { scope: 'everything' })).url);
-    expect(scope.status).toBe(302);
-    const location = new URL(scope.headers.get('location')!);
-    expect(location.origin).toBe('http://127.0.0.1:8765');
-    expect(location.searchParams.get('error')).toBe('invalid_scope');
-    const type = await openConsent((await authorizeUrl(as, app, { response_type: 'token' })).url);
-    expect(new URL(type.headers.get('location')!).searchParams.get('error')).toBe('unsupported_response_type');
-    const target = await openConsent((await authorizeUrl(as, app, { resource: 'https://other.example' })).url);
-    expect(new URL(target.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+  it('when a self-registered app with an https redirect sends any other invalid request, then an error page answers and nothing is redirected', async () => {
+    const phish = await registerPublicApp(as, { client_name: 'Phish', redirect_uris: ['https://phish.example/cb'] });
+    const cases: [Record<string, string>, string][] = [
+      [{ response_type: 'token' }, 'unsupported_response_type'],
+      [{ scope: 'everything' }, 'invalid_scope'],
+      [{ scope: 'statements:read clients:manage' }, 'invalid_scope'],
+      [{ resource: 'https://other.example' }, 'invalid_target'],
+    ];
+    for (const [params, error] of cases) {
+      const page = await openConsent(
+        (await authorizeUrl(as, phish, { redirect_uri: 'https://phish.example/cb', ...params })).url,
+      );
+      expect(page.status, error).toBe(400);
+      expect(page.headers.get('location'), error).toBeNull();
+      expect(page.html, error).toContain(error);
+      expect(page.html).not.toContain('phish.example');
+    }
+  });
+
+  it('when the administrator continues with an approval code, then the page names the company and the scopes within its ceiling, and approving from it sends the code', async () => {
+    const page = await openConsent((await authorizeUrl(as, app)).url);
+    const code = await approvalCodeFromCli(server, acme.companyId, 'statements:read');
+    const review = await readConsent(await decide(server.baseUrl, page, 'review', code), page.cookie);
+    expect(review.status).toBe(200);
+    expect(review.headers.get('location')).toBeNull();
+    expect(review.html).toContain('Acme &lt;Comércio&gt; Ltda');
+    expect(review.html).toContain('Company Finance Service');
+    expect(review.html).toContain('<code>statements:read</code>');
+    expect(review.html).not.toContain('<code>statements:write</code>');
+    expect(review.fields.approval_code).toBe(code);
+    // Reviewing did not spend the code; approving from the review page does.
+    const approved = await decide(server.baseUrl, review, 'approve');
+    expect(approved.status).toBe(302);
+    expect(new URL(approved.headers.get('location')!).searchParams.get('code')).toMatch(/^ac_/);
+    expect((await decide(server.baseUrl, review, 'approve')).status).toBe(400);
   });
 
   it('when the form is posted without the page’s cookie or with a tampered field, then it is refused and nothing is redirected', async () => {
@@ -108,6 +142,7 @@ describe('consent page', () => {
   });
 
   it('when wrong approval codes keep coming from one address, then the page answers 429 and even a right code waits', async () => {
+    server.clock.advance(61_000); // a window of its own, whatever the tests before counted
     const page = await openConsent((await authorizeUrl(as, app)).url);
     for (let i = 0; i < 5; i++)
       expect((await decide(server.baseUrl, page, 'approve', `apv_guess${i}`)).status).toBe(400);

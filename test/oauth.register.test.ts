@@ -61,14 +61,29 @@ describe('registerOAuthClient', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('when metadata is malformed or names an unknown scope, then it is an RFC 7591 error, not a 500', async () => {
+  it('when metadata is malformed or names an unknown or first-party scope, then it is an RFC 7591 error saying why, not a 500', async () => {
     const noName = await register({ redirect_uris: [REDIRECT] });
     expect(noName.status).toBe(400);
-    expect(((await noName.json()) as { error: string }).error).toBe('invalid_request');
+    expect(await noName.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'Missing field "client_name" in the body',
+    });
     const text = await fetch(`${server.baseUrl}/oauth/register`, { method: 'POST', body: 'client_name=X' });
     expect(text.status).toBe(415);
     const unknownScope = await register({ client_name: 'X', redirect_uris: [REDIRECT], scope: 'everything' });
     expect(((await unknownScope.json()) as { error: string }).error).toBe('invalid_client_metadata');
+    for (const scope of ['clients:manage', 'apps:manage', 'webhooks:write', 'audit:read', 'sandbox:write']) {
+      const firstParty = await register({
+        client_name: 'X',
+        redirect_uris: [REDIRECT],
+        scope: `statements:read ${scope}`,
+      });
+      expect(firstParty.status, scope).toBe(400);
+      expect(await firstParty.json(), scope).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringContaining(scope),
+      });
+    }
   });
 
   it('when a confidential client registers, then it gets a secret once and authenticates with it at the token endpoint', async () => {

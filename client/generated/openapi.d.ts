@@ -21,13 +21,18 @@ export interface paths {
          *     a new one shortly before it expires. Ask for fewer scopes than the client holds with `scope`
          *     (space-separated); a scope the client was not granted gives `invalid_scope`.
          *
-         *     Apps acting for a company use `grant_type=authorization_code` (with `code`, `redirect_uri`,
-         *     `code_verifier` and `client_id`; a confidential app authenticates as above) and
-         *     `grant_type=refresh_token`; both answer a `refresh_token` too. A code works once, for
-         *     60 seconds; presenting it again revokes what it gave. Refresh tokens rotate on every use, and
-         *     an old one presented again revokes the whole grant. `resource` (RFC 8707), when sent, must be
-         *     this API's base URL (or its `/mcp`); another answers `invalid_request` (this endpoint's error
-         *     codes are those of RFC 6749 §5.2).
+         *     Apps acting for a company use `grant_type=authorization_code` (with `code`, `redirect_uri`
+         *     when the authorization request named one, `code_verifier` and `client_id`; a confidential app
+         *     authenticates as above) and `grant_type=refresh_token`; both answer a `refresh_token` too, and
+         *     the company that approved the app (`company_id`, `company_name`). A code works once, for
+         *     60 seconds; presenting it again revokes what it gave. Refresh tokens rotate on every use. The
+         *     same refresh token presented again within 60 seconds of its use, while the pair it gave is
+         *     unused and the grant stands (a retry after a lost answer), answers that same pair again; later,
+         *     or once that pair's refresh token was used, it revokes the whole grant. An app is never given
+         *     a first-party scope (`clients:manage`, `apps:manage`, `webhooks:write`, `audit:read`,
+         *     `sandbox:write`): asking for one on a refresh is `invalid_scope`. `resource` (RFC 8707), when
+         *     sent, must be this API's base URL (or its `/mcp`); another answers `invalid_request` (this
+         *     endpoint's error codes are those of RFC 6749 §5.2).
          *
          *     Errors follow RFC 6749 §5.2, not the API's error body. This endpoint is rate limited per
          *     caller address.
@@ -82,8 +87,12 @@ export interface paths {
          *     shown only now.
          *
          *     Redirect URIs must be `https`, or `http` on a loopback host; anything else answers
-         *     `invalid_redirect_uri`. A registration never used for 24 hours expires. Registrations are
-         *     rate limited per caller address. Errors follow RFC 7591 §3.2.2.
+         *     `invalid_redirect_uri`. A loopback IP redirect (`http://127.0.0.1`, `http://[::1]`) matches
+         *     any port at authorization (RFC 8252 §7.3). A `scope` naming a first-party scope
+         *     (`clients:manage`, `apps:manage`, `webhooks:write`, `audit:read`, `sandbox:write`: the
+         *     company's own clients only) answers `invalid_client_metadata`. A registration never used for
+         *     24 hours expires. Registrations are rate limited per caller address. Errors follow RFC 7591
+         *     §3.2.2.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -103,13 +112,42 @@ export interface paths {
         put?: never;
         /**
          * Revoke a token
-         * @description RFC 7009 token revocation for tokens of the authorization-code flow. Revoking a refresh token
-         *     ends its whole grant (every access and refresh token of it); revoking an access token ends
-         *     that token. The client authenticates as at the token endpoint (public clients send
-         *     `client_id`). An unknown or already revoked token, or one of another client, answers 200 as
-         *     well (RFC 7009 §2.2): the answer tells nothing about the token.
+         * @description RFC 7009 token revocation. For an app (authorization code), revoking a refresh token ends its
+         *     whole grant (every access and refresh token of it); revoking an access token ends that token.
+         *     An API client (client credentials) revokes its own access tokens. The client authenticates as
+         *     at the token endpoint (public apps send `client_id`). An unknown or already revoked token, or
+         *     one of another client, answers 200 as well (RFC 7009 §2.2): the answer tells nothing about the
+         *     token.
          */
         post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Describe a token
+         * @description RFC 7662 token introspection: what a token of the caller is and whether it works now. The
+         *     client authenticates as at the token endpoint (an app with its secret, or its `client_id` alone
+         *     when public; an API client with its id and secret), and only its own tokens are described: any
+         *     other token, an unknown, expired or revoked one, answers `{"active": false}` and nothing else.
+         *
+         *     For an app, an access or refresh token of its grant names the company that approved it
+         *     (`company_id`, `company_name`), the scopes and when the token expires: an app serving many
+         *     companies asks here which company a token it holds reads. An API client's access token names
+         *     its own company.
+         */
+        post: operations["introspectOAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -641,6 +679,37 @@ export interface paths {
         get: operations["downloadCreditCardExport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/v1/syncs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what the ERP posted
+         * @description Records, for transactions of one statement, what the company's ERP did with them: each of
+         *     `successful` becomes `SYNCED` with its `referenceId`, each of `failed` becomes `FAILED` with
+         *     its `error.message`, each of `unsynced` (a reversed journal entry) becomes `NOT_SYNCED`. Read
+         *     the state back as each transaction's `accountingSync`, and list what is ready to post with
+         *     `syncStatus=NOT_SYNCED,OUT_OF_DATE`. A synced transaction whose notes, category or cost center
+         *     change becomes `OUT_OF_DATE` (an event, a feed entry): post it again and record it again.
+         *
+         *     All or nothing: a transaction that is not the company's, or one sent twice in the call, is
+         *     400 naming it (`param: successful.0.id`) and nothing is recorded. Each transaction that
+         *     changes gets a `…transaction.updated` event, a feed entry and a new `ETag`; the call is one
+         *     audit entry (`accounting_sync.created`). Send an `Idempotency-Key`: a retry answers the first
+         *     call's summary without recording again. Guide: `docs/accounting.md`.
+         */
+        post: operations["createAccountingSync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2381,7 +2450,7 @@ export interface components {
              */
             code?: string;
             /**
-             * @description `authorization_code`: the `redirect_uri` of the authorization request, exactly.
+             * @description `authorization_code`: the `redirect_uri` of the authorization request, exactly; omitted when that request named none (the app registered one).
              * @example http://127.0.0.1:8765/callback
              */
             redirect_uri?: string;
@@ -2425,6 +2494,17 @@ export interface components {
              * @example rt_Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0
              */
             refresh_token?: string;
+            /**
+             * Format: uuid
+             * @description Authorization-code and refresh grants only. The company that approved the app, whose data the token reads (the `companyId` of the rest of the API). An app serving many companies files each token pair under it.
+             * @example 5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29
+             */
+            company_id?: string;
+            /**
+             * @description Authorization-code and refresh grants only. That company's name, as it is now.
+             * @example Acme Comércio Ltda
+             */
+            company_name?: string;
         };
         /** @description The error body of the token and revocation endpoints, as RFC 6749 §5.2 prescribes. */
         OAuthError: {
@@ -2577,7 +2657,7 @@ export interface components {
             /** @description Only `code`. */
             response_types?: "code"[];
             /**
-             * @description Space-separated scopes the app will ask for; omitted, any scope.
+             * @description Space-separated scopes the app will ask for; omitted, any scope an app may have (never a first-party one).
              * @example statements:read statements:write
              */
             scope?: string;
@@ -2630,7 +2710,7 @@ export interface components {
         /** @description The error body of dynamic client registration (RFC 7591 §3.2.2). */
         ClientRegistrationError: {
             /**
-             * @description `invalid_redirect_uri` for a redirect URI that is not https or loopback http; `invalid_client_metadata` for other metadata (an unknown scope, a blank name); `invalid_request` for a malformed body.
+             * @description `invalid_redirect_uri` for a redirect URI that is not https or loopback http; `invalid_client_metadata` for other metadata (an unknown or first-party scope, a blank name); `invalid_request` for a malformed body.
              * @enum {string}
              */
             error: "invalid_request" | "invalid_redirect_uri" | "invalid_client_metadata";
@@ -2658,15 +2738,82 @@ export interface components {
              */
             token_type_hint?: string;
             /**
-             * @description The client the token was issued to (public clients; confidential ones may use HTTP Basic).
+             * @description The client the token was issued to (public apps; confidential apps and API clients may use HTTP Basic).
              * @example app_0f3e9b1c7a5d42e8b6c1d9a0
              */
             client_id?: string;
             /**
-             * @description The client secret of a confidential client, when not sent with HTTP Basic.
+             * @description The secret of a confidential app or an API client, when not sent with HTTP Basic.
              * @example sk_app_Q2hhbmdlIG1lIGJlZm9yZSBsYXVuY2g
              */
             client_secret?: string;
+        };
+        /** @description A token introspection request (RFC 7662 §2.1), authenticated as at the token endpoint. */
+        TokenIntrospectionRequest: {
+            /**
+             * @description The access token or refresh token to describe.
+             * @example oat_R2l2ZSBtZSBhIHRva2VuIHBsZWFzZSBub3cgb3IgbGF0ZXI
+             */
+            token: string;
+            /**
+             * @description `access_token` or `refresh_token`; a hint only.
+             * @example access_token
+             */
+            token_type_hint?: string;
+            /**
+             * @description The caller's client id, when not sent with HTTP Basic (always, for a public app).
+             * @example app_0f3e9b1c7a5d42e8b6c1d9a0
+             */
+            client_id?: string;
+            /**
+             * @description The caller's secret, when not sent with HTTP Basic.
+             * @example sk_app_Q2hhbmdlIG1lIGJlZm9yZSBsYXVuY2g
+             */
+            client_secret?: string;
+        };
+        /**
+         * @description A token's description (RFC 7662 §2.2). Only `active` is present when the token does not work
+         *     now or is not the caller's.
+         */
+        TokenIntrospection: {
+            /** @description Whether the token works now (issued to the caller, neither expired nor revoked). */
+            active: boolean;
+            /**
+             * @description The space-separated scopes it carries (a refresh token, those of its grant).
+             * @example statements:read statements:write
+             */
+            scope?: string;
+            /**
+             * @description The client it was issued to (the caller).
+             * @example app_0f3e9b1c7a5d42e8b6c1d9a0
+             */
+            client_id?: string;
+            /**
+             * @description `Bearer` for an access token, `refresh_token` for a refresh token.
+             * @enum {string}
+             */
+            token_type?: "Bearer" | "refresh_token";
+            /**
+             * Format: uuid
+             * @description The company whose data the token reads; for an app, the company that approved it.
+             * @example 5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29
+             */
+            company_id?: string;
+            /**
+             * @description That company's name, as it is now.
+             * @example Acme Comércio Ltda
+             */
+            company_name?: string;
+            /**
+             * @description When the token was issued, in seconds since 1970-01-01T00:00:00Z.
+             * @example 1795000000
+             */
+            iat?: number;
+            /**
+             * @description When the token expires, in seconds since 1970-01-01T00:00:00Z.
+             * @example 1795001800
+             */
+            exp?: number;
         };
         /** @description What an approval code may approve. */
         ApprovalCodeCreate: {
@@ -2738,6 +2885,12 @@ export interface components {
         GrantList: {
             items: components["schemas"]["Grant"][];
         };
+        /**
+         * @description The transaction's accounting sync state (`AccountingSync`).
+         * @example SYNCED
+         * @enum {string}
+         */
+        AccountingSyncStatus: "NOT_SYNCED" | "SYNCED" | "FAILED" | "OUT_OF_DATE";
         /** @description What kind of movement a banking transaction is, and its direction. */
         BankingTransactionType: {
             /**
@@ -2861,6 +3014,44 @@ export interface components {
              * @example 6.1.02 Passagens aéreas
              */
             name: string;
+        };
+        /**
+         * @description Your own keys on the transaction (an ERP's journal entry id, its batch): at most 50 keys of at
+         *     most 40 characters, each a string of at most 500 characters. `{}` when none. Set with the PATCH
+         *     (`metadata`), filter lists and feeds with `metadata[key]=value`, export with `metadataColumns`.
+         *     Changing it is a change: an event, a feed entry and a new `ETag`; it never makes an accounting
+         *     sync out of date.
+         * @example {
+         *       "erp_id": "JE-1"
+         *     }
+         */
+        TransactionMetadata: {
+            [key: string]: string;
+        };
+        /**
+         * @description What the company's ERP recorded of the transaction with `POST /accounting/v1/syncs`.
+         *     `NOT_SYNCED`: nothing recorded (or undone with `unsynced`); `SYNCED`: posted as `referenceId`;
+         *     `FAILED`: not posted, `error.message` says why; `OUT_OF_DATE`: posted, then its notes, category or
+         *     cost center changed (post it again). Metadata and reconciliation never make it out of date.
+         */
+        AccountingSync: {
+            status: components["schemas"]["AccountingSyncStatus"];
+            /**
+             * @description The ERP's id of what it posted (a journal entry); kept while `OUT_OF_DATE`, null otherwise but `SYNCED`.
+             * @example JE-2026-00042
+             */
+            referenceId: string | null;
+            /** @description Why the ERP could not post it; only while `FAILED`. */
+            error: {
+                /** @example Account 6.1.02 is closed */
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the latest sync was recorded (in the company's time zone); null when `NOT_SYNCED`.
+             * @example 2026-11-18T14:32:05-03:00
+             */
+            syncedAt: string | null;
         };
         /**
          * @description One item of the banking statement. Amounts are positive; the direction is
@@ -3003,6 +3194,8 @@ export interface components {
             requesterUser: components["schemas"]["TransactionUser"] | null;
             /** @description The company category assigned, or null. */
             customCategory: components["schemas"]["TransactionCustomCategory"] | null;
+            metadata: components["schemas"]["TransactionMetadata"];
+            accountingSync: components["schemas"]["AccountingSync"];
         };
         /** @description One page of the banking statement. */
         BankingTransactionList: {
@@ -3039,6 +3232,19 @@ export interface components {
          */
         costCenterId: string;
         /**
+         * @description Metadata to merge into the transaction's: each key sent is set to its value, a key sent as
+         *     `null` is removed, keys not sent are kept. Keys: 1 to 40 characters among letters, digits and
+         *     `_ . : -`; values: strings of at most 500 characters. A transaction holds at most 50 keys: a
+         *     change that would leave more gets 400 (`param: metadata`).
+         * @example {
+         *       "erp_id": "JE-1",
+         *       "erp_batch": null
+         *     }
+         */
+        TransactionMetadataUpdate: {
+            [key: string]: string | null;
+        };
+        /**
          * @description One transaction of a batch: its `id` and at least one editable field, under the rules of the
          *     single PATCH (`TransactionUpdate`).
          */
@@ -3053,6 +3259,7 @@ export interface components {
             isConciled?: components["schemas"]["isConciled"];
             categoryId?: components["schemas"]["categoryId"];
             costCenterId?: components["schemas"]["costCenterId"];
+            metadata?: components["schemas"]["TransactionMetadataUpdate"];
             /**
              * @description The transaction's `ETag`, as its `GET` answers it: the item is written only if it is still what
              *     you read. A stale tag fails the whole batch with 412 (`param: transactions.N.ifMatch`) and
@@ -3194,6 +3401,7 @@ export interface components {
              * @example 3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a
              */
             costCenterId?: string;
+            metadata?: components["schemas"]["TransactionMetadataUpdate"];
         };
         /** @description Where to download the PDF receipt of a banking transaction, without a token. */
         ReceiptLink: {
@@ -3341,6 +3549,8 @@ export interface components {
             attachments: components["schemas"]["TransactionAttachment"][];
             /** @description The card holder, when the card belongs to a user of the company. */
             user: components["schemas"]["TransactionUser"] | null;
+            metadata: components["schemas"]["TransactionMetadata"];
+            accountingSync: components["schemas"]["AccountingSync"];
         };
         /** @description One page of the credit-card statement, newest first. */
         CreditCardTransactionList: {
@@ -3366,6 +3576,7 @@ export interface components {
             isConciled?: components["schemas"]["isConciled"];
             categoryId?: components["schemas"]["categoryId"];
             costCenterId?: components["schemas"]["costCenterId"];
+            metadata?: components["schemas"]["TransactionMetadataUpdate"];
             /**
              * @description The transaction's `ETag`, as its `GET` answers it: the item is written only if it is still what
              *     you read. A stale tag fails the whole batch with 412 (`param: transactions.N.ifMatch`) and
@@ -3411,6 +3622,70 @@ export interface components {
             nextCursor: string;
             /** @description More changes are waiting; call again with `nextCursor` now. */
             hasMore: boolean;
+        };
+        /**
+         * @description The `id` of a transaction of the call's statement.
+         * @example 48213
+         */
+        AccountingSyncTransactionId: number | string;
+        /**
+         * @description What the company's ERP did with transactions of one statement: `successful` posted (each with
+         *     the ERP's `referenceId`, a journal entry), `failed` not posted (each with the ERP's message),
+         *     `unsynced` whose posting the ERP reversed (back to `NOT_SYNCED`). At least one transaction, each
+         *     at most once in the call, at most 500 in all. All or nothing: a transaction that is not the
+         *     company's fails the whole call with 400 naming it, and nothing is recorded.
+         */
+        AccountingSyncCreate: {
+            /**
+             * @description The statement of every transaction of the call.
+             * @enum {string}
+             */
+            statement: "banking" | "credit-card";
+            successful?: {
+                id: components["schemas"]["AccountingSyncTransactionId"];
+                /**
+                 * @description The ERP's id of what it posted (a journal entry).
+                 * @example JE-2026-00042
+                 */
+                referenceId: string;
+            }[];
+            failed?: {
+                id: components["schemas"]["AccountingSyncTransactionId"];
+                error: {
+                    /**
+                     * @description Why the ERP could not post it, as the ERP says.
+                     * @example Account 6.1.02 is closed
+                     */
+                    message: string;
+                };
+            }[];
+            /** @description Transactions whose journal entry the ERP reversed; they become `NOT_SYNCED`. */
+            unsynced?: {
+                id: components["schemas"]["AccountingSyncTransactionId"];
+            }[];
+        };
+        /**
+         * @description What the call recorded: how many transactions became `SYNCED`, `FAILED` and `NOT_SYNCED`, and
+         *     how many of them changed (recording again what a transaction already shows changes nothing: no
+         *     event, no feed entry, same `ETag`).
+         */
+        AccountingSyncSummary: {
+            /** @enum {string} */
+            statement: "banking" | "credit-card";
+            /** @example 1 */
+            successful: number;
+            /** @example 1 */
+            failed: number;
+            /** @example 0 */
+            unsynced: number;
+            /** @example 2 */
+            changed: number;
+            /**
+             * Format: date-time
+             * @description The time the call recorded (the transactions' `accountingSync.syncedAt`), in the company's time zone.
+             * @example 2026-11-18T14:32:05-03:00
+             */
+            recordedAt: string;
         };
         /** @description Declares a file to attach to a transaction. The file itself is sent afterwards, by `PUT` to the returned `uploadUrl`. */
         AttachmentCreate: {
@@ -5357,12 +5632,14 @@ export interface components {
          *     `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`,
          *     `approval_code.created`, `approval_code.used` (on the consent page, by the app it approved),
          *     `app.approved` (a grant made: the app, its scopes), `app.revoked` (by the company, by the app
-         *     revoking its refresh token, or by the service when a used code or an old refresh token came back).
+         *     revoking its refresh token, or by the service when a used code or an old refresh token came back),
+         *     `accounting_sync.recorded` (`POST /accounting/v1/syncs`: the statement as target, how many
+         *     transactions were sent in each list and how many changed).
          *     New actions may be added: ignore actions you do not know.
          * @example api_client.created
          * @enum {string}
          */
-        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "approval_code.created" | "approval_code.used" | "app.approved" | "app.revoked";
+        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "approval_code.created" | "approval_code.used" | "app.approved" | "app.revoked" | "accounting_sync.recorded";
         /**
          * @description One action on the company's credentials, cards, exports or webhook endpoints, recorded in the
          *     same transaction as the action. Entries are never changed; they are kept at least 400 days.
@@ -6083,7 +6360,7 @@ export interface components {
                 "application/json": components["schemas"]["OAuthError"];
             };
         };
-        /** @description `invalid_client`: unknown client, wrong secret, or revoked client. */
+        /** @description `invalid_client`: unknown client, wrong secret, or revoked client. Failed authentications are counted per client id and source address, and per address (docs/security.md): a right secret clears its client's count from that address. */
         401: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -6910,6 +7187,18 @@ export interface components {
          */
         StatementSearch: string;
         /**
+         * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+         *     keys combine with AND.
+         */
+        MetadataFilter: {
+            [key: string]: string;
+        };
+        /**
+         * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+         *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+         */
+        SyncStatus: components["schemas"]["AccountingSyncStatus"][];
+        /**
          * @description The `ETag` of an answer you kept (or several, comma-separated). When it is still current, the
          *     answer is `304 Not Modified` with no body (RFC 9110 §13.1.2).
          */
@@ -7092,7 +7381,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description `invalid_client`: unknown client, wrong secret, or revoked client. */
+            /** @description `invalid_client`: unknown client, wrong secret, or revoked client. Failed authentications are counted per client id and source address, and per address (docs/security.md): a right secret clears its client's count from that address. */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -7252,6 +7541,90 @@ export interface operations {
                      * @example {
                      *       "error": "invalid_request",
                      *       "error_description": "token: required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: unknown client or wrong secret. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Client authentication failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    introspectOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "oat_R2l2ZSBtZSBhIHRva2VuIHBsZWFzZSBub3cgb3IgbGF0ZXI",
+                 *       "client_id": "app_0f3e9b1c7a5d42e8b6c1d9a0"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenIntrospectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The token's description; `{"active": false}` for a token that does not work or is not the caller's. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "active": true,
+                     *       "scope": "statements:read statements:write",
+                     *       "client_id": "app_0f3e9b1c7a5d42e8b6c1d9a0",
+                     *       "token_type": "Bearer",
+                     *       "company_id": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
+                     *       "company_name": "Acme Comércio Ltda",
+                     *       "iat": 1795000000,
+                     *       "exp": 1795001800
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenIntrospection"];
+                };
+            };
+            /** @description `invalid_request` (malformed form). */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "Missing field \"token\" in the body"
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];
@@ -7484,6 +7857,16 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
             };
             header?: {
                 /**
@@ -7522,6 +7905,13 @@ export interface operations {
                      *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                      *           "status": 2,
                      *           "statusDescription": "PROCESSED",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "accountId": 3,
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -7588,6 +7978,13 @@ export interface operations {
                      *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                      *           "status": 3,
                      *           "statusDescription": "PENDING",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "accountId": 3,
                      *           "finalCardNumber": null,
                      *           "bearerName": null,
@@ -7940,6 +8337,16 @@ export interface operations {
                 limit?: components["parameters"]["SyncLimit"];
                 /** @description Only movements of this account. Omitted, all accounts. */
                 accountId?: components["parameters"]["BankingAccountId"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
             };
             header?: {
                 /**
@@ -7978,6 +8385,13 @@ export interface operations {
                      *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                      *           "status": 2,
                      *           "statusDescription": "PROCESSED",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "accountId": 3,
                      *           "finalCardNumber": "4021",
                      *           "bearerName": "MARIANA COSTA",
@@ -8123,6 +8537,13 @@ export interface operations {
                      *       "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                      *       "status": 2,
                      *       "statusDescription": "PROCESSED",
+                     *       "metadata": {},
+                     *       "accountingSync": {
+                     *         "status": "NOT_SYNCED",
+                     *         "referenceId": null,
+                     *         "error": null,
+                     *         "syncedAt": null
+                     *       },
                      *       "accountId": 3,
                      *       "finalCardNumber": "4021",
                      *       "bearerName": "MARIANA COSTA",
@@ -8453,6 +8874,16 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
             };
             header?: {
                 /**
@@ -8501,6 +8932,13 @@ export interface operations {
                      *           },
                      *           "status": 2,
                      *           "statusDescription": "PROCESSED",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "billDueDate": "2026-12-10",
                      *           "notes": "Infraestrutura - ambiente de produção",
                      *           "conciliation": {
@@ -8822,6 +9260,16 @@ export interface operations {
                 limit?: components["parameters"]["SyncLimit"];
                 /** @description Only records of these cards (comma-separated `cardId`s). */
                 cardIds?: components["parameters"]["CreditCardCardIds"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
             };
             header?: {
                 /**
@@ -8870,6 +9318,13 @@ export interface operations {
                      *           },
                      *           "status": 2,
                      *           "statusDescription": "PROCESSED",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "billDueDate": "2026-12-10",
                      *           "notes": "Infraestrutura - ambiente de produção",
                      *           "conciliation": {
@@ -8994,6 +9449,13 @@ export interface operations {
                      *       },
                      *       "status": 2,
                      *       "statusDescription": "PROCESSED",
+                     *       "metadata": {},
+                     *       "accountingSync": {
+                     *         "status": "NOT_SYNCED",
+                     *         "referenceId": null,
+                     *         "error": null,
+                     *         "syncedAt": null
+                     *       },
                      *       "billDueDate": "2026-12-10",
                      *       "notes": "Infraestrutura - ambiente de produção",
                      *       "conciliation": {
@@ -9412,6 +9874,83 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ExportBusy"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAccountingSync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe. Send a unique value (a UUID or ULID) per logical request
+                 *     and the same value on every retry of it. The first response to the key (its status, body and
+                 *     `Location`) is kept for 24 hours for your client and replayed to any retry, with the header
+                 *     `Idempotent-Replayed: true`; nothing is done twice. The same key with another method, path or
+                 *     body gets 422; a retry while the first request is still running gets 409 (retry shortly).
+                 *     Requests refused before they run (authentication, validation: 400, 401, 403, 429) and server
+                 *     errors (5xx) are not kept, so retrying them runs them again.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "statement": "banking",
+                 *       "successful": [
+                 *         {
+                 *           "id": 48213,
+                 *           "referenceId": "JE-2026-00042"
+                 *         }
+                 *       ],
+                 *       "failed": [
+                 *         {
+                 *           "id": 48214,
+                 *           "error": {
+                 *             "message": "Account 6.1.02 is closed"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountingSyncCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statement": "banking",
+                     *       "successful": 1,
+                     *       "failed": 1,
+                     *       "unsynced": 0,
+                     *       "changed": 2,
+                     *       "recordedAt": "2026-11-18T14:32:05-03:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountingSyncSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9960,6 +10499,13 @@ export interface operations {
                      *           },
                      *           "status": 2,
                      *           "statusDescription": "PROCESSED",
+                     *           "metadata": {},
+                     *           "accountingSync": {
+                     *             "status": "NOT_SYNCED",
+                     *             "referenceId": null,
+                     *             "error": null,
+                     *             "syncedAt": null
+                     *           },
                      *           "billDueDate": "2026-12-10",
                      *           "notes": "",
                      *           "conciliation": {
@@ -13465,6 +14011,13 @@ export interface operations {
                      *       "id": 48214,
                      *       "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                      *       "statusDescription": "PROCESSED",
+                     *       "metadata": {},
+                     *       "accountingSync": {
+                     *         "status": "NOT_SYNCED",
+                     *         "referenceId": null,
+                     *         "error": null,
+                     *         "syncedAt": null
+                     *       },
                      *       "showReceipt": true,
                      *       "attachments": [],
                      *       "transactionType": {
@@ -13657,6 +14210,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusDescription": "PROCESSED",
+                     *       "metadata": {},
+                     *       "accountingSync": {
+                     *         "status": "NOT_SYNCED",
+                     *         "referenceId": null,
+                     *         "error": null,
+                     *         "syncedAt": null
+                     *       },
                      *       "billDueDate": "2026-12-10",
                      *       "attachments": [],
                      *       "id": "01JD3Q5W2K8Z9Y7X6V5T4S3R2Q",
@@ -14341,6 +14901,13 @@ export interface operations {
                  *           "companyId": "5b0f6a61-1d2e-4c3b-9a8f-7e6d5c4b3a29",
                  *           "status": 2,
                  *           "statusDescription": "PROCESSED",
+                 *           "metadata": {},
+                 *           "accountingSync": {
+                 *             "status": "NOT_SYNCED",
+                 *             "referenceId": null,
+                 *             "error": null,
+                 *             "syncedAt": null
+                 *           },
                  *           "accountId": 3,
                  *           "finalCardNumber": "4021",
                  *           "bearerName": "MARIANA COSTA",
@@ -14467,6 +15034,13 @@ export interface operations {
                  *           },
                  *           "status": 2,
                  *           "statusDescription": "PROCESSED",
+                 *           "metadata": {},
+                 *           "accountingSync": {
+                 *             "status": "NOT_SYNCED",
+                 *             "referenceId": null,
+                 *             "error": null,
+                 *             "syncedAt": null
+                 *           },
                  *           "billDueDate": "2026-12-10",
                  *           "notes": "Infraestrutura - ambiente de produção",
                  *           "conciliation": {

@@ -57,7 +57,10 @@ export interface ContractOperation {
   paramNames: Record<string, string[]>;
   /** Its parameters' schemas by `in.name` (`query.limit`, `path.transactionId`), references unresolved. */
   paramSchemas: Record<string, Json>;
-  /** Its JSON body schema (references inside it unresolved: `resolve` them), if it takes one. */
+  /**
+   * Its JSON body schema (references inside it unresolved: `resolve` them), if it takes one; else its
+   * form body's (the OAuth endpoints), whose fields the validator's messages describe alike.
+   */
   jsonBodySchema: Json | undefined;
   /** How many members its JSON body may hold (`x-max-members` of the request body), when not the default. */
   maxJsonMembers: number | undefined;
@@ -129,7 +132,8 @@ function paramNamesOf(parameters: Json[]): Record<string, string[]> {
 }
 
 function jsonBodySchemaOf(bundle: Json, content: Json | undefined): Json | undefined {
-  const schema = (content?.['application/json'] as Json | undefined)?.schema;
+  const media = (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded']) as Json | undefined;
+  const schema = media?.schema;
   return schema === undefined ? undefined : resolveRef(bundle, schema);
 }
 

@@ -2,7 +2,8 @@
 // resource's (RFC 9728), both describing this one service, and the URL every Bearer 401 names in
 // `WWW-Authenticate: Bearer resource_metadata="…"` so a client (an MCP assistant) finds them.
 // They advertise the client-credentials grant of the company's own clients and, for apps acting for
-// a company, the authorization-code grant with PKCE (S256 only), refresh, registration and revocation.
+// a company, the authorization-code grant with PKCE (S256 only), refresh, registration, revocation and
+// introspection.
 import type { Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { defaultScopes } from '../areas/auth/public.js';
@@ -22,8 +23,10 @@ export function authorizationServerMetadata(baseUrl: string, config: Config) {
     token_endpoint: `${baseUrl}/oauth/token`,
     registration_endpoint: `${baseUrl}/oauth/register`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    introspection_endpoint: `${baseUrl}/oauth/introspect`,
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

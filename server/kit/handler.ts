@@ -20,6 +20,7 @@ type PublicOperationId =
   | 'createAccessToken'
   | 'registerOAuthClient'
   | 'revokeOAuthToken'
+  | 'introspectOAuthToken'
   | 'downloadBankingTransactionReceipt'
   | 'uploadAttachmentContent';
 

@@ -79,7 +79,11 @@ interface ConsentPage {
 
 /** GET of the consent page as a browser makes it (no redirect followed). */
 export async function openConsent(url: URL | string, cookie?: string): Promise<ConsentPage> {
-  const res = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  return readConsent(await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} }), cookie);
+}
+
+/** A page the consent form answered (the company's step after `review`), read as openConsent reads one. */
+export async function readConsent(res: Response, cookie?: string): Promise<ConsentPage> {
   const html = await res.text();
   const setCookie = res.headers.get('set-cookie');
   const fields: Record<string, string> = {};

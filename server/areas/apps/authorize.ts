@@ -1,10 +1,13 @@
 // GET and POST /oauth/authorize: the consent page and its answer. Not an API operation (it is HTML
-// for a person, outside the contract), mounted by the composition root. CSRF: a random cookie
-// (HttpOnly, SameSite=Strict, path /oauth/authorize) and a form token, an HMAC of the cookie and the
-// authorization request keyed from URL_SIGNING_SECRET (during a rotation, a form shown before it
-// still posts: the previous secret's key is accepted too); the POST needs both to match. Wrong
-// approval codes are counted per address like failed client authentications (throttled with 429 on
-// the page).
+// for a person, outside the contract), mounted by the composition root. The form posts twice:
+// `review` with the approval code shows the company it is for, `approve` claims the code and sends
+// the app its authorization code (a script that knows the company may post `approve` at once);
+// `deny` sends `access_denied`. Nothing else is ever sent to the app (authorize-request.ts).
+// CSRF: a random cookie (HttpOnly, SameSite=Strict, path /oauth/authorize) and a form token, an
+// HMAC of the cookie and the authorization request keyed from URL_SIGNING_SECRET (during a rotation,
+// a form shown before it still posts: the previous secret's key is accepted too); the POST needs
+// both to match. Wrong approval codes are counted per address like failed client authentications
+// (throttled with 429 on the page).
 import { recordAudit } from '../audit/public.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -14,7 +17,7 @@ import type { Config } from '../../config.js';
 import { ApiError } from '../../kit/errors.js';
 import { urlKeys } from '../../kit/signing-keys.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { assertNotThrottled, recordFailure } from '../auth/public.js';
+import { assertNotThrottled, companyNameAndZone, recordFailure } from '../auth/public.js';
 import { claimApprovalCode, peekApprovalCode } from './approval-codes.js';
 import { consentPage, consentPolicy, errorPage } from './consent-page.js';
 import { createGrantWithCode } from './grants.js';
@@ -75,6 +78,7 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
     read: Extract<ReadRequest, { kind: 'consent' }>,
     status = 200,
     error?: string,
+    approving?: { companyName: string; approvalCode: string; scopes: string[] },
   ) => {
     let cookie = cookieOf(req);
     if (!cookie || !/^[A-Za-z0-9_-]{43}$/.test(cookie)) {
@@ -86,26 +90,17 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       appName: read.app.name,
       clientId: read.app.id,
       redirectHost: new URL(read.redirectUri).host,
-      scopes: read.scopes,
+      scopes: approving?.scopes ?? read.scopes,
       fields: read.fields,
       csrf: formToken(cookie, read.fields),
       error,
+      approving,
     });
     send(res, status, html, new URL(read.redirectUri).origin);
   };
 
-  const answerOther = (req: Request, res: Response, read: Exclude<ReadRequest, { kind: 'consent' }>) => {
-    if (read.kind === 'page') return send(res, 400, errorPage(read.message));
-    redirect(
-      res,
-      redirectTo(read.redirectUri, {
-        error: read.error,
-        error_description: read.description,
-        state: read.state,
-        iss: baseUrlOf(req),
-      }),
-    );
-  };
+  const answerOther = (res: Response, read: Exclude<ReadRequest, { kind: 'consent' }>) =>
+    send(res, 400, errorPage(read.message));
 
   const show: RequestHandler = async (req, res, next) => {
     try {
@@ -113,7 +108,7 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       if (typeof fields === 'string')
         return send(res, 400, errorPage(`The parameter ${fields} is repeated or malformed.`));
       const read = await readAuthorizeRequest(db, clock, fields, baseUrlOf(req));
-      if (read.kind !== 'consent') return answerOther(req, res, read);
+      if (read.kind !== 'consent') return answerOther(res, read);
       showConsent(req, res, read);
     } catch (err) {
       next(err);
@@ -126,7 +121,7 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       const fields = fieldsOf(body);
       if (typeof fields === 'string') return send(res, 400, errorPage(`The field ${fields} is repeated or malformed.`));
       const read = await readAuthorizeRequest(db, clock, fields, baseUrlOf(req));
-      if (read.kind !== 'consent') return answerOther(req, res, read);
+      if (read.kind !== 'consent') return answerOther(res, read);
       const cookie = cookieOf(req);
       const csrf = typeof body.csrf === 'string' ? body.csrf : '';
       if (!cookie || !csrfKeys.some((key) => same(csrf, formToken(cookie, read.fields, key))))
@@ -146,7 +141,8 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
             iss,
           }),
         );
-      if (body.decision !== 'approve') return showConsent(req, res, read, 400, 'Choose Approve or Deny.');
+      if (body.decision !== 'review' && body.decision !== 'approve')
+        return showConsent(req, res, read, 400, 'Choose Continue or Deny.');
       const attempt = { clientId: 'consent approval code', address: req.ip ?? req.socket.remoteAddress ?? '' };
       const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
       try {
@@ -167,41 +163,47 @@ export function authorizeRoutes({ db, clock, config, baseUrlOf }: AuthorizeOptio
       const entered = typeof body.approval_code === 'string' ? body.approval_code.trim() : '';
       const approval = entered ? await peekApprovalCode(db, clock, entered) : undefined;
       const scopes = approval ? read.scopes.filter((s) => !approval.ceiling || approval.ceiling.includes(s)) : [];
-      const code =
-        approval && scopes.length > 0
-          ? await writeTransaction(db, async (trx) => {
-              if (!(await claimApprovalCode(trx, clock, approval.codeHash))) return undefined;
-              await markAppUsed(trx, read.app.id);
-              const seen = {
-                companyId: approval.companyId,
-                actor: read.app.id,
-                target: read.app.id,
-                ip: req.ip ?? null,
-              };
-              await recordAudit(trx, clock, { ...seen, action: 'approval_code.used' });
-              await recordAudit(trx, clock, {
-                ...seen,
-                action: 'app.approved',
-                details: { app: read.app.name, scopes, redirectHost: new URL(read.redirectUri).host },
-              });
-              return createGrantWithCode(trx, clock, {
-                companyId: approval.companyId,
-                appId: read.app.id,
-                scopes,
-                resource: read.resource,
-                redirectUri: read.redirectUri,
-                codeChallenge: read.codeChallenge,
-              });
-            })
-          : undefined;
-      if (!code) {
+      const refused = async () => {
         await recordFailure(db, attempt, clock.now());
         const why =
           approval && scopes.length === 0
             ? 'This approval code does not allow any of the scopes the app asks for.'
             : 'The approval code is wrong, expired or already used.';
-        return showConsent(req, res, read, 400, why);
+        showConsent(req, res, read, 400, why);
+      };
+      if (!approval || scopes.length === 0) return refused();
+      // Continue: the company the code is for, and what the app gets within its ceiling, before approving.
+      if (body.decision === 'review') {
+        const company = await companyNameAndZone(db, approval.companyId);
+        const approving = { companyName: company?.name ?? approval.companyId, approvalCode: entered, scopes };
+        return showConsent(req, res, read, 200, undefined, approving);
       }
+      const code = await writeTransaction(db, async (trx) => {
+        if (!(await claimApprovalCode(trx, clock, approval.codeHash))) return undefined;
+        await markAppUsed(trx, read.app.id);
+        const seen = {
+          companyId: approval.companyId,
+          actor: read.app.id,
+          target: read.app.id,
+          ip: req.ip ?? null,
+        };
+        await recordAudit(trx, clock, { ...seen, action: 'approval_code.used' });
+        await recordAudit(trx, clock, {
+          ...seen,
+          action: 'app.approved',
+          details: { app: read.app.name, scopes, redirectHost: new URL(read.redirectUri).host },
+        });
+        return createGrantWithCode(trx, clock, {
+          companyId: approval.companyId,
+          appId: read.app.id,
+          scopes,
+          resource: read.resource,
+          redirectUri: read.redirectUri,
+          redirectUriImplied: read.redirectUriImplied,
+          codeChallenge: read.codeChallenge,
+        });
+      });
+      if (!code) return refused();
       redirect(res, redirectTo(read.redirectUri, { code, state: read.state, iss }));
     } catch (err) {
       next(err);

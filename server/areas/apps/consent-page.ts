@@ -1,6 +1,9 @@
 // The consent page: server-rendered HTML, no script, one inline style allowed by its hash. It names
-// the app, where the answer goes (the redirect URI's host) and each scope asked for in plain words;
-// the administrator enters the company's one-time approval code and approves or denies.
+// the service, the app, where the answer goes (the redirect URI's host) and each scope asked for in
+// plain words. Nobody logs in here, so the company is known only from the one-time approval code:
+// the administrator enters it and continues (or denies), then the page names the company the code
+// is for and the scopes the app will get within the code's ceiling, and the administrator approves
+// (or denies).
 import { createHash } from 'node:crypto';
 import { SCOPE_WORDS } from './scope-words.js';
 
@@ -15,6 +18,9 @@ input[type=text]{width:100%;box-sizing:border-box;padding:.5rem;font-family:Cour
 button{padding:.55rem 1.2rem;font-size:1rem;border-radius:4px;border:1px solid #32329f;cursor:pointer}
 button[value=approve]{background:#32329f;color:#fff}button[value=deny]{background:#fff;color:#32329f}
 .small{font-size:.85rem;color:#666}`;
+
+/** The service every page names: the one the app asks to act on. */
+const SERVICE_NAME = 'Company Finance Service';
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
@@ -39,7 +45,7 @@ const page = (title: string, body: string) =>
 export function errorPage(message: string): string {
   return page(
     'Authorization request refused',
-    `<h1>This authorization request cannot be processed</h1><p class="error">${escapeHtml(message)}</p><p class="small">Nothing was sent to the app. Ask its developer to check how it starts the authorization.</p>`,
+    `<p class="small">${SERVICE_NAME}</p><h1>This authorization request cannot be processed</h1><p class="error">${escapeHtml(message)}</p><p class="small">Nothing was sent to the app. Ask its developer to check how it starts the authorization.</p>`,
   );
 }
 
@@ -52,29 +58,52 @@ interface ConsentView {
   fields: Record<string, string>;
   csrf: string;
   error?: string;
+  /** The second step: the company the approval code is for, and the code, carried to the approval. */
+  approving?: { companyName: string; approvalCode: string };
 }
 
-export function consentPage(view: ConsentView): string {
-  const hidden = Object.entries({ ...view.fields, csrf: view.csrf })
+const hiddenFields = (fields: Record<string, string>) =>
+  Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
+
+export function consentPage(view: ConsentView): string {
+  const app = `<strong>${escapeHtml(view.appName)}</strong>`;
   const scopes = view.scopes
     .map(
-      (s) => `<li>${escapeHtml(SCOPE_WORDS[s] ?? s)} <span class="small">(<code>${escapeHtml(s)}</code>)</span></li>`,
+      (s) =>
+        `<li>${escapeHtml(SCOPE_WORDS[s as keyof typeof SCOPE_WORDS] ?? s)} <span class="small">(<code>${escapeHtml(s)}</code>)</span></li>`,
     )
     .join('');
-  return page(
-    `Approve ${view.appName}`,
-    `<h1>Approve <strong>${escapeHtml(view.appName)}</strong> for your company?</h1>
-<p><strong>${escapeHtml(view.appName)}</strong> <span class="small">(${escapeHtml(view.clientId)})</span> asks to act for your company. After you decide, you go back to <strong>${escapeHtml(view.redirectHost)}</strong>.</p>
+  const about = `<p class="small">${SERVICE_NAME}</p>`;
+  const where = `After you decide, you go back to <strong>${escapeHtml(view.redirectHost)}</strong>.`;
+  const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
+  const revoke = `<p class="small">You can revoke this app at any time (<code>DELETE /apps/v1/grants/{id}</code>).</p>`;
+  if (view.approving) {
+    const company = `<strong>${escapeHtml(view.approving.companyName)}</strong>`;
+    const hidden = hiddenFields({ ...view.fields, csrf: view.csrf, approval_code: view.approving.approvalCode });
+    return page(
+      `Approve ${view.appName} for ${view.approving.companyName} – ${SERVICE_NAME}`,
+      `${about}<h1>Approve ${app} for ${company}?</h1>
+<p>${app} <span class="small">(${escapeHtml(view.clientId)})</span> will act for ${company} on ${SERVICE_NAME}. ${where}</p>
 <p>It will be able to:</p><ul>${scopes}</ul>
-${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}
-<form method="post" action="/oauth/authorize">${hidden}
-<label for="approval_code">Approval code</label>
-<input type="text" id="approval_code" name="approval_code" autocomplete="one-time-code" spellcheck="false" maxlength="64">
-<p class="small">A one-time code from your company's administrator (<code>POST /apps/v1/approval-codes</code> or <code>npx finance apps approval-code</code>). Needed to approve, not to deny.</p>
+${error}<form method="post" action="/oauth/authorize">${hidden}
 <div class="actions"><button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></div>
 </form>
-<p class="small">You can revoke this app at any time (<code>DELETE /apps/v1/grants/{id}</code>).</p>`,
+${revoke}`,
+    );
+  }
+  return page(
+    `Approve ${view.appName}? – ${SERVICE_NAME}`,
+    `${about}<h1>Approve ${app} for your company?</h1>
+<p>${app} <span class="small">(${escapeHtml(view.clientId)})</span> asks to act for your company on ${SERVICE_NAME}. ${where}</p>
+<p>It asks to be able to:</p><ul>${scopes}</ul>
+${error}<form method="post" action="/oauth/authorize">${hiddenFields({ ...view.fields, csrf: view.csrf })}
+<label for="approval_code">Approval code</label>
+<input type="text" id="approval_code" name="approval_code" autocomplete="one-time-code" spellcheck="false" maxlength="64">
+<p class="small">A one-time code from your company's administrator (<code>POST /apps/v1/approval-codes</code> or <code>npx finance apps approval-code</code>): it names your company, which the next page shows before you approve. Needed to continue, not to deny.</p>
+<div class="actions"><button type="submit" name="decision" value="review">Continue</button><button type="submit" name="decision" value="deny">Deny</button></div>
+</form>
+${revoke}`,
   );
 }

@@ -22,6 +22,7 @@ export async function approveDemoApp(db: Db, clock: Clock, companyId: string): P
       scopes: ['statements:read'],
       resource: undefined,
       redirectUri: REDIRECT,
+      redirectUriImplied: false,
       codeChallenge: 'demo-app-approved-without-a-code-exchange-000',
     });
   });

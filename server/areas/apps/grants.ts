@@ -18,6 +18,8 @@ interface NewGrant {
   scopes: string[];
   resource: string | undefined;
   redirectUri: string;
+  /** The authorization request named no redirect_uri: the app's one registered URI was used. */
+  redirectUriImplied: boolean;
   codeChallenge: string;
 }
 
@@ -46,6 +48,7 @@ export async function createGrantWithCode(db: Db, clock: Clock, input: NewGrant)
       grant_id: id,
       app_id: input.appId,
       redirect_uri: input.redirectUri,
+      redirect_uri_implied: input.redirectUriImplied ? 1 : 0,
       code_challenge: input.codeChallenge,
       expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
       used_at: null,
@@ -63,6 +66,7 @@ export async function findCode(db: Db, code: string) {
       'c.grant_id',
       'c.app_id',
       'c.redirect_uri',
+      'c.redirect_uri_implied',
       'c.code_challenge',
       'c.expires_at',
       'c.used_at',
@@ -93,6 +97,7 @@ export async function findRefreshToken(db: Db, token: string) {
     .select([
       'r.token_hash',
       'r.grant_id',
+      'r.created_at',
       'r.expires_at',
       'r.used_at',
       'g.app_id',
@@ -124,13 +129,15 @@ type Presented = { codeHash: string } | { refreshTokenHash: string };
  * transaction that writes the grant's row first, only while it is not revoked. A revocation writes
  * that row too (revokeGrant), so the two are serialized on it, whatever the store: a revocation
  * committed first leaves nothing to issue (`revoked`); one committed after revokes what was issued.
- * `used`: the code or refresh token was already exchanged.
+ * `used`: the code or refresh token was already exchanged. `minted`: the pair to store and answer
+ * (a refresh's, refresh-retry.ts), else a random one.
  */
 export async function exchangeForTokens(
   db: Db,
   clock: Clock,
   presented: Presented,
   input: { grantId: string; appId: string; companyId: string; scopes: string[]; ttlSeconds: number },
+  minted?: { accessToken: string; refreshToken: string },
 ) {
   return writeTransaction(db, async (trx) => {
     const now = clock.now();
@@ -146,8 +153,8 @@ export async function exchangeForTokens(
         ? await claimCode(trx, clock, presented.codeHash)
         : await claimRefreshToken(trx, clock, presented.refreshTokenHash);
     if (!claimed) return 'used' as const;
-    const accessToken = await issueGrantAccessToken(trx, clock, input);
-    const refreshToken = newSecret('rt_');
+    const accessToken = await issueGrantAccessToken(trx, clock, input, minted?.accessToken);
+    const refreshToken = minted?.refreshToken ?? newSecret('rt_');
     await trx
       .insertInto('oauth_refresh_tokens')
       .values({

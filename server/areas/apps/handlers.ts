@@ -1,13 +1,15 @@
-// The apps area's operations: dynamic registration (RFC 7591), token revocation (RFC 7009), approval
-// codes and the company's grants. The token endpoint's code and refresh grants are in token-grants.ts.
+// The apps area's operations: dynamic registration (RFC 7591), token revocation (RFC 7009) and
+// introspection (RFC 7662) for apps and API clients alike, approval codes and the company's grants.
+// The token endpoint's code and refresh grants are in token-grants.ts.
 import { ipKeyGenerator } from 'express-rate-limit';
 import { defineHandlers } from '../../kit/handler.js';
 import { ApiError } from '../../kit/errors.js';
-import { assertNotThrottled, recordFailure, revokeGrantAccessToken } from '../auth/public.js';
+import { assertNotThrottled, recordFailure, revokeClientToken, revokeGrantAccessToken } from '../auth/public.js';
 import { createApprovalCode } from './approval-codes.js';
+import { callerOf } from './client-auth.js';
 import { findRefreshToken, listGrants, revokeGrant } from './grants.js';
+import { introspect } from './introspection.js';
 import { registerApp } from './registration.js';
-import { clientOf } from './token-grants.js';
 
 /** Registrations per address per minute. */
 const REGISTRATIONS_PER_MINUTE = 20;
@@ -22,13 +24,27 @@ export const handlers = defineHandlers({
   },
 
   revokeOAuthToken: async ({ body }, ctx) => {
-    const app = await clientOf(body, ctx);
-    const { db, clock } = ctx;
-    const refresh = body.token_type_hint === 'access_token' ? undefined : await findRefreshToken(db, body.token);
-    if (refresh && refresh.app_id === app.id)
-      await revokeGrant(db, clock, refresh.grant_id, { actor: app.id, reason: 'the app revoked its refresh token' });
-    else await revokeGrantAccessToken(db, clock, body.token, app.id);
+    const caller = await callerOf(body, ctx);
+    const { db, clock, req, requestId } = ctx;
+    if (caller.kind === 'client') await revokeClientToken(db, body.token, caller.clientId);
+    else {
+      const refresh = body.token_type_hint === 'access_token' ? undefined : await findRefreshToken(db, body.token);
+      if (refresh && refresh.app_id === caller.clientId) {
+        const by = {
+          actor: caller.clientId,
+          ip: req.ip ?? null,
+          requestId,
+          reason: 'the app revoked its refresh token',
+        };
+        await revokeGrant(db, clock, refresh.grant_id, by);
+      } else await revokeGrantAccessToken(db, clock, body.token, caller.clientId);
+    }
     return { status: 200, headers: { 'Cache-Control': 'no-store' } };
+  },
+
+  introspectOAuthToken: async ({ body }, ctx) => {
+    const caller = await callerOf(body, ctx);
+    return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: await introspect(ctx, caller, body) };
   },
 
   createApprovalCode: async ({ body }, { db, clock, auth, req, requestId }) => {

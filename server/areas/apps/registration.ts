@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { OAuthError } from '../../kit/errors.js';
-import { ALL_SCOPES, hashSecret, newSecret, verifySecret } from '../auth/public.js';
+import { ALL_SCOPES, firstPartyOf, hashSecret, newSecret, verifySecret } from '../auth/public.js';
 
 const UNUSED_TTL_MS = 24 * 3600 * 1000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** Loopback IP literals, whose port a native app picks when it starts listening (RFC 8252 §7.3). */
+const LOOPBACK_IPS = new Set(['127.0.0.1', '[::1]']);
 
 interface Registration {
   client_name: string;
@@ -33,6 +35,26 @@ function redirectProblem(uri: string): string | undefined {
   return `${uri}: use https, or http on a loopback host (127.0.0.1, [::1], localhost)`;
 }
 
+/**
+ * Whether `requested` is the registered redirect URI: the same string, or, for `http` on a loopback
+ * IP literal, the same URI on any port (RFC 8252 §7.3). `localhost` is matched exactly: it may resolve
+ * elsewhere, and RFC 8252 §8.3 advises against it.
+ */
+export function redirectMatches(registered: string, requested: string): boolean {
+  if (registered === requested) return true;
+  let asked: URL;
+  let known: URL;
+  try {
+    asked = new URL(requested);
+    known = new URL(registered);
+  } catch {
+    return false;
+  }
+  if (known.protocol !== 'http:' || !LOOPBACK_IPS.has(known.hostname) || asked.href !== requested) return false;
+  known.port = asked.port;
+  return known.href === requested;
+}
+
 export async function registerApp(db: Db, clock: Clock, input: Registration) {
   for (const uri of input.redirect_uris) {
     const problem = redirectProblem(uri);
@@ -41,6 +63,13 @@ export async function registerApp(db: Db, clock: Clock, input: Registration) {
   const scopes = input.scope?.split(' ').filter(Boolean);
   const unknown = scopes?.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s)) ?? [];
   if (unknown.length > 0) throw new OAuthError(400, 'invalid_client_metadata', `Unknown scopes: ${unknown.join(' ')}`);
+  const firstParty = firstPartyOf(scopes ?? []);
+  if (firstParty.length > 0)
+    throw new OAuthError(
+      400,
+      'invalid_client_metadata',
+      `Scopes for the company's own API clients only, never an app's: ${firstParty.join(' ')}`,
+    );
   if (input.client_name.trim().length === 0)
     throw new OAuthError(400, 'invalid_client_metadata', 'client_name must not be blank');
   const method = input.token_endpoint_auth_method ?? 'client_secret_basic';

@@ -46,6 +46,11 @@ export interface OAuthCodeRow {
   grant_id: string;
   app_id: string;
   redirect_uri: string;
+  /**
+   * 1 when the authorization request named no redirect_uri (the app's one registered URI was used):
+   * the token request may then omit it (RFC 6749 §4.1.3). Migration 0040.
+   */
+  redirect_uri_implied: number;
   /** The PKCE S256 challenge (base64url). */
   code_challenge: string;
   expires_at: string;

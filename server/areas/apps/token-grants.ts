@@ -1,19 +1,17 @@
 // POST /oauth/token for apps: `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.6) and
 // `refresh_token` (§6, rotated on every use, RFC 9700 §4.14.2). A code is single use, lives 60 s and is
 // bound to its app, redirect URI and PKCE challenge; presenting a used code again revokes its grant
-// (§4.1.2). Presenting a refresh token already exchanged revokes the grant: one of the two holders
-// is not the app. Errors are RFC 6749 §5.2's.
+// (§4.1.2). Presenting a refresh token already exchanged revokes the grant (one of the two holders
+// is not the app), unless it is a retry of that exchange within its grace (refresh-retry.ts). An app
+// never gets a first-party scope, whatever its grant says. Errors are RFC 6749 §5.2's; each refusal
+// of a code or refresh token that names a grant is audited in the grant's company (`token.refused`).
 import { SYSTEM_ACTOR } from '../audit/public.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import basicAuth from 'basic-auth';
-import type { Db } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
-import type { Config } from '../../config.js';
-import type { Request } from 'express';
 import { OAuthError } from '../../kit/errors.js';
-import { assertNotThrottled, formDecoded, recordFailure } from '../auth/public.js';
-import { authenticateApp, type App } from './registration.js';
+import { companyNameAndZone, firstPartyOf, refuseToken } from '../auth/public.js';
+import { addressOf, appOf, type OAuthCtx } from './client-auth.js';
 import { exchangeForTokens, findCode, findRefreshToken, revokeGrant } from './grants.js';
+import { mintingKeys, pairFor, pairGivenBefore } from './refresh-retry.js';
 import { isThisResource } from './resource.js';
 
 interface TokenForm {
@@ -28,11 +26,12 @@ interface TokenForm {
   resource?: string;
 }
 
-interface Ctx {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  req: Request;
+type RefusalReason = Parameters<typeof refuseToken>[1];
+
+/** What a request presented of a grant: its company keeps the audit entry of a refusal. */
+interface OfGrant {
+  grant_id: string;
+  company_id: string;
 }
 
 const invalidGrant = (message: string) => new OAuthError(400, 'invalid_grant', message);
@@ -45,85 +44,110 @@ function verifierMatches(verifier: string, challenge: string): boolean {
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
-/** The app making the request, authenticated as it registered (public: client_id only). */
-export async function clientOf(body: { client_id?: string; client_secret?: string }, ctx: Ctx): Promise<App> {
-  const { req, db, clock, config } = ctx;
-  const basic = req.headers.authorization ? basicAuth(req) : undefined;
-  if (req.headers.authorization && !basic)
-    throw new OAuthError(401, 'invalid_client', 'The Authorization header is not valid HTTP Basic');
-  if (
-    basic &&
-    (body.client_id !== undefined || body.client_secret !== undefined) &&
-    body.client_id !== formDecoded(basic.name)
-  )
-    throw new OAuthError(400, 'invalid_request', 'Authenticate with HTTP Basic or with form fields, not both');
-  const clientId = (basic ? formDecoded(basic.name) : body.client_id)?.replaceAll('\u0000', '\uFFFD');
-  const secret = basic ? formDecoded(basic.pass) : body.client_secret;
-  if (!clientId) throw new OAuthError(401, 'invalid_client', 'Client identification is required (client_id)');
-  const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
-  const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
-  await assertNotThrottled(db, attempt, clock.now(), limits);
-  const app = await authenticateApp(db, clock, clientId, secret);
-  if (!app) {
-    await recordFailure(db, attempt, clock.now());
-    throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
-  }
-  return app;
+/** Audits the refusal of `clientId`'s request in the company of the grant it presented, when it presented one. */
+async function audit(ctx: OAuthCtx, clientId: string, grant: OfGrant | undefined, reason: RefusalReason, more = {}) {
+  if (!grant) return;
+  const refusal = { db: ctx.db, clock: ctx.clock, clientId, ip: addressOf(ctx.req), requestId: ctx.requestId };
+  await refuseToken(refusal, reason, grant.company_id, { grantId: grant.grant_id, ...more });
 }
 
+/** The grant revoked because its code or refresh token came back: by `system`, from the replaying request. */
+const revokeReplayed = (ctx: OAuthCtx, grantId: string, reason: string) =>
+  revokeGrant(ctx.db, ctx.clock, grantId, {
+    actor: SYSTEM_ACTOR,
+    ip: addressOf(ctx.req),
+    requestId: ctx.requestId,
+    reason,
+  });
+
+/** The scopes asked for (all those granted an app when none is named), or invalid_scope. */
 function narrowed(asked: string | undefined, granted: string[]): string[] {
+  const forApp = granted.filter((s) => firstPartyOf([s]).length === 0);
   const wanted = asked?.split(' ').filter(Boolean);
-  if (!wanted || wanted.length === 0) return granted;
-  const refused = wanted.filter((s) => !granted.includes(s));
+  if (forApp.length === 0) throw new OAuthError(400, 'invalid_scope', 'The grant holds no scope an app may have');
+  if (!wanted || wanted.length === 0) return forApp;
+  const refused = wanted.filter((s) => !forApp.includes(s));
   if (refused.length > 0) throw new OAuthError(400, 'invalid_scope', `Scopes not granted: ${refused.join(' ')}`);
   return [...new Set(wanted)];
 }
 
-function checkResource(asked: string | undefined, baseUrl: string) {
-  if (asked !== undefined && !isThisResource(asked, baseUrl))
-    throw new OAuthError(400, 'invalid_request', `resource: tokens are issued only for ${baseUrl} (RFC 8707)`);
+async function answer(
+  ctx: OAuthCtx,
+  companyId: string,
+  tokens: { accessToken: string; refreshToken: string },
+  scopes: string[],
+  ttl: number,
+) {
+  const company = await companyNameAndZone(ctx.db, companyId);
+  return {
+    status: 200 as const,
+    headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+    body: {
+      access_token: tokens.accessToken,
+      token_type: 'Bearer' as const,
+      expires_in: ttl,
+      scope: scopes.join(' '),
+      refresh_token: tokens.refreshToken,
+      company_id: companyId,
+      ...(company ? { company_name: company.name } : {}),
+    },
+  };
 }
 
-const answer = (tokens: { accessToken: string; refreshToken: string }, scopes: string[], ttl: number) => ({
-  status: 200 as const,
-  headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-  body: {
-    access_token: tokens.accessToken,
-    token_type: 'Bearer' as const,
-    expires_in: ttl,
-    scope: scopes.join(' '),
-    refresh_token: tokens.refreshToken,
-  },
-});
+/** The scopes and resource checks every grant makes, each refusal audited. */
+async function checkedScopes(ctx: OAuthCtx, body: TokenForm, appId: string, grant: OfGrant, granted: string) {
+  if (body.resource !== undefined && !isThisResource(body.resource, ctx.config.baseUrl)) {
+    await audit(ctx, appId, grant, 'invalid_target');
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      `resource: tokens are issued only for ${ctx.config.baseUrl} (RFC 8707)`,
+    );
+  }
+  try {
+    return narrowed(body.scope, granted.split(' ').filter(Boolean));
+  } catch (err) {
+    await audit(ctx, appId, grant, 'scope_not_granted', { scope: body.scope });
+    throw err;
+  }
+}
 
-export async function exchangeCode(body: TokenForm, ctx: Ctx) {
-  const app = await clientOf(body, ctx);
+export async function exchangeCode(body: TokenForm, ctx: OAuthCtx) {
   const { db, clock, config } = ctx;
-  if (!body.code || !body.redirect_uri || !body.code_verifier)
-    throw new OAuthError(400, 'invalid_request', 'code, redirect_uri and code_verifier are required');
+  const code = body.code ? await findCode(db, body.code) : undefined;
+  const app = await appOf(body, ctx, (clientId) => audit(ctx, clientId, code, 'invalid_credentials'));
+  const refuse = async (reason: RefusalReason, message: string) => {
+    await audit(ctx, app.id, code, reason);
+    return invalidGrant(message);
+  };
+  if (!body.code || !body.code_verifier)
+    throw new OAuthError(400, 'invalid_request', 'code and code_verifier are required');
   if (!PKCE_VERIFIER.test(body.code_verifier))
     throw new OAuthError(
       400,
       'invalid_request',
       'code_verifier must be 43 to 128 unreserved characters (RFC 7636 §4.1)',
     );
-  const code = await findCode(db, body.code);
-  if (!code || code.app_id !== app.id) throw invalidGrant('The code is unknown, or was issued to another client');
-  if (code.used_at !== null || code.revoked_at !== null) {
-    await revokeGrant(db, clock, code.grant_id, {
-      actor: SYSTEM_ACTOR,
-      reason: 'an authorization code came back after it was used',
-    });
-    throw invalidGrant('The code was already used: the tokens it gave are revoked');
-  }
-  if (new Date(code.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The code expired');
-  if (code.redirect_uri !== body.redirect_uri)
-    throw invalidGrant('redirect_uri differs from the authorization request');
+  if (!code) throw invalidGrant('The code is unknown, or was issued to another client');
+  if (code.app_id !== app.id)
+    throw await refuse('other_client', 'The code is unknown, or was issued to another client');
+  const replayed = async () => {
+    await audit(ctx, app.id, code, 'code_reused');
+    await revokeReplayed(ctx, code.grant_id, 'an authorization code came back after it was used');
+    return invalidGrant('The code was already used: the tokens it gave are revoked');
+  };
+  if (code.used_at !== null) throw await replayed();
+  if (code.revoked_at !== null) throw await refuse('grant_revoked', 'The grant was revoked');
+  if (new Date(code.expires_at).getTime() <= clock.now().getTime())
+    throw await refuse('code_expired', 'The code expired');
+  // RFC 6749 §4.1.3: required, and identical, when the authorization request named it.
+  if (body.redirect_uri === undefined && code.redirect_uri_implied !== 1)
+    throw new OAuthError(400, 'invalid_request', 'redirect_uri is required: the authorization request named one');
+  if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirect_uri)
+    throw await refuse('redirect_uri_mismatch', 'redirect_uri differs from the authorization request');
   if (!verifierMatches(body.code_verifier, code.code_challenge))
-    throw invalidGrant('The PKCE code_verifier does not match');
-  checkResource(body.resource, config.baseUrl);
-  const granted = code.scopes.split(' ').filter(Boolean);
-  const scopes = narrowed(body.scope, granted);
+    throw await refuse('pkce_mismatch', 'The PKCE code_verifier does not match');
+  const scopes = await checkedScopes(ctx, body, app.id, code, code.scopes);
   const tokens = await exchangeForTokens(
     db,
     clock,
@@ -131,42 +155,49 @@ export async function exchangeCode(body: TokenForm, ctx: Ctx) {
     { grantId: code.grant_id, appId: app.id, companyId: code.company_id, scopes, ttlSeconds: config.tokenTtlSeconds },
   );
   // Revoked since the code was read (the company, or a replay of it).
-  if (tokens === 'revoked') throw invalidGrant('The grant was revoked');
-  if (tokens === 'used') {
-    await revokeGrant(db, clock, code.grant_id, {
-      actor: SYSTEM_ACTOR,
-      reason: 'an authorization code came back after it was used',
-    });
-    throw invalidGrant('The code was already used: the tokens it gave are revoked');
-  }
-  return answer(tokens, scopes, config.tokenTtlSeconds);
+  if (tokens === 'revoked') throw await refuse('grant_revoked', 'The grant was revoked');
+  if (tokens === 'used') throw await replayed();
+  return answer(ctx, code.company_id, tokens, scopes, config.tokenTtlSeconds);
 }
 
-export async function exchangeRefreshToken(body: TokenForm, ctx: Ctx) {
-  const app = await clientOf(body, ctx);
+export async function exchangeRefreshToken(body: TokenForm, ctx: OAuthCtx) {
   const { db, clock, config } = ctx;
-  if (!body.refresh_token) throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
-  const found = await findRefreshToken(db, body.refresh_token);
+  const presented = body.refresh_token;
+  const found = presented ? await findRefreshToken(db, presented) : undefined;
+  const app = await appOf(body, ctx, (clientId) => audit(ctx, clientId, found, 'invalid_credentials'));
+  if (!presented) throw new OAuthError(400, 'invalid_request', 'refresh_token is required');
   const unknownToken = () => invalidGrant('The refresh token is unknown, revoked, or was issued to another client');
-  if (!found || found.app_id !== app.id || found.revoked_at !== null) throw unknownToken();
-  if (found.used_at !== null) {
-    await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
+  const refuse = async (reason: RefusalReason) => {
+    await audit(ctx, app.id, found, reason);
+    return unknownToken();
+  };
+  if (!found) throw unknownToken();
+  if (found.app_id !== app.id) throw await refuse('other_client');
+  if (found.revoked_at !== null) throw await refuse('grant_revoked');
+  const keys = mintingKeys(config);
+  const retriedOrReplayed = async () => {
+    const again = await pairGivenBefore(db, clock, keys, presented, { grantId: found.grant_id, appId: app.id });
+    if (again) return answer(ctx, found.company_id, again, again.scopes, again.expiresIn);
+    await audit(ctx, app.id, found, 'refresh_token_reused');
+    await revokeReplayed(ctx, found.grant_id, 'a rotated refresh token came back');
     throw invalidGrant('The refresh token was already used: the grant is revoked');
+  };
+  if (found.used_at !== null) return retriedOrReplayed();
+  if (new Date(found.expires_at).getTime() <= clock.now().getTime()) {
+    await audit(ctx, app.id, found, 'refresh_token_expired');
+    throw invalidGrant('The refresh token expired');
   }
-  if (new Date(found.expires_at).getTime() <= clock.now().getTime()) throw invalidGrant('The refresh token expired');
-  checkResource(body.resource, config.baseUrl);
-  const scopes = narrowed(body.scope, found.scopes.split(' ').filter(Boolean));
+  const scopes = await checkedScopes(ctx, body, app.id, found, found.scopes);
   const tokens = await exchangeForTokens(
     db,
     clock,
     { refreshTokenHash: found.token_hash },
     { grantId: found.grant_id, appId: app.id, companyId: found.company_id, scopes, ttlSeconds: config.tokenTtlSeconds },
+    pairFor(keys[0]!, presented),
   );
   // Revoked since it was read: as if it had been when read.
-  if (tokens === 'revoked') throw unknownToken();
-  if (tokens === 'used') {
-    await revokeGrant(db, clock, found.grant_id, { actor: SYSTEM_ACTOR, reason: 'a rotated refresh token came back' });
-    throw invalidGrant('The refresh token was already used: the grant is revoked');
-  }
-  return answer(tokens, scopes, config.tokenTtlSeconds);
+  if (tokens === 'revoked') throw await refuse('grant_revoked');
+  // Exchanged since it was read: a retry racing the first attempt, or reuse.
+  if (tokens === 'used') return retriedOrReplayed();
+  return answer(ctx, found.company_id, tokens, scopes, config.tokenTtlSeconds);
 }

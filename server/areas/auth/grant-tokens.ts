@@ -7,12 +7,13 @@ import { digestToken, newSecret } from './secrets.js';
 
 export const GRANT_TOKEN_PREFIX = 'oat_';
 
+/** Stores a new access token of the grant: `token` when the caller minted it (a refresh's pair), else a random one. */
 export async function issueGrantAccessToken(
   db: Db,
   clock: Clock,
   input: { grantId: string; appId: string; companyId: string; scopes: string[]; ttlSeconds: number },
+  token = newSecret(GRANT_TOKEN_PREFIX),
 ): Promise<string> {
-  const token = newSecret(GRANT_TOKEN_PREFIX);
   const now = clock.now();
   await db
     .insertInto('grant_access_tokens')

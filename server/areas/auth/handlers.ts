@@ -6,7 +6,7 @@ import { defineHandlers } from '../../kit/handler.js';
 import { OAuthError } from '../../kit/errors.js';
 import { authenticateClient, issueVerifiedToken } from './store.js';
 import { formDecoded } from './form-decode.js';
-import { assertNotThrottled, recordFailure } from './throttle.js';
+import { assertNotThrottled, clearClientFailures, recordFailure } from './throttle.js';
 import { refuseToken } from './refusals.js';
 import { plainAddress } from '../audit/public.js';
 import { addressAllowed } from './ip-allowlist.js';
@@ -36,7 +36,7 @@ export const handlers = defineHandlers({
 
     const attempt = { clientId, address: req.ip ?? req.socket.remoteAddress ?? '' };
     const limits = { perSource: config.authSourceFailuresPerMinute, perClient: config.authFailuresPerMinute };
-    await assertNotThrottled(db, attempt, clock.now(), limits);
+    const counted = await assertNotThrottled(db, attempt, clock.now(), limits);
     // A refusal of a client id that exists is written to its company's audit log (refusals.ts).
     const refusal = { db, clock, clientId, ip: attempt.address, requestId };
     const client = await authenticateClient(db, clock, clientId, secret);
@@ -45,6 +45,7 @@ export const handlers = defineHandlers({
       await refuseToken(refusal, 'invalid_credentials');
       throw new OAuthError(401, 'invalid_client', 'Client authentication failed');
     }
+    if (counted) await clearClientFailures(db, attempt);
     if (client.expires_at && Date.parse(client.expires_at) <= clock.now().getTime()) {
       await refuseToken(refusal, 'client_expired', client.company_id);
       throw new OAuthError(401, 'invalid_client', `The client expired at ${client.expires_at}`);

@@ -1,6 +1,8 @@
 // Refused token requests in the audit log (`token.refused`). Only a client id that exists names a
-// company whose log can hold the entry; an unknown id is only counted by the throttle. Written in
-// its own statement: the refusal has no transaction to join.
+// company whose log can hold the entry; an unknown id is only counted by the throttle. An app serves
+// many companies: its refusal is written in the company of the grant whose code or refresh token it
+// presented (the apps area passes it), whoever presented it. Written in its own statement: the
+// refusal has no transaction to join.
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit } from '../audit/public.js';
@@ -10,7 +12,17 @@ type RefusalReason =
   | 'client_revoked'
   | 'client_expired'
   | 'address_not_allowed'
-  | 'scope_not_granted';
+  | 'scope_not_granted'
+  // An app's code or refresh token (server/areas/apps/token-grants.ts), in the company of its grant.
+  | 'other_client'
+  | 'code_reused'
+  | 'code_expired'
+  | 'redirect_uri_mismatch'
+  | 'pkce_mismatch'
+  | 'refresh_token_reused'
+  | 'refresh_token_expired'
+  | 'grant_revoked'
+  | 'invalid_target';
 
 interface Refusal {
   db: Db;

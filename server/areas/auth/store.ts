@@ -38,6 +38,24 @@ export const ALL_SCOPES = [
   'clients:manage',
 ] as const;
 
+/**
+ * Scopes that administer the company's own credentials, apps, webhook endpoints, audit log or
+ * sandbox: only its API clients (client credentials) hold them, never an app acting for it. An app
+ * holding them minted API clients that outlived its grant, approved further grants for itself and
+ * revoked other apps'; a webhook endpoint it registered would go on receiving the company's events
+ * after the company revoked it.
+ */
+export const FIRST_PARTY_SCOPES: readonly string[] = [
+  'clients:manage',
+  'apps:manage',
+  'webhooks:write',
+  'audit:read',
+  'sandbox:write',
+];
+
+/** The scopes of `scopes` that are first-party (FIRST_PARTY_SCOPES). */
+export const firstPartyOf = (scopes: readonly string[]) => scopes.filter((s) => FIRST_PARTY_SCOPES.includes(s));
+
 /** The scopes a new company's first client gets: all of them, less `sandbox:write` where the sandbox helpers are off. */
 export const defaultScopes = (sandboxHelpers: boolean): string[] =>
   ALL_SCOPES.filter((scope) => sandboxHelpers || scope !== 'sandbox:write');

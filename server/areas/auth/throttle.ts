@@ -6,7 +6,9 @@
 //   window ends (one address spraying guesses across client ids);
 // - per client id from that source: after `perClient` failures, that client id is 429 from that
 //   address only, the right secret included (so a guess that hits is not told apart).
-// A correct secret from another address is never refused. The counters live in the database, so
+// A correct secret from another address is never refused, and a correct secret from the same address
+// (before the limit) clears its client's counter there: a client whose owner mistyped, or that
+// met an older secret in a rotation, starts again from zero. The counters live in the database, so
 // they hold across processes and replicas, and stay bounded: an attempt refused by a counter is
 // not counted, so one address adds at most `perSource` + 1 rows a minute whatever ids it makes up,
 // and each failure removes the rows whose window ended.
@@ -35,9 +37,17 @@ const keysOf = ({ clientId, address }: Attempt) => {
   return { source: `source ${source}`, client: `client ${clientId} from ${source}` };
 };
 
-/** Throws 429 when the attempt's source, or its client id from that source, has used up its failures. */
-export async function assertNotThrottled(db: Db, attempt: Attempt, now: Date, limits: ThrottleLimits): Promise<void> {
-  if (limits.perSource <= 0 && limits.perClient <= 0) return;
+/**
+ * Throws 429 when the attempt's source, or its client id from that source, has used up its
+ * failures. Answers whether the client id has failures counted from that source (clearClientFailures).
+ */
+export async function assertNotThrottled(
+  db: Db,
+  attempt: Attempt,
+  now: Date,
+  limits: ThrottleLimits,
+): Promise<boolean> {
+  if (limits.perSource <= 0 && limits.perClient <= 0) return false;
   const keys = keysOf(attempt);
   const rows = await db
     .selectFrom('auth_failures')
@@ -55,6 +65,15 @@ export async function assertNotThrottled(db: Db, attempt: Attempt, now: Date, li
       'Retry-After': retryAfter,
     });
   }
+  return rows.some((row) => row.counter_key === keys.client);
+}
+
+/**
+ * Clears the client id's failures from the attempt's source, after it authenticated. Never the
+ * source's own counter: a guesser holding one client of its own would clear it between guesses.
+ */
+export async function clearClientFailures(db: Db, attempt: Attempt): Promise<void> {
+  await db.deleteFrom('auth_failures').where('counter_key', '=', keysOf(attempt).client).execute();
 }
 
 /** Counts one failed authentication for its source and for its client id from that source. */

@@ -2,12 +2,14 @@
 // request sent it (`isConcilied`, `status`), says what to send instead (`status must be one of 1, 2,
 // 3 (got 7)`, a did-you-mean for an unknown field or query parameter), and carries the reason an
 // integration can branch on (`ErrorReason` in the contract). The error handler renders the result.
+// The OAuth endpoints answer RFC 6749 §5.2 / RFC 7591 §3.2.2 bodies, whose one text is
+// `error_description`: their problems come as an OAuthError `invalid_request` saying each of them.
 import { closest, distance } from 'fastest-levenshtein';
 import type { Request, Response } from 'express';
 import type { ContractIndex, ContractOperation } from '../../contract/index.js';
 import { operationOf } from '../pipeline/context.js';
 import { formatMessage } from '../../contract/formats.js';
-import { ApiError, type ErrorReason, type FieldProblem } from '../../kit/errors.js';
+import { ApiError, OAuthError, type ErrorReason, type FieldProblem } from '../../kit/errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -277,6 +279,8 @@ export function validationErrors(index: ContractIndex) {
     if (items.length > MAX_PROBLEMS) details.push(`… and ${items.length - MAX_PROBLEMS} more problems`);
     const first = problems[0]!;
     const message = clip(problems.map((p) => p.message).join('; '), 1000);
+    if (e.status === 400 && index.errorBody(operation, 400) === 'oauth')
+      return new OAuthError(400, 'invalid_request', message);
     return new ApiError(e.status, message, details, {}, { reason: first.reason, param: clip(first.param) });
   };
 }
