@@ -170,7 +170,8 @@ const shiftDates = (value: unknown, days: number): unknown =>
 /**
  * A JSON body example with the top-level fields `ids` names (`body.costCenterId`) set to its ids; a
  * batch's `transactions` items likewise, their `id` the demo's transaction of the statement (a
- * number: banking, a ULID: credit card); every date moved by `ids[SHIFT_DAYS]` days.
+ * number: banking, a ULID: credit card); the items of a list `ids` names (`body.successful.id`) with
+ * that id; every date moved by `ids[SHIFT_DAYS]` days.
  */
 export function withBodyIds(example: unknown, ids: Record<string, string | number>): unknown {
   if (typeof example !== 'object' || example === null || Array.isArray(example)) return example;
@@ -184,6 +185,10 @@ export function withBodyIds(example: unknown, ids: Record<string, string | numbe
         const own = ids[typeof filled.id === 'number' ? 'body.transactionId' : 'body.cardTransactionId'];
         return own === undefined || filled.id === undefined ? filled : { ...filled, id: own };
       });
+    // An accounting sync's lists: each its own transaction (one transaction at most once per call).
+    const listed = ids[`body.${key}.id`];
+    if (listed !== undefined && Array.isArray(value))
+      out[key] = value.map((item) => ({ ...(item as Json), id: listed }));
   }
   return out;
 }

@@ -202,6 +202,9 @@ export async function demoIds(db: Db, now: Date): Promise<DemoIds> {
   set('body.transactionId', banking?.id);
   set('body.cardTransactionId', card?.id);
   set('body.roleId', role?.id);
+  // The accounting sync sample posts one banking transaction and fails another.
+  set('body.successful.id', banking?.id);
+  set('body.failed.id', pendingBanking?.id);
   return ids;
 }
 
