@@ -11,10 +11,13 @@ export interface AppTokens {
   /** When the access token expires (ISO 8601). */
   expiresAt: string;
   scope: string;
-  /** The company that approved the app, whose data the tokens read: file each pair under it. */
-  companyId: string;
+  /**
+   * The company that approved the app, whose data the tokens read: file each pair under it. Every
+   * answer names it; optional so that tokens stored before it did still type-check.
+   */
+  companyId?: string;
   /** That company's name, as the last token answer gave it. */
-  companyName: string;
+  companyName?: string;
 }
 
 export interface AppIdentity {
@@ -73,13 +76,18 @@ function clientAuth(app: AppIdentity, form: URLSearchParams): Record<string, str
   return {};
 }
 
+/** The approving company's fields, those known. */
+const company = (companyId: string | undefined, companyName: string | undefined) => ({
+  ...(companyId !== undefined ? { companyId } : {}),
+  ...(companyName !== undefined ? { companyName } : {}),
+});
+
 const toAppTokens = (answer: TokenAnswer, expiresAt: Date, previous?: AppTokens): AppTokens => ({
   accessToken: answer.access_token,
   refreshToken: answer.refresh_token ?? previous?.refreshToken ?? '',
   expiresAt: expiresAt.toISOString(),
   scope: answer.scope ?? previous?.scope ?? '',
-  companyId: answer.company_id ?? previous?.companyId ?? '',
-  companyName: answer.company_name ?? previous?.companyName ?? '',
+  ...company(answer.company_id ?? previous?.companyId, answer.company_name ?? previous?.companyName),
 });
 
 /**
