@@ -168,6 +168,29 @@ describe('metadata on transactions', () => {
   });
 });
 
+describe('downloadBankingExport with metadata', () => {
+  it('when metadataColumns names keys, then each is a column after the usual ones, empty where absent; the metadata filter applies; OFX refuses them', async () => {
+    const { acme, ids } = await bankingFixture(3);
+    const [a, b] = ids as [number, number];
+    await patchBanking(acme, a, { erp_id: 'JE-1', 'netsuite.id': '=7' });
+    await patchBanking(acme, b, { erp_id: 'JE-2' });
+    const download = (query: string) =>
+      fetch(`${server.baseUrl}/statements/v1/exports/${query}`, { headers: { authorization: `Bearer ${acme.token}` } });
+    const csv = await download('banking?format=csv&metadataColumns=netsuite.id,erp_id,none');
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = (await csv.text()).trim().split('\r\n');
+    expect(header!.split(',').slice(-3)).toEqual(['metadata.netsuite.id', 'metadata.erp_id', 'metadata.none']);
+    // Newest first (the list's order); a value read as a formula is neutralized like any text cell.
+    const tails = rows.map((row) => row.split(',').slice(-3).join(','));
+    expect(tails.sort()).toEqual([',,', ',JE-2,', '"\'=7",JE-1,'].sort());
+    const filtered = await download('banking?format=csv&metadata%5Berp_id%5D=JE-2');
+    expect((await filtered.text()).trim().split('\r\n')).toHaveLength(2);
+    expect((await download('banking?format=ofx&metadataColumns=erp_id')).status).toBe(400);
+    const cards = await download('credit-card?format=csv&metadataColumns=erp_id');
+    expect((await cards.text()).split('\r\n')[0]!.endsWith(',metadata.erp_id')).toBe(true);
+  });
+});
+
 const sync = (t: TestCompany, body: Record<string, unknown>, key?: string) =>
   t.api.POST('/accounting/v1/syncs', {
     body: body as never,

@@ -97,6 +97,8 @@ export const CREDIT_CARD_COLUMNS: readonly Column[] = [
 
 /** The value at a dotted path of a presented item; undefined where an object on the way is absent. */
 export function valueAt(item: object, path: string): unknown {
+  // A metadata cell is the item's own (metadata-columns.ts): its key may hold dots.
+  if (Object.hasOwn(item, path)) return (item as Record<string, unknown>)[path];
   let value: unknown = item;
   for (const key of path.split('.')) {
     if (value === null || value === undefined) return undefined;

@@ -18,12 +18,15 @@ interface Common {
   dialect?: 'rfc4180' | 'excel-br';
   startDate?: string;
   endDate?: string;
+  metadataColumns?: string[];
 }
 
 /** The checks both exports share, then a lease, or 429 when the company runs as many exports as it may. */
 async function begin(statement: string, q: Common, ctx: HandlerContext) {
   const { db, auth, config, clock } = ctx;
   if (q.format === 'ofx' && q.dialect !== undefined) throw badRequest('dialect applies to format=csv only');
+  if (q.format === 'ofx' && q.metadataColumns !== undefined)
+    throw badRequest('metadataColumns applies to format=csv only', undefined, { param: 'metadataColumns' });
   const max = config.exportsPerCompany;
   const lease = max > 0 ? await acquireExportLease(db, clock, auth.companyId, max) : { release: async () => {} };
   if (!lease) {
@@ -45,6 +48,7 @@ async function begin(statement: string, q: Common, ctx: HandlerContext) {
     dialect: q.dialect ?? 'rfc4180',
     timeZone: auth.timeZone,
     now: clock.now(),
+    ...(q.metadataColumns ? { metadataColumns: q.metadataColumns } : {}),
   };
   return {
     request,

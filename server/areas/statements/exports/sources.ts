@@ -13,6 +13,7 @@ import { userIdsByEmail } from '../../users/public.js';
 import type { CsvDialect } from './csv.js';
 import { BANKING_COLUMNS, CREDIT_CARD_COLUMNS } from './columns.js';
 import { bankingChunks, creditCardChunks } from './rows.js';
+import { metadataColumns, withMetadataCells } from './metadata-columns.js';
 import { cardNumber, statementSpan } from './store.js';
 import type { Write } from './stream.js';
 import { type ExportFormat, writeExport } from './write.js';
@@ -25,6 +26,8 @@ export interface ExportRequest {
   dialect: CsvDialect;
   timeZone: string;
   now: Date;
+  /** CSV: the metadata keys exported as columns after the usual ones (metadata-columns.ts). */
+  metadataColumns?: readonly string[];
 }
 
 const memo = (t: { description: string; notes: string }) => [t.description, t.notes].filter(Boolean).join(' - ');
@@ -61,8 +64,11 @@ export function exportBanking(
     const one = accountId !== undefined ? accounts[0] : undefined;
     return writeExport<Banking>(write, request.format, request.dialect, now(request), {
       statement: 'banking',
-      columns: BANKING_COLUMNS,
-      chunks: none ? [] : bankingChunks(reader, { ...page, filters }, request.timeZone),
+      columns: [...BANKING_COLUMNS, ...metadataColumns(request.metadataColumns)],
+      chunks: withMetadataCells(
+        none ? [] : bankingChunks(reader, { ...page, filters }, request.timeZone),
+        request.metadataColumns,
+      ),
       toOfx: (t) => ({
         type: t.transactionType.subType,
         posted: t.transactionDate,
@@ -93,8 +99,8 @@ export function exportCreditCard(
   return readSnapshot(db, (reader) =>
     writeExport<CreditCard>(write, request.format, request.dialect, now(request), {
       statement: 'credit-card',
-      columns: CREDIT_CARD_COLUMNS,
-      chunks: creditCardChunks(reader, query, request.timeZone),
+      columns: [...CREDIT_CARD_COLUMNS, ...metadataColumns(request.metadataColumns)],
+      chunks: withMetadataCells(creditCardChunks(reader, query, request.timeZone), request.metadataColumns),
       toOfx: (t) => ({
         type: 'DEBIT',
         posted: t.transactionDate,
