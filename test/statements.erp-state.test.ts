@@ -3,7 +3,7 @@
 // `syncStatus`, OUT_OF_DATE after a change it posted).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCategory, expectError } from './support/factories/directory.js';
+import { createCategory, createCostCenter, expectError } from './support/factories/directory.js';
 import {
   createAccount,
   createBankingTransactions,
@@ -250,6 +250,20 @@ describe('createAccountingSync', () => {
     // Posted again, then the journal entry reversed: back to NOT_SYNCED.
     await sync(acme, { statement: 'banking', successful: [{ id: posted, referenceId: 'JE-2026-00050' }] });
     expect((await getBanking(acme, posted)).item.accountingSync).toMatchObject({ referenceId: 'JE-2026-00050' });
+    // A deleted cost center the ERP posted the transaction with: out of date too.
+    const costCenter = await createCostCenter(server.db, acme.companyId);
+    await acme.api.PATCH('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: untouched } },
+      body: { costCenterId: costCenter.id },
+    });
+    await sync(acme, { statement: 'banking', successful: [{ id: untouched, referenceId: 'JE-2026-00051' }] });
+    const deleted = await acme.api.DELETE('/cost-centers/v1/cost-centers/{id}', {
+      params: { path: { id: costCenter.id } },
+    });
+    expect(deleted.response.status).toBe(204);
+    expect((await getBanking(acme, untouched)).item.accountingSync.status).toBe('OUT_OF_DATE');
+    expect((await getBanking(acme, posted)).item.accountingSync.status).toBe('SYNCED');
+
     const undo = await sync(acme, { statement: 'banking', unsynced: [{ id: posted }] });
     expect(undo.data).toMatchObject({ unsynced: 1, changed: 1 });
     expect((await getBanking(acme, posted)).item.accountingSync.status).toBe('NOT_SYNCED');

@@ -1,5 +1,7 @@
 // What an ERP keeps on a transaction: its metadata (merged by the PATCH) and which of the
 // transaction's columns it posts, so that a change to one after posting makes the sync out of date.
+import { sql } from 'kysely';
+import type { AccountingSyncStatus } from '../tables.js';
 
 /**
  * The columns an ERP's journal entry carries of a transaction (its notes as the entry's memo, its
@@ -7,6 +9,9 @@
  * Metadata is the ERP's own and reconciliation is not posted: neither makes a sync out of date.
  */
 export const POSTED_COLUMNS = ['notes', 'custom_category_id', 'cost_center_id'] as const;
+
+/** A row's sync state once a posted column changed in a statement that writes many rows: SYNCED becomes OUT_OF_DATE. */
+export const postedChanged = sql<AccountingSyncStatus>`(CASE WHEN sync_status = 'SYNCED' THEN 'OUT_OF_DATE' ELSE sync_status END)`;
 
 /**
  * `stored` (the row's JSON object) with `patch` merged in: keys set to their value, a key sent as
