@@ -39,7 +39,10 @@ beforeAll(async () => {
   await createCreditCardTransactions(
     server.db,
     acme.companyId,
-    Array.from({ length: 40 }, () => ({})),
+    Array.from({ length: 40 }, (_, i) => ({
+      status: ((i % 3) + 1) as 1 | 2 | 3,
+      ...(i % 4 === 0 ? { currency: 'USD', exchange_rate: 5.4 } : {}),
+    })),
   );
 }, 120_000);
 afterAll(async () => {
@@ -90,6 +93,35 @@ describe('finance export', () => {
     const list = (ofx: typeof api) => ofx.OFX.CREDITCARDMSGSRSV1.CCSTMTTRNRS.CCSTMTRS.BANKTRANLIST.STMTTRN;
     expect(list(file)).toHaveLength(40);
     expect(list(file)).toEqual(list(api));
+  });
+
+  it('when a credit-card CSV is exported by types and status, then the file is byte for byte what the API streams', async () => {
+    const out = join(dir, 'card.csv');
+    const args = ['--types', 'PURCHASE', '--status', '3,2', '--out', out, '--json'];
+    const { stdout } = await finance('export', 'credit-card', '--company', acme.companyId, '--format', 'csv', ...args);
+    const api = await financeOf(server, acme).exports.creditCard({
+      format: 'csv',
+      types: ['PURCHASE'],
+      status: [2, 3],
+    });
+    const expected = Buffer.from(await new Response(api).arrayBuffer());
+    expect(readFileSync(out).equals(expected)).toBe(true);
+    // 40 records: every 4th in USD, every 3rd cancelled; PURCHASE and not cancelled leaves 20.
+    expect(JSON.parse(stdout)).toMatchObject({ format: 'csv', rows: 20 });
+    const refused = await finance(
+      'export',
+      'credit-card',
+      '--company',
+      acme.companyId,
+      '--format',
+      'csv',
+      '--types',
+      'REFUND',
+      '--out',
+      out,
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toContain('not a type');
   });
 
   it('when a filter breaks a rule of the list, then the command fails with its message and no export', async () => {

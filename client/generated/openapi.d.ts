@@ -440,6 +440,14 @@ export interface paths {
          *     at most 62 days after `startDate`, else 400 naming `endDate`); for longer periods follow the
          *     sync feed or export the statement (`GET /statements/v1/exports/credit-card`).
          *
+         *     As on the banking statement, `status`, `wasConciled`, `hasAttachments`, `categoryIds` (the
+         *     company category, `customCategory`) and `costCenterIds` filter the records, with the same names
+         *     and values; `platformCategoryIds` keeps the records of some platform classifications
+         *     (`category.id`). Filters combine with AND; the values of one list filter (`cardIds`, `types`,
+         *     `status`, `categoryIds`, `costCenterIds`, `platformCategoryIds`) combine with OR. A value
+         *     outside a filter's type or values (a `status` other than 1, 2 or 3, a `wasConciled` other than
+         *     `true` or `false`) gets 400 naming the parameter.
+         *
          *     As on the live API, `limit` is 5 to 100 (less than 5 gets 400 naming `limit`; the contract
          *     released as 2.0.0 took 1 to 100).
          *
@@ -483,13 +491,18 @@ export interface paths {
         /**
          * Sum the credit-card statement
          * @description Counts and sums, in one call, the credit-card records that `GET /statements/v1/credit-card`
-         *     lists for the same filters (`cardIds`, `types`, `startDate`/`endDate`, `q`; no paging): "what
-         *     did marketing spend on travel in October" is one request. Money out is the records' `brlAmount`
-         *     (purchases, installments), money in their credits (none today: every record is a purchase),
-         *     `net` in minus out, exact to the cent. Unlike the list, the date pair may span any period (the list's 62-day
-         *     window is about paging; a summary has none). `groupBy` splits the totals by the company
-         *     category (`category`: `customCategory`), the cost center (`costCenter`), the merchant
-         *     (`merchant`: `merchantName`), the card (`card`: `cardId`, labelled with its name), `status`, or the
+         *     lists for the same filters (every filter of the list: `cardIds`, `types`, `startDate`/`endDate`,
+         *     `status`, `wasConciled`, `hasAttachments`, `categoryIds`, `costCenterIds`,
+         *     `platformCategoryIds`, `q`; no paging): "what did marketing spend on travel in October" is one
+         *     request. Money out is the records' `brlAmount` (purchases, installments), money in their
+         *     credits (none today: every record is a purchase), `net` in minus out, exact to the cent.
+         *     Every status counts unless `status` says otherwise: cancelled purchases (`1`) are in the
+         *     totals, so spend is `status=2,3` (or `status=2` for what has been posted). Unlike the list, the
+         *     date pair may span any period (the list's 62-day window is about paging; a summary has none).
+         *     `groupBy` splits the totals by the company category (`category`: `customCategory`), the
+         *     platform classification (`platformCategory`: `category.id`, labelled with its
+         *     `category.description`), the cost center (`costCenter`), the merchant (`merchant`:
+         *     `merchantName`), the card (`card`: `cardId`, labelled with its name), `status`, or the
          *     purchase's calendar `day` (`YYYY-MM-DD`) or `month` (`YYYY-MM`) in the company's time zone
          *     (those in calendar order);
          *     the groups add up to the totals. The answer carries an `ETag` (send it in `If-None-Match` for
@@ -646,8 +659,11 @@ export interface paths {
          *     filters, as one CSV or OFX file, streamed newest purchase first (ties by `id`): every record
          *     that matches, and exists for the whole export, appears exactly once. The first bytes leave at
          *     once; the rows follow in chunks as the client reads them. A client that closes the connection
-         *     stops the export. The filters follow the list's rules (400 for only one of
-         *     `startDate`/`endDate`); there is no `limit` and no cursor.
+         *     stops the export. Every filter of the list is taken (`cardIds`, `types`, `startDate`/`endDate`,
+         *     `status`, `wasConciled`, `hasAttachments`, `categoryIds`, `costCenterIds`,
+         *     `platformCategoryIds`, `q`) and follows the list's rules (400 for only one of
+         *     `startDate`/`endDate`, a value outside a filter's values); the dates may span any period (the
+         *     list's 62-day window is about paging). There is no `limit` and no cursor.
          *
          *     An export counts against the rate limit as one request, like a list page; a company runs at
          *     most `EXPORTS_PER_COMPANY` exports at a time (2 by default), beyond that 429 with `Retry-After`.
@@ -659,14 +675,15 @@ export interface paths {
          *     `brlAmount`, `exchangeRate`, `iofAmount`, `installment.number`, `installment.total`, `status`,
          *     `statusDescription`, `billDueDate`, `notes`, `attachments`, `conciliation.description`,
          *     `conciliation.conciled`, `category.id`, `category.description`, `customCategory.id`,
-         *     `customCategory.name`, `costCenter.id`, `costCenter.description`, `user.id`, `user.email`.
+         *     `customCategory.name`, `costCenter.id`, `costCenter.description`, `user.id`, `user.email`,
+         *     `type` (added after the others, so that they keep their places).
          *     A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
          *     leading `'` (OWASP CSV injection), so a spreadsheet never runs it as a formula.
          *     A text cell of digits only (a card's final digits `0663`) is written `="0663"`, a formula of
          *     just that text, so LibreOffice and Excel keep it as text with its leading zeros. Amounts
          *     (`amount`, `brlAmount`, `iofAmount`) have exactly two decimals (`12.50`). With `dialect=excel-br` the headers are in
-         *     Portuguese, booleans are `Sim`/`Não`, and `statusDescription` and `conciliation.description`
-         *     are written in Portuguese (`Processada`, `Conciliada`…).
+         *     Portuguese, booleans are `Sim`/`Não`, and `statusDescription`, `conciliation.description` and
+         *     `type` are written in Portuguese (`Processada`, `Conciliada`, `Compra parcelada`…).
          *
          *     **OFX**: OFX 1.0.2 SGML, UTF-8 (`ENCODING:UNICODE`), one `CCSTMTRS` in `CREDITCARDMSGSRSV1`:
          *     `CCACCTFROM` names the card (`ACCTID` its last four digits when `cardIds` has one card, else
@@ -3301,14 +3318,15 @@ export interface components {
         /** @description The transactions of one value of `groupBy`, with their count and sums. */
         StatementSummaryGroup: {
             /**
-             * @description The group's value: the category id, the cost center id, the counterparty's or merchant's
-             *     name, the card id, the status number, as text, or the day (`YYYY-MM-DD`) or month
-             *     (`YYYY-MM`); null for the transactions without one (no category, no cost center).
+             * @description The group's value: the category id, the platform classification's code, the cost center
+             *     id, the counterparty's or merchant's name, the card id, the status number, as text, or the
+             *     day (`YYYY-MM-DD`) or month (`YYYY-MM`); null for the transactions without one (no
+             *     category, no cost center).
              * @example 15
              */
             key: string | null;
             /**
-             * @description What to show for the group (the category's or cost center's name, the status name).
+             * @description What to show for the group (the category's or cost center's name, the platform classification's description, the status name).
              * @example 6.3.01 Serviços de nuvem
              */
             label: string;
@@ -7227,6 +7245,11 @@ export interface components {
         CreditCardCardIds: string[];
         /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
         CreditCardTypes: components["schemas"]["CreditCardTransactionType"][];
+        /**
+         * @description Only records whose platform classification (`category.id`, the code derived from the merchant
+         *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+         */
+        CreditCardPlatformCategoryIds: string[];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
         CreditCardTransactionId: string;
         /**
@@ -7244,6 +7267,13 @@ export interface components {
          *     In both, amounts have exactly two decimals and digit-only text is written `="0663"`.
          */
         ExportDialect: "rfc4180" | "excel-br";
+        /**
+         * @description Metadata keys to export as CSV columns (comma-separated), after the usual ones and in the order
+         *     given: `metadataColumns=erp_id,erp_batch` adds the columns `metadata.erp_id` and
+         *     `metadata.erp_batch` (the same header in both dialects), empty where a transaction has no such
+         *     key. OFX has no place for them: with `format=ofx` they get 400.
+         */
+        ExportMetadataColumns: string[];
         /** @description The cost center's id (a UUID). */
         CostCenterId: string;
         /** @description The supplier's id. */
@@ -8857,6 +8887,21 @@ export interface operations {
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /**
+                 * @description Only records whose platform classification (`category.id`, the code derived from the merchant
+                 *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 */
+                platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /** @description Page size. */
                 limit?: number;
                 /**
@@ -9168,6 +9213,21 @@ export interface operations {
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /**
+                 * @description Only records whose platform classification (`category.id`, the code derived from the merchant
+                 *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 */
+                platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /**
                  * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
                  *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
@@ -9179,7 +9239,7 @@ export interface operations {
                  */
                 q?: components["parameters"]["StatementSearch"];
                 /** @description Split the totals by this field. */
-                groupBy?: "category" | "costCenter" | "merchant" | "card" | "status" | "day" | "month";
+                groupBy?: "category" | "platformCategory" | "costCenter" | "merchant" | "card" | "status" | "day" | "month";
             };
             header?: {
                 /**
@@ -9663,6 +9723,23 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
+                /**
+                 * @description Metadata keys to export as CSV columns (comma-separated), after the usual ones and in the order
+                 *     given: `metadataColumns=erp_id,erp_batch` adds the columns `metadata.erp_id` and
+                 *     `metadata.erp_batch` (the same header in both dialects), empty where a transaction has no such
+                 *     key. OFX has no place for them: with `format=ofx` they get 400.
+                 */
+                metadataColumns?: components["parameters"]["ExportMetadataColumns"];
             };
             header?: {
                 /**
@@ -9775,10 +9852,27 @@ export interface operations {
                 dialect?: components["parameters"]["ExportDialect"];
                 /** @description Only records of these cards (comma-separated `cardId`s). */
                 cardIds?: components["parameters"]["CreditCardCardIds"];
+                /** @description Only records of these types (comma-separated; see `CreditCardTransactionType`). */
+                types?: components["parameters"]["CreditCardTypes"];
                 /** @description First day (inclusive, company time zone) of the period. Send with `endDate`, or neither; alone it gets 400. */
                 startDate?: components["parameters"]["TransactionStartDate"];
                 /** @description Last day (inclusive, company time zone) of the period; not before `startDate`. Send with `startDate`, or neither. */
                 endDate?: components["parameters"]["TransactionEndDate"];
+                /** @description Only these statuses (comma-separated): `1` CANCELED, `2` PROCESSED, `3` PENDING. */
+                status?: components["parameters"]["BankingStatus"];
+                /** @description `true`: only reconciled transactions; `false`: only those not yet reconciled. */
+                wasConciled?: components["parameters"]["BankingWasConciled"];
+                /** @description `true`: only transactions with at least one uploaded attachment; `false`: only those without. */
+                hasAttachments?: components["parameters"]["BankingHasAttachments"];
+                /** @description Only transactions whose `customCategory` is one of these company categories (comma-separated). */
+                categoryIds?: components["parameters"]["BankingCategoryIds"];
+                /** @description Only transactions whose `costCenter` is one of these (comma-separated). */
+                costCenterIds?: components["parameters"]["BankingCostCenterIds"];
+                /**
+                 * @description Only records whose platform classification (`category.id`, the code derived from the merchant
+                 *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 */
+                platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /**
                  * @description Words to search for: only transactions holding every word (of at least 3 characters; shorter
                  *     ones are ignored, and at most 10 words count) in their description, notes, counterparty or
@@ -9789,6 +9883,13 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Metadata keys to export as CSV columns (comma-separated), after the usual ones and in the order
+                 *     given: `metadataColumns=erp_id,erp_batch` adds the columns `metadata.erp_id` and
+                 *     `metadata.erp_batch` (the same header in both dialects), empty where a transaction has no such
+                 *     key. OFX has no place for them: with `format=ofx` they get 400.
+                 */
+                metadataColumns?: components["parameters"]["ExportMetadataColumns"];
             };
             header?: {
                 /**
@@ -9819,8 +9920,8 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id,cardId,finalCardNumber,bearerName,transactionDate,description,merchantName,mccCode,amount,currency,brlAmount,exchangeRate,iofAmount,installment.number,installment.total,status,statusDescription,billDueDate,notes,attachments,conciliation.description,conciliation.conciled,category.id,category.description,customCategory.id,customCategory.name,costCenter.id,costCenter.description,user.id,user.email
-                     *     01JD3Q5W2K8Z9Y7X6V5T4S3R2Q,c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e,4021,MARIANA COSTA,2026-11-12T19:44:10-03:00,AMAZON AWS 02/06,AMAZON WEB SERVICES,7372,120,USD,674.82,5.4333,22.82,2,6,2,PROCESSED,2026-12-10,Infraestrutura - ambiente de produção,0,Not reconciled,false,SOFTWARE,Software e serviços digitais,15,6.3.01 Serviços de nuvem,3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a,Tecnologia,,
+                     * @example id,cardId,finalCardNumber,bearerName,transactionDate,description,merchantName,mccCode,amount,currency,brlAmount,exchangeRate,iofAmount,installment.number,installment.total,status,statusDescription,billDueDate,notes,attachments,conciliation.description,conciliation.conciled,category.id,category.description,customCategory.id,customCategory.name,costCenter.id,costCenter.description,user.id,user.email,type
+                     *     01JD3Q5W2K8Z9Y7X6V5T4S3R2Q,c2a4e6f8-1b3d-4f5a-9c7e-2d4f6a8b0c1e,4021,MARIANA COSTA,2026-11-12T19:44:10-03:00,AMAZON AWS 02/06,AMAZON WEB SERVICES,7372,120,USD,674.82,5.4333,22.82,2,6,2,PROCESSED,2026-12-10,Infraestrutura - ambiente de produção,0,Not reconciled,false,SOFTWARE,Software e serviços digitais,15,6.3.01 Serviços de nuvem,3f0c7a52-9a51-4c1e-8a4e-0b1f5d2c6e7a,Tecnologia,,,INTERNATIONAL_PURCHASE
                      */
                     "text/csv": string;
                     /**

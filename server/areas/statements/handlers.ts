@@ -3,14 +3,15 @@ import { defineHandlers, type HandlerContext } from '../../kit/handler.js';
 import { badRequest, notFound } from '../../kit/errors.js';
 import { assertCardWindow } from './card-types.js';
 import { paging } from '../../kit/paging.js';
-import { bankingPageQuery, dateRange } from './banking-query.js';
+import { bankingPageQuery } from './banking-query.js';
+import { creditCardQuery } from './credit-card-query.js';
 import { findBankingItem, loadBankingPage } from './store/banking-page.js';
 import { findCreditCardItem, loadCreditCardPage } from './store/credit-card-page.js';
 import { annotateTransaction, annotateTransactions } from './store/annotate.js';
 import { userIdsByEmail } from '../users/public.js';
 import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
-import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch, searchWords } from './store/search.js';
+import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch } from './store/search.js';
 import { syncHandlers } from './sync-handlers.js';
 import { erpFilters } from './store/erp-filters.js';
 
@@ -75,32 +76,16 @@ export const handlers = defineHandlers({
   },
 
   listCreditCardTransactions: async ({ query }, { db, auth, config, index }) => {
-    const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
-    const types = query.types ? [...new Set(query.types)].sort() : undefined;
-    const range = dateRange(query.startDate, query.endDate, auth.timeZone);
+    const { query: filters, scope, words } = creditCardQuery(query, auth.companyId, auth.timeZone);
     assertCardWindow(query.startDate, query.endDate);
-    const words = query.q === undefined ? undefined : searchWords(query.q);
     const erp = erpFilters(query);
-    const pages = paging(
-      'listCreditCardTransactions',
-      { auth, config, index },
-      query,
-      {
-        cardIds,
-        startDate: query.startDate,
-        endDate: query.endDate,
-        ...(types ? { types } : {}),
-        ...(words ? { words } : {}),
-        erp,
-      },
-      ['string', 'string'],
-    );
+    const pages = paging('listCreditCardTransactions', { auth, config, index }, query, { ...scope, erp }, [
+      'string',
+      'string',
+    ]);
     const { items, nextKey } = await loadCreditCardPage(db, {
-      companyId: auth.companyId,
-      cardIds,
-      types,
+      ...filters,
       ...(words ? { search: await resolveSearch(db, auth.companyId, words, CREDIT_CARD_DOCUMENT) } : {}),
-      ...range,
       erp,
       after: pages.after,
       take: pages.limit,

@@ -8,11 +8,11 @@ import { bankingPageQuery } from './banking-query.js';
 import { STATUS_NAMES } from './present.js';
 import { bankingSummaryRows, type SummaryGroupBy, type SummaryRow } from './store/banking-summary.js';
 import type { Db } from '../../db/database.js';
-import { resolveSearch, searchWords } from './store/search.js';
+import { resolveSearch } from './store/search.js';
 import { creditCardSummaryRows, type CardSummaryGroupBy } from './store/credit-card-summary.js';
 import { cardsById } from './cards/store.js';
 import { foldPeriods, isPeriod } from './store/summary-periods.js';
-import { dateRange } from './banking-query.js';
+import { creditCardQuery } from './credit-card-query.js';
 
 const sums = (count: number, inMinor: number, outMinor: number) => ({
   count,
@@ -25,6 +25,7 @@ const NONE = {
   day: '',
   month: '',
   category: 'No category',
+  platformCategory: 'No platform category',
   costCenter: 'No cost center',
   counterparty: 'No counterparty',
   merchant: 'No merchant',
@@ -33,7 +34,10 @@ const NONE = {
 };
 type GroupBy = SummaryGroupBy | CardSummaryGroupBy;
 
-/** What each group's key is called: the directory's and the cards' names, the status names, the counterparty or merchant itself. */
+/**
+ * What each group's key is called: the directory's and the cards' names, the status names, the
+ * counterparty or merchant itself (a platform category's description comes with its rows).
+ */
 async function labels(db: Db, companyId: string, groupBy: GroupBy, rows: SummaryRow[]) {
   const keys = rows.flatMap((row) => (row.key === null ? [] : [row.key]));
   if (groupBy === 'day' || groupBy === 'month') return new Map(keys.map((key) => [key, key]));
@@ -80,7 +84,7 @@ async function summaryOf(
           )
           .map((row) => ({
             key: row.key,
-            label: row.key === null ? NONE[groupBy] : (names.get(row.key) ?? row.key),
+            label: row.key === null ? NONE[groupBy] : (row.label ?? names.get(row.key) ?? row.key),
             ...sums(row.count, row.inMinor, row.outMinor),
           }));
   return { total: sums(total.count, total.inMinor, total.outMinor), groups };
@@ -99,21 +103,10 @@ export const summaryHandlers = defineHandlers({
   },
 
   getCreditCardSummary: async ({ query }, { db, auth }) => {
-    const { groupBy } = query;
-    const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
-    const types = query.types ? [...new Set(query.types)].sort() : undefined;
-    const words = query.q === undefined ? undefined : searchWords(query.q);
-    const rows = await creditCardSummaryRows(
-      db,
-      {
-        companyId: auth.companyId,
-        ...(cardIds ? { cardIds } : {}),
-        ...(types ? { types } : {}),
-        ...(words ? { search: await resolveSearch(db, auth.companyId, words) } : {}),
-        ...dateRange(query.startDate, query.endDate, auth.timeZone),
-      },
-      groupBy,
-    );
+    const { groupBy, ...filters } = query;
+    const { query: records, words } = creditCardQuery(filters, auth.companyId, auth.timeZone);
+    const search = words ? await resolveSearch(db, auth.companyId, words) : undefined;
+    const rows = await creditCardSummaryRows(db, { ...records, ...(search ? { search } : {}) }, groupBy);
     return { status: 200, body: await summaryOf(db, auth.companyId, groupBy, auth.timeZone, rows) };
   },
 });

@@ -10,7 +10,9 @@ import { loadConfig } from '../../config.js';
 import { companyTimeZone } from '../../areas/auth/company-zone.js';
 import { systemClock } from '../../lib/clock.js';
 import { companyClock } from '../../areas/auth/company-clock.js';
-import { bankingPageQuery, dateRange } from '../../areas/statements/banking-query.js';
+import { bankingPageQuery } from '../../areas/statements/banking-query.js';
+import { creditCardQuery } from '../../areas/statements/credit-card-query.js';
+import type { CreditCardType } from '../../areas/statements/card-types.js';
 import type { ExportRequest } from '../../areas/statements/exports/sources.js';
 import type { Write } from '../../areas/statements/exports/stream.js';
 import { output, positiveInt, usingDb, withDb } from '../options.js';
@@ -36,6 +38,13 @@ const statuses = (value: string) =>
   list(value).map((s) => {
     if (!['1', '2', '3'].includes(s)) throw new InvalidArgumentError(`not a status (1, 2 or 3): ${s}`);
     return Number(s) as 1 | 2 | 3;
+  });
+const CARD_TYPES: readonly CreditCardType[] = ['PURCHASE', 'INSTALLMENT_PURCHASE', 'INTERNATIONAL_PURCHASE'];
+const cardTypes = (value: string) =>
+  list(value).map((t) => {
+    if (!(CARD_TYPES as readonly string[]).includes(t))
+      throw new InvalidArgumentError(`not a type (${CARD_TYPES.join(', ')}): ${t}`);
+    return t as CreditCardType;
   });
 
 function common(command: Command, statement: string): Command {
@@ -114,12 +123,13 @@ export function register(program: Command): void {
     });
   common(exporter.command('credit-card'), 'credit-card')
     .option('--card-ids <uuid,…>', 'only these cards', list)
-    .action(async (opts: Options & { cardIds?: string[] }) => {
+    .option('--types <type,…>', `only these types (${CARD_TYPES.join(', ')})`, cardTypes)
+    .option('--status <1,2,3>', 'only these statuses', statuses)
+    .action(async (opts: Options & { cardIds?: string[]; types?: CreditCardType[]; status?: Array<1 | 2 | 3> }) => {
       await run(opts, async (db, write, request) => {
-        const range = dateRange(opts.startDate, opts.endDate, request.timeZone);
-        const cardIds = opts.cardIds ? [...new Set(opts.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
+        const { query } = creditCardQuery(opts, opts.company, request.timeZone);
         const { exportCreditCard } = await exporting();
-        return exportCreditCard(db, write, { companyId: opts.company, cardIds, ...range }, request);
+        return exportCreditCard(db, write, query, request);
       });
     });
 }

@@ -14,6 +14,11 @@ export type Column = readonly [path: string, kind: CellKind, header: string, val
 const DIRECTION = { DEBIT: 'Débito', CREDIT: 'Crédito' };
 const STATUS = { CANCELED: 'Cancelada', PROCESSED: 'Processada', PENDING: 'Pendente' };
 const CONCILIATION = { Reconciled: 'Conciliada', 'Not reconciled': 'Não conciliada' };
+const CARD_TYPE = {
+  PURCHASE: 'Compra',
+  INSTALLMENT_PURCHASE: 'Compra parcelada',
+  INTERNATIONAL_PURCHASE: 'Compra internacional',
+} satisfies Record<CreditCardItem['type'], string>;
 
 type BankingItem = components['schemas']['BankingTransaction'];
 type CreditCardItem = components['schemas']['CreditCardTransaction'];
@@ -93,6 +98,8 @@ export const CREDIT_CARD_COLUMNS: readonly Column[] = [
   ['costCenter.description', 'text', 'Centro de custo'],
   ['user.id', 'text', 'Usuário (ID)'],
   ['user.email', 'text', 'Usuário (e-mail)'],
+  // Added after the others, so that a reader of the columns by position finds them where they were.
+  ['type', 'text', 'Tipo', CARD_TYPE],
 ] satisfies ReadonlyArray<readonly [`${keyof CreditCardItem & string}${string}`, CellKind, string, object?]>;
 
 /** The value at a dotted path of a presented item; undefined where an object on the way is absent. */

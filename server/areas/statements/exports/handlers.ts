@@ -1,10 +1,11 @@
 // GET /statements/v1/exports/banking and /credit-card: the list's filters, checked by the list's own
 // rules, then the whole statement streamed as CSV or OFX (sources.ts), at most `exportsPerCompany`
 // at once per company (leases.ts).
-import { resolveSearch, searchWords } from '../store/search.js';
+import { resolveSearch } from '../store/search.js';
 import { defineHandlers, type HandlerContext } from '../../../kit/handler.js';
 import { ApiError, badRequest } from '../../../kit/errors.js';
-import { bankingPageQuery, dateRange } from '../banking-query.js';
+import { bankingPageQuery } from '../banking-query.js';
+import { creditCardQuery } from '../credit-card-query.js';
 import { acquireExportLease, RETRY_AFTER_SECONDS } from './leases.js';
 import { exportBanking, exportCreditCard, type ExportRequest } from './sources.js';
 import { streamExport, type ExportLog } from './stream.js';
@@ -74,18 +75,18 @@ export const handlers = defineHandlers({
   },
 
   downloadCreditCardExport: async ({ query }, ctx) => {
-    const cardIds = query.cardIds ? [...new Set(query.cardIds.map((id) => id.toLowerCase()))].sort() : undefined;
-    const range = dateRange(query.startDate, query.endDate, ctx.auth.timeZone);
+    const { format: _format, dialect: _dialect, ...filters } = query;
+    const { query: records, words } = creditCardQuery(filters, ctx.auth.companyId, ctx.auth.timeZone);
     // Every check before the lease and the audit entry: a refused export writes nothing.
-    const words = query.q === undefined ? undefined : searchWords(query.q);
     const search = words ? await resolveSearch(ctx.db, ctx.auth.companyId, words) : undefined;
     const { request, release, reply } = await begin('credit-card', query, ctx);
+    const { companyId: _company, ...logged } = records;
     const log: ExportLog = {
-      filters: { cardIds, ...range, ...(query.q !== undefined ? { q: query.q } : {}), ...request },
+      filters: { ...logged, ...(query.q !== undefined ? { q: query.q } : {}), ...request },
       rows: 0,
       completed: false,
     };
-    const statement = { companyId: ctx.auth.companyId, cardIds, ...range, ...(search ? { search } : {}) };
+    const statement = { ...records, ...(search ? { search } : {}) };
     const produce = (write: Parameters<typeof exportCreditCard>[1]) =>
       exportCreditCard(ctx.db, write, statement, request);
     ctx.logFields({ export: log });

@@ -15,6 +15,7 @@ import { withDisplayNames } from '../../directory/public.js';
 import { attachmentsOfRow, withAttachments, type AttachmentSummary } from './attachments-of.js';
 import { boundedWalk, CREDIT_CARD_DOCUMENT, matchesSearch, unwalked, walkedArm, type SearchWord } from './search.js';
 import { type ErpFilters, withErpFilters } from './erp-filters.js';
+import { withColumnFilters, type CardColumnFilters } from './credit-card-filters.js';
 
 /** A record's columns as an item reads them: all but its search signature. */
 type ItemRow = Omit<CreditCardTransactionRow, (typeof SIGNATURE_COLUMNS)[number]>;
@@ -36,7 +37,8 @@ export interface CreditCardItem extends Omit<ItemRow, ErpColumn>, ErpState {
   attachments: AttachmentSummary[];
 }
 
-export interface CreditCardPageQuery {
+/** The column filters of credit-card-filters.ts, the cards, the types, the search and the range. */
+export interface CreditCardPageQuery extends CardColumnFilters {
   companyId: string;
   cardIds?: string[];
   types?: CreditCardType[];
@@ -50,13 +52,14 @@ export interface CreditCardPageQuery {
   take: number;
 }
 
-type Filters = Pick<CreditCardPageQuery, 'companyId' | 'types' | 'search' | 'erp' | 'from' | 'to'>;
+type Filters = Omit<CreditCardPageQuery, 'cardIds' | 'after' | 'take'>;
 
 /** The company's records matching the filters but the cards (the list merges one arm per card). */
 export function cardRecordsFiltered(db: Db, q: Filters) {
   let query = db.selectFrom('credit_card_transactions').where('company_id', '=', q.companyId);
   const { types } = q;
   if (types !== undefined) query = query.where((eb) => ofTypes(eb, types));
+  query = withColumnFilters(query, q);
   if (q.search) query = query.where(matchesSearch<'credit_card_transactions'>(db, CREDIT_CARD_DOCUMENT, q.search));
   query = withErpFilters(db, query, q.erp);
   if (q.from !== undefined) query = query.where('transaction_date', '>=', q.from);

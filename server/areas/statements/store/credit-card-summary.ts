@@ -11,6 +11,7 @@ import { isPeriod, type Period } from './summary-periods.js';
 
 export const CARD_SUMMARY_GROUPS = {
   category: 'custom_category_id',
+  platformCategory: 'category_code',
   costCenter: 'cost_center_id',
   merchant: 'merchant_name',
   card: 'card_id',
@@ -41,11 +42,20 @@ export async function creditCardSummaryRows(
   const rows =
     key === undefined
       ? (await sums.execute()).map((row) => ({ ...row, key: null }))
-      : await sums.select(key.as('key')).groupBy(key).execute();
+      : await sums
+          .select(key.as('key'))
+          // A platform category is shown by its description, the same on each of its records
+          // (max() picks one should the platform ever rename it).
+          .$if(groupBy === 'platformCategory', (qb) =>
+            qb.select(sql<string>`max(${sql.ref('category_description')})`.as('label')),
+          )
+          .groupBy(key)
+          .execute();
   return rows.map((row) => ({
     key: row.key === null ? null : String(row.key),
     count: Number(row.count),
     inMinor: Number(row.in_minor ?? 0),
     outMinor: Number(row.out_minor ?? 0),
+    ...('label' in row && row.label !== undefined ? { label: row.label } : {}),
   }));
 }

@@ -8,6 +8,8 @@ export interface SummaryRow {
   count: number;
   inMinor: number;
   outMinor: number;
+  /** What to show for the group when the rows carry it themselves (a platform category's description). */
+  label?: string;
 }
 
 export const PERIODS = ['day', 'month'] as const;
