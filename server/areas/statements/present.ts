@@ -30,7 +30,7 @@ const named = <T>(id: T | null, name: string | null, key: 'description' | 'name'
     : null;
 
 /** The row's metadata: the JSON object its PATCHes wrote, `{}` when none. */
-export const metadataOf = (stored: string): Record<string, string> => JSON.parse(stored) as Record<string, string>;
+const metadataOf = (stored: string): Record<string, string> => JSON.parse(stored) as Record<string, string>;
 
 interface SyncColumns {
   sync_status: Schemas['AccountingSync']['status'];
@@ -40,7 +40,7 @@ interface SyncColumns {
 }
 
 /** What the company's ERP recorded of the transaction (POST /accounting/v1/syncs). */
-export const accountingSync = (t: SyncColumns, timeZone: string): Schemas['AccountingSync'] => ({
+const accountingSync = (t: SyncColumns, timeZone: string): Schemas['AccountingSync'] => ({
   status: t.sync_status,
   referenceId: t.sync_reference_id,
   error: t.sync_error === null ? null : { message: t.sync_error },

@@ -16,7 +16,7 @@ import { type CreditCardItem, findCreditCardItem } from './credit-card-page.js';
 
 type TransactionId = number | string;
 
-export interface AccountingSyncInput {
+interface AccountingSyncInput {
   statement: 'banking' | 'credit-card';
   successful?: Array<{ id: TransactionId; referenceId: string }>;
   failed?: Array<{ id: TransactionId; error: { message: string } }>;
