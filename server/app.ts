@@ -21,6 +21,7 @@ import {
 import { watchReadiness, type Readiness } from './http/ops/readiness.js';
 import { selectOne } from './db/probe.js';
 import { eventLoopLag, type LagProbe } from './http/ops/overload.js';
+import { admission } from './http/ops/admission.js';
 import { pageContentSecurityPolicy } from './http/mechanisms/security-headers.js';
 import { prelude } from './http/pipeline/prelude.js';
 import { pipeline } from './http/pipeline/pipeline.js';
@@ -99,6 +100,9 @@ export function createApp({
   app.response.json = json as typeof app.response.json;
 
   app.use(prelude({ ...config, logger, metrics, outage: outageLog(logger) }));
+  // Past OVERLOAD_MAX_IN_FLIGHT requests at once, 503 at once rather than a queue for the store.
+  const admit = admission(config.overloadMaxInFlight, metrics.registry);
+  if (admit) app.use(admit);
   // The contract's operations: each request matched once, then its operation's chain (http/pipeline/pipeline.ts).
   app.use(
     pipeline({

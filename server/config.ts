@@ -56,6 +56,11 @@ export interface Config {
    * get 503 with Retry-After instead of queueing. 0 turns shedding off.
    */
   overloadMaxLagMs: number;
+  /**
+   * Admission control (`OVERLOAD_MAX_IN_FLIGHT`): requests one process serves at once; one more gets
+   * 503 with Retry-After at once (server/http/ops/admission.ts). 0 turns it off.
+   */
+  overloadMaxInFlight: number;
   /** Validate every response against the contract (development and tests). */
   validateResponses: boolean;
   vcnEnabled: boolean;
@@ -171,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Shedding protects production latency; the sandbox answers everything (a developer's own load tests expect answers).
     overloadMaxLagMs: nonNegative(env.OVERLOAD_MAX_LAG_MS, 'OVERLOAD_MAX_LAG_MS', production ? 100 : 0),
+    overloadMaxInFlight: nonNegative(env.OVERLOAD_MAX_IN_FLIGHT, 'OVERLOAD_MAX_IN_FLIGHT', production ? 64 : 0),
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : env.NODE_ENV !== 'production',
     vcnEnabled: (env.VCN_ENABLED ?? 'true') !== 'false',
     cardIssuer: env.CARD_ISSUER ? (env.CARD_ISSUER as Config['cardIssuer']) : production ? 'none' : 'simulated',

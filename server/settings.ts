@@ -243,6 +243,16 @@ const SETTINGS: readonly Setting[] = [
     check: wholeNumber(),
   },
   {
+    name: 'OVERLOAD_MAX_IN_FLIGHT',
+    group: 'server',
+    type: 'integer',
+    default: '0',
+    productionDefault: '64',
+    description:
+      'Requests one process serves at once (the probes apart); one more gets 503 with `Retry-After: 1` at once instead of queueing for the store; `0` off.',
+    check: wholeNumber(),
+  },
+  {
     name: 'ANSWER_CACHE_MB',
     group: 'server',
     type: 'integer',
