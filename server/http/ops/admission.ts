@@ -16,7 +16,7 @@ const RETRY_AFTER_SECONDS = 1;
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 const GAUGE = 'finance_requests_in_flight';
 
-/** The admission step of every request but the probes (app.ts mounts it first); 0: none. */
+/** The admission step of every request but the probes (app.ts mounts it after the prelude, before the pipeline); 0: none. */
 export function admission(maxInFlight: number, registry?: Registry) {
   if (maxInFlight <= 0) return undefined;
   let inFlight = 0;
