@@ -12,7 +12,7 @@ import { urlKeys } from '../../kit/signing-keys.js';
 import { describeClientToken, digestToken, GRANT_TOKEN_PREFIX } from '../auth/public.js';
 
 /** How long after a refresh token's use the same refresh is answered again. */
-export const RETRY_GRACE_MS = 60_000;
+const RETRY_GRACE_MS = 60_000;
 
 /** The minting keys: the current URL_SIGNING_SECRET's, then (during a rotation) the previous one's. */
 export const mintingKeys = (config: Config): Buffer[] =>
