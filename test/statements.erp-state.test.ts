@@ -224,6 +224,10 @@ describe('createAccountingSync', () => {
 
     expect(await listBanking(acme, { syncStatus: ['SYNCED'] })).toEqual([posted]);
     expect(await listBanking(acme, { syncStatus: ['FAILED', 'NOT_SYNCED'] })).toEqual([failed, untouched]);
+    const { data: summary } = await acme.api.GET('/statements/v1/banking/summary', {
+      params: { query: { syncStatus: ['FAILED', 'NOT_SYNCED'] } },
+    });
+    expect(summary!.total.count).toBe(2);
 
     // The retry answers the first call; the audit log has one entry.
     const replay = await sync(acme, body, key);
@@ -298,5 +302,18 @@ describe('createAccountingSync', () => {
       params: { query: { syncStatus: ['FAILED'] } },
     });
     expect(data!.added.map((x) => x.id)).toEqual([ulids[0]]);
+    await createCreditCardTransactions(server.db, acme.companyId, [{}]);
+    const { data: list } = await acme.api.GET('/statements/v1/credit-card', {
+      params: { query: { syncStatus: ['FAILED'] } },
+    });
+    expect(list!.transactions.map((x) => [x.id, x.accountingSync.error])).toEqual([[ulids[0], { message: 'no' }]]);
+    const { data: summary } = await acme.api.GET('/statements/v1/credit-card/summary', {
+      params: { query: { syncStatus: ['FAILED'] } },
+    });
+    expect(summary!.total.count).toBe(1);
+    const csv = await fetch(`${server.baseUrl}/statements/v1/exports/credit-card?format=csv&syncStatus=FAILED`, {
+      headers: { authorization: `Bearer ${acme.token}` },
+    });
+    expect((await csv.text()).trim().split('\r\n')).toHaveLength(2);
   });
 });

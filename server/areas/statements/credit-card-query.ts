@@ -7,11 +7,12 @@ import type { CreditCardType } from './card-types.js';
 import { CARD_FILTERS, type CardColumnFilters } from './store/credit-card-filters.js';
 import type { CreditCardPageQuery } from './store/credit-card-page.js';
 import { searchWords } from './store/search.js';
+import { erpFilters } from './store/erp-filters.js';
 
 /** The filters every credit-card statement operation takes (the list adds paging, the summary `groupBy`). */
 type CreditCardFilterQuery = Pick<
   Input<'listCreditCardTransactions'>['query'],
-  'cardIds' | 'types' | 'startDate' | 'endDate' | 'q' | keyof CardColumnFilters
+  'cardIds' | 'types' | 'startDate' | 'endDate' | 'q' | 'metadata' | 'syncStatus' | keyof CardColumnFilters
 >;
 
 const sortedUnique = <T extends string | number>(values: readonly T[]) =>
@@ -42,11 +43,13 @@ export function creditCardQuery(q: CreditCardFilterQuery, companyId: string, tim
   const types: CreditCardType[] | undefined = q.types ? sortedUnique(q.types) : undefined;
   const columns = columnFilters(q);
   const words = q.q === undefined ? undefined : searchWords(q.q);
+  const erp = erpFilters(q);
   const query: Omit<CreditCardPageQuery, 'after' | 'take'> = {
     companyId,
     ...(cardIds ? { cardIds } : {}),
     ...(types ? { types } : {}),
     ...columns,
+    ...(erp ? { erp } : {}),
     ...dateRange(q.startDate, q.endDate, timeZone),
   };
   const scope = {
@@ -56,6 +59,7 @@ export function creditCardQuery(q: CreditCardFilterQuery, companyId: string, tim
     ...(types ? { types } : {}),
     ...(words ? { words } : {}),
     ...columns,
+    ...(erp ? { erp } : {}),
   };
   return { query, scope, words };
 }

@@ -13,7 +13,6 @@ import { presentBanking, presentCreditCard } from './present.js';
 import { receiptHandlers } from './receipt-handlers.js';
 import { BANKING_DOCUMENT, CREDIT_CARD_DOCUMENT, resolveSearch } from './store/search.js';
 import { syncHandlers } from './sync-handlers.js';
-import { erpFilters } from './store/erp-filters.js';
 
 /** PATCH of a transaction of `statement`: notes, category, cost center, reconciliation (store/annotate.ts). */
 const reconcile =
@@ -78,15 +77,10 @@ export const handlers = defineHandlers({
   listCreditCardTransactions: async ({ query }, { db, auth, config, index }) => {
     const { query: filters, scope, words } = creditCardQuery(query, auth.companyId, auth.timeZone);
     assertCardWindow(query.startDate, query.endDate);
-    const erp = erpFilters(query);
-    const pages = paging('listCreditCardTransactions', { auth, config, index }, query, { ...scope, erp }, [
-      'string',
-      'string',
-    ]);
+    const pages = paging('listCreditCardTransactions', { auth, config, index }, query, scope, ['string', 'string']);
     const { items, nextKey } = await loadCreditCardPage(db, {
       ...filters,
       ...(words ? { search: await resolveSearch(db, auth.companyId, words, CREDIT_CARD_DOCUMENT) } : {}),
-      erp,
       after: pages.after,
       take: pages.limit,
     });
