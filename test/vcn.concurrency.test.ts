@@ -89,6 +89,24 @@ describe('createVcn while the issuer is slow', () => {
     expect(held.response.headers.get('Retry-After')).toBeNull();
   });
 
+  it('when a keyed request got 409 "being issued, retry shortly", then its retry with the same Idempotency-Key is answered afresh, not that 409 again', async () => {
+    const body = hotelRequest();
+    const { pending } = await slowIssuer(() => post(body));
+    const keyed = () =>
+      acme.api.POST('/credit-cards/v1/vcns', { body, headers: { 'Idempotency-Key': 'retry-after-busy' } });
+    const busy = await keyed();
+    expectVcnError(busy, 409, 'vcn-already-exists');
+    expect(busy.response.headers.get('Retry-After')).toBe('1');
+    release!();
+    const first = await pending;
+    // An answer that said to retry later was not the request's answer: the retry runs, and meets the live card.
+    const retried = await keyed();
+    const held = expectVcnError(retried, 409, 'vcn-already-exists');
+    expect(retried.response.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(retried.response.headers.get('Retry-After')).toBeNull();
+    expect(held.message).toContain(first.data!.vcnId);
+  });
+
   it('when the slow issuer finally fails, then 503, no row is left and the key is free again', async () => {
     const body = customRequest();
     const { pending } = await slowIssuer(() => post(body));

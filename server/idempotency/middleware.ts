@@ -11,10 +11,10 @@
 //    client was still there to read it (a client that left does not free the key);
 //  - the same key with another method, path or body is 422; while another attempt holds the key,
 //    409 with Retry-After;
-//  - requests refused before the handler (authentication, validation) never reach this. A 5xx is not
-//    stored: if no write of it committed, a retry runs afresh; if one did, a retry runs the handler
-//    again with each committed write answered from its recorded outcome instead of being made
-//    again, and its answer is stored. A process that dies mid-request leaves its lease to run out
+//  - requests refused before the handler (authentication, validation) never reach this. A 5xx, or
+//    an answer with Retry-After (retry later), is not stored: if no write of it committed, a retry
+//    runs afresh; if one did, a retry runs the handler again with each committed write answered
+//    from its recorded outcome instead of being made again, and its answer is stored. A process that dies mid-request leaves its lease to run out
 //    (LEASE_MS), after which a retry does the same.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -182,9 +182,11 @@ export function idempotency(
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
       }
-      // The answer leaves only once it is stored: a retry that follows it finds it.
+      // The answer leaves only once it is stored: a retry that follows it finds it. An answer that
+      // says to retry later (a 5xx, a 409 or 429 with Retry-After: another attempt still holds what
+      // this one needs) is not the request's answer: the retry runs again.
       const store =
-        status >= 500
+        status >= 500 || res.getHeader('retry-after') !== undefined
           ? abandonKey(db, scope, owner, clock.now())
           : completeKey(db, idempotencyKey, scope, owner, { status, headers, body: Buffer.concat(chunks) });
       store.catch(failed('could not store the idempotent response')).finally(() => end(...args));
