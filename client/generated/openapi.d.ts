@@ -493,7 +493,7 @@ export interface paths {
          * @description Counts and sums, in one call, the credit-card records that `GET /statements/v1/credit-card`
          *     lists for the same filters (every filter of the list: `cardIds`, `types`, `startDate`/`endDate`,
          *     `status`, `wasConciled`, `hasAttachments`, `categoryIds`, `costCenterIds`,
-         *     `platformCategoryIds`, `q`; no paging): "what did marketing spend on travel in October" is one
+         *     `platformCategoryIds`, `q`, `metadata[key]`, `syncStatus`; no paging): "what did marketing spend on travel in October" is one
          *     request. Money out is the records' `brlAmount` (purchases, installments), money in their
          *     credits (none today: every record is a purchase), `net` in minus out, exact to the cent.
          *     Every status counts unless `status` says otherwise: cancelled purchases (`1`) are in the
@@ -5668,7 +5668,12 @@ export interface components {
              * @example aud_01JD3S2K8Z9Y7X6V5T4S3R2Q1P
              */
             id: string;
-            action: components["schemas"]["AuditAction"];
+            /**
+             * @description What was done: one of the values the `action` filter takes (`AuditAction`). New actions may be
+             *     added at any time: ignore actions you do not know.
+             * @example api_client.created
+             */
+            action: string;
             /**
              * @description Who acted: the API client id (`cli_…`) the access token was issued to (for `token.refused`,
              *     the client id that asked), `cli` for the operator's command line, or `system` for what the
@@ -8285,6 +8290,16 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
                 /** @description Split the totals by this field. */
                 groupBy?: "category" | "costCenter" | "counterparty" | "status" | "day" | "month";
             };
@@ -9238,6 +9253,16 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
                 /** @description Split the totals by this field. */
                 groupBy?: "category" | "platformCategory" | "costCenter" | "merchant" | "card" | "status" | "day" | "month";
             };
@@ -9883,6 +9908,16 @@ export interface operations {
                  *     sync feeds take no `q`: a feed filtered by words could not tell a copy that a row stopped matching.
                  */
                 q?: components["parameters"]["StatementSearch"];
+                /**
+                 * @description Only transactions whose metadata holds exactly these values: `metadata[erp_id]=JE-1`. Several
+                 *     keys combine with AND.
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
+                /**
+                 * @description Only transactions in these accounting sync states (comma-separated, `AccountingSync`):
+                 *     `syncStatus=NOT_SYNCED,OUT_OF_DATE` is what the ERP has still to post.
+                 */
+                syncStatus?: components["parameters"]["SyncStatus"];
                 /**
                  * @description Metadata keys to export as CSV columns (comma-separated), after the usual ones and in the order
                  *     given: `metadataColumns=erp_id,erp_batch` adds the columns `metadata.erp_id` and
