@@ -104,6 +104,12 @@ describe('metadata on transactions', () => {
       params: { query: { metadata: { erp_id: 'JE-2' } } },
     });
     expect(filtered!.added.map((x) => x.id)).toEqual([b]);
+    // Changed out of the filter: not answered again, and not removed (it still exists).
+    await patchBanking(acme, b, { erp_id: 'JE-3' });
+    const { data: after2 } = await acme.api.GET('/statements/v1/banking/sync', {
+      params: { query: { cursor: filtered!.nextCursor, metadata: { erp_id: 'JE-2' } } },
+    });
+    expect([after2!.added, after2!.modified, after2!.removed]).toEqual([[], [], []]);
     const { data: changes } = await acme.api.GET('/statements/v1/banking/sync', {
       params: { query: { cursor: start!.nextCursor } },
     });

@@ -310,11 +310,12 @@ export interface paths {
          * @description The statement's change feed. Without `cursor` it is the initial sync: every transaction of the
          *     company (of the filters), as `added`, `limit` at a time. Then each call answers what changed
          *     after the cursor — new transactions (an ingest, the sandbox helpers) as `added`, any change to a
-         *     field the list shows (notes, reconciliation, category, cost center, attachments, status, a name
-         *     it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
+         *     field the list shows (notes, reconciliation, category, cost center, attachments, status,
+         *     metadata, accounting sync state, a name it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
          *     per answer, in its latest state and exactly in the list's shape. Call again with `nextCursor`
          *     while `hasMore` is true; an answer with `hasMore: false` still carries a `nextCursor` to poll
-         *     with later.
+         *     with later. With `metadata[key]` or `syncStatus`, a transaction changed out of the filter is
+         *     not answered again (it is not `removed`: it still exists).
          *
          *     The feed never skips or repeats a committed change: changes are numbered per company in the
          *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
@@ -529,11 +530,12 @@ export interface paths {
          * @description The statement's change feed. Without `cursor` it is the initial sync: every transaction of the
          *     company (of the filters), as `added`, `limit` at a time. Then each call answers what changed
          *     after the cursor — new transactions (an ingest, the sandbox helpers) as `added`, any change to a
-         *     field the list shows (notes, reconciliation, category, cost center, attachments, status, a name
-         *     it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
+         *     field the list shows (notes, reconciliation, category, cost center, attachments, status,
+         *     metadata, accounting sync state, a name it shows) as `modified`, transactions that no longer exist as `removed` — each transaction once
          *     per answer, in its latest state and exactly in the list's shape. Call again with `nextCursor`
          *     while `hasMore` is true; an answer with `hasMore: false` still carries a `nextCursor` to poll
-         *     with later.
+         *     with later. With `metadata[key]` or `syncStatus`, a transaction changed out of the filter is
+         *     not answered again (it is not `removed`: it still exists).
          *
          *     The feed never skips or repeats a committed change: changes are numbered per company in the
          *     order they commit, and the cursor is a position in that order. Cursors are opaque, signed and
