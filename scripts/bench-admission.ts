@@ -52,19 +52,25 @@ async function delayingProxy(port: number, delayMs: number): Promise<{ port: num
     const upstream = connect(port, '127.0.0.1');
     client.pipe(upstream);
     const held: Array<{ at: number; chunk?: Buffer }> = [];
-    let timer: NodeJS.Timeout | undefined;
+    let scheduled = false;
     const release = () => {
-      timer = undefined;
+      scheduled = false;
       while (held.length > 0 && held[0]!.at <= Date.now()) {
         const { chunk } = held.shift()!;
         if (chunk) client.write(chunk);
         else client.destroy();
       }
-      if (held.length > 0) timer = setTimeout(release, held[0]!.at - Date.now());
+      if (held.length > 0) {
+        scheduled = true;
+        setTimeout(release, held[0]!.at - Date.now());
+      }
     };
     const hold = (chunk?: Buffer) => {
       held.push({ at: Date.now() + delayMs, chunk });
-      timer ??= setTimeout(release, delayMs);
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(release, delayMs);
+      }
     };
     upstream.on('data', (chunk: Buffer) => hold(chunk));
     upstream.on('close', () => hold());
