@@ -366,6 +366,12 @@ export interface paths {
          *       changes. Already reconciled: nothing changes, 204. Reconciliation cannot be undone: `false`
          *       gets 400.
          *     - `categoryId` / `costCenterId`: must be a category / cost center of the company, else 400.
+         *     - `metadata`: merged into the transaction's (a key sent as `null` is removed); at most 50 keys
+         *       in all, else 400 naming `metadata` (`TransactionMetadataUpdate`).
+         *
+         *     A transaction an ERP posted (`accountingSync.status` `SYNCED`) whose notes, category or cost
+         *     center change becomes `OUT_OF_DATE` in the same write; metadata and reconciliation leave it
+         *     `SYNCED` (`docs/accounting.md`).
          *
          *     Answers 204 without a body; read the transaction back from the statement.
          */
@@ -586,6 +592,12 @@ export interface paths {
          *       changes. Already reconciled: nothing changes, 204. Reconciliation cannot be undone: `false`
          *       gets 400.
          *     - `categoryId` / `costCenterId`: must be a category / cost center of the company, else 400.
+         *     - `metadata`: merged into the transaction's (a key sent as `null` is removed); at most 50 keys
+         *       in all, else 400 naming `metadata` (`TransactionMetadataUpdate`).
+         *
+         *     A transaction an ERP posted (`accountingSync.status` `SYNCED`) whose notes, category or cost
+         *     center change becomes `OUT_OF_DATE` in the same write; metadata and reconciliation leave it
+         *     `SYNCED` (`docs/accounting.md`).
          *
          *     Answers 204 without a body; read the transaction back from the statement.
          */
