@@ -239,15 +239,12 @@ describe('createAccountingSync', () => {
     const replay = await sync(acme, body, key);
     expect(replay.response.status).toBe(201);
     expect(replay.data).toEqual(first.data);
-    // Read from the store: the released contract's audit filter has no value for this action yet.
-    const audit = await server.db
-      .selectFrom('audit_entries')
-      .select(['target', 'details'])
-      .where('company_id', '=', acme.companyId)
-      .where('action', '=', 'accounting_sync.recorded')
-      .execute();
-    expect(audit).toEqual([
-      { target: 'banking', details: JSON.stringify({ successful: 1, failed: 1, unsynced: 0, changed: 2 }) },
+    const audit = await acme.api.GET('/audit/v1/entries', {
+      params: { query: { actions: ['accounting_sync.recorded'] } },
+    });
+    expect(audit.response.status).toBe(200);
+    expect(audit.data!.items.map(({ target, details }) => ({ target, details }))).toEqual([
+      { target: 'banking', details: { successful: 1, failed: 1, unsynced: 0, changed: 2 } },
     ]);
 
     // Metadata is the ERP's own: no re-post. A new category is: OUT_OF_DATE, with its event.

@@ -5664,12 +5664,14 @@ export interface components {
          *     `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`,
          *     `approval_code.created`, `approval_code.used` (on the consent page, by the app it approved),
          *     `app.approved` (a grant made: the app, its scopes), `app.revoked` (by the company, by the app
-         *     revoking its refresh token, or by the service when a used code or an old refresh token came back).
+         *     revoking its refresh token, or by the service when a used code or an old refresh token came back),
+         *     `accounting_sync.recorded` (`POST /accounting/v1/syncs`: the statement as target, how many
+         *     transactions were sent in each list and how many changed).
          *     New actions may be added: ignore actions you do not know.
          * @example api_client.created
          * @enum {string}
          */
-        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "approval_code.created" | "approval_code.used" | "app.approved" | "app.revoked";
+        AuditAction: "api_client.created" | "api_client.secret_rotated" | "api_client.revoked" | "api_client.expired" | "token.refused" | "vcn.revealed" | "export.downloaded" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "approval_code.created" | "approval_code.used" | "app.approved" | "app.revoked" | "accounting_sync.recorded";
         /**
          * @description One action on the company's credentials, cards, exports or webhook endpoints, recorded in the
          *     same transaction as the action. Entries are never changed; they are kept at least 400 days.
