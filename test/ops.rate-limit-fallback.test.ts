@@ -2,7 +2,7 @@
 // RATE_LIMIT_FALLBACK_REPLICAS a process counts in its memory against its share of the limit, so a
 // replica cut off from Redis lets a client through no more than that share; unset, the processes that
 // lost Redis count together in the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +62,11 @@ describe('rate limits without Redis', () => {
     const answers = await calls(company.apis, 5);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
     expect(Number(answers[3]!.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(server.stdout()).toContain('counting in the memory of this process (its share: 3 of 6 a minute)');
+    // The log line is written asynchronously: it may reach this process a moment after the answers.
+    await vi.waitFor(
+      () => expect(server.stdout()).toContain('counting in the memory of this process (its share: 3 of 6 a minute)'),
+      { timeout: 5_000, interval: 50 },
+    );
   });
 
   it('when the setting is unset and Redis refuses, then the processes that lost Redis count together in the database', async () => {

@@ -256,6 +256,8 @@ describe('listBankingTransactions', () => {
       'responsibleEmail',
       'sorting',
       'q',
+      'metadata',
+      'syncStatus',
       'limit',
       'nextPageStartKey',
     ];

@@ -109,7 +109,8 @@ async function arrivedCardTransaction(api: FinanceClient, status: 2 | 3 = 2) {
   const { data } = await call(api.GET('/statements/v1/credit-card', { params: { query: { limit: 5 } } }));
   const found = data.transactions[0];
   if (!found) throw new Error('the company has no credit-card transaction to copy (seed it: finance seed)');
-  const { statusDescription, billDueDate, attachments, type, ...arriving } = found;
+  // What the platform assigns or the company's ERP records is not what arrives from the card processor.
+  const { statusDescription, billDueDate, attachments, type, metadata, accountingSync, ...arriving } = found;
   const body = {
     ...arriving,
     id: newUlid(),

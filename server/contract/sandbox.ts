@@ -12,6 +12,8 @@ type Json = Record<string, unknown>;
 const SANDBOX_PATH = /^\/sandbox\//;
 const SANDBOX_TAG = 'Sandbox';
 const SANDBOX_SCOPE = 'sandbox:write';
+/** The scope named in a list of scopes in prose, with its separator. */
+const SCOPE_IN_LIST = /,\s*`sandbox:write`|`sandbox:write`,\s*/g;
 
 /** The bundle without the sandbox: its paths, tag, tag group, scope (in the flows and in enums) and `Sandbox…` schemas. A copy. */
 export function withoutSandbox(bundle: Json): Json {
@@ -32,7 +34,15 @@ export function withoutSandbox(bundle: Json): Json {
     for (const flow of Object.values((scheme.flows ?? {}) as Record<string, { scopes?: Json }>))
       if (flow.scopes) delete flow.scopes[SANDBOX_SCOPE];
   }
-  return out;
+  return withoutScopeInLists(out) as Json;
+}
+
+/** Descriptions that list the scope among others (the first-party scopes) list the others only. */
+function withoutScopeInLists(node: unknown): unknown {
+  if (typeof node === 'string') return node.replaceAll(SCOPE_IN_LIST, '');
+  if (Array.isArray(node)) return node.map(withoutScopeInLists);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutScopeInLists(value)]));
 }
 
 /** The bundle as this server matches and serves it. */
