@@ -81,7 +81,7 @@ export interface SearchDocument {
 export const columnOf = (column: string, alias?: string) => sql.ref(alias ? `${alias}.${column}` : column);
 
 /** The columns joined by spaces, as written (of the table `alias` when given). */
-const joinedDocument = (columns: readonly string[], alias?: string): RawBuilder<string> =>
+export const joinedDocument = (columns: readonly string[], alias?: string): RawBuilder<string> =>
   sql<string>`${sql.join(
     columns.map((c) => sql`coalesce(${columnOf(c, alias)}, '')`),
     sql` || ' ' || `,

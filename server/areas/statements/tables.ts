@@ -244,13 +244,19 @@ export type StagedBankingTable = Omit<
   BankingTransactionTable,
   'id' | 'ingest_run_id' | 'created_seq' | 'change_seq' | (typeof ERP_COLUMNS)[number]
 > &
-  Staged;
+  Staged & {
+    /** SQLite: the id taken ahead for the row (server/db/keys-ahead.ts); null on PostgreSQL, which numbers it as it moves. */
+    id: number | null;
+  };
 /** A credit-card row of an ingest run that has not finished; moved into credit_card_transactions when it does. */
 export type StagedCreditCardTable = Omit<
   CreditCardTransactionTable,
   'ingest_run_id' | 'created_seq' | 'change_seq' | (typeof ERP_COLUMNS)[number]
 > &
-  Staged;
+  Staged & {
+    /** SQLite: the rowid taken ahead for the row (migration 0037); null on PostgreSQL. */
+    row_key: number | null;
+  };
 
 export interface BillTable {
   company_id: string;
@@ -304,6 +310,8 @@ export interface IngestedLineTable {
   line_key: string;
   statement: 'banking' | 'credit-card';
   ingested_at: string;
+  /** The run that wrote the key (migration 0037): while it is loading, the line is not ingested yet. */
+  run_id: string | null;
 }
 
 /** A running statement export (server/areas/statements/exports/leases.ts): at most N per company. */

@@ -34,6 +34,7 @@ import * as m0038 from './0038_restore_safe_functions.js';
 import * as m0041 from './0041_transaction_metadata.js';
 import * as m0042 from './0042_accounting_syncs.js';
 import * as m0040 from './0040_app_scopes.js';
+import * as m0037 from './0037_ingest_chunks.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_auth': m0001,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0041_transaction_metadata': m0041,
   '0042_accounting_syncs': m0042,
   '0040_app_scopes': m0040,
+  '0037_ingest_chunks': m0037,
 };

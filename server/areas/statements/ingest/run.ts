@@ -14,8 +14,8 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Db } from '../../../db/database.js';
 import { publishIngest } from '../store/ingest-runs.js';
+import { LINES_HELD_MS, LinesHeldError, storedKeys } from '../store/ingest-lines.js';
 import { companyTimeZone } from '../../auth/public.js';
-import { chunks } from '../../../lib/chunks.js';
 import { loadReferences, type References } from '../store/ingest-references.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { compileValidators, describeErrors } from './schema.js';
@@ -214,40 +214,34 @@ export async function ingestFile(
   const bankingRows: NewBankingTransaction[] = banking.map((p) => bankingRowOf(p.t, companyId, now));
   const cardRows: NewCreditCardTransaction[] = cards.map((p) => creditCardRowOf(p.t, companyId, timeZone, now));
   const ingestedAt = now.toISOString();
-  const keyRows = fresh.map((p) => ({
-    company_id: companyId,
-    line_key: p.key,
-    statement: p.statement,
-    ingested_at: ingestedAt,
-  }));
-  await publishIngest(
-    db,
-    companyId,
-    bankingRows,
-    cardRows,
-    now,
-    onProgress,
-    async (trx) => {
-      for (const batch of chunks(keyRows)) await trx.insertInto('ingested_lines').values(batch).execute();
-      await applyRemovals(trx, companyId, toRemove, { now, timeZone });
-    },
-    // One created event per new transaction, then the summary of the whole file: after the rows.
-    { summary: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt } },
-  );
-  return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested, removed: toRemove.length };
-}
-
-/** The keys among `keys` already stored for the company. */
-async function storedKeys(db: Db, companyId: string, keys: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const batch of chunks(keys)) {
-    const rows = await db
-      .selectFrom('ingested_lines')
-      .select('line_key')
-      .where('company_id', '=', companyId)
-      .where('line_key', 'in', batch)
-      .execute();
-    rows.forEach((r) => found.add(r.line_key));
+  try {
+    await publishIngest(
+      db,
+      companyId,
+      bankingRows,
+      cardRows,
+      now,
+      onProgress,
+      (trx) => applyRemovals(trx, companyId, toRemove, { now, timeZone }),
+      {
+        lines: fresh.map((p) => ({ line_key: p.key, statement: p.statement })),
+        // One created event per new transaction, then the summary of the whole file: after the rows.
+        summary: { file: basename(file), banking: bankingRows.length, creditCard: cardRows.length, ingestedAt },
+      },
+    );
+  } catch (err) {
+    if (!(err instanceof LinesHeldError)) throw err;
+    // Another ingest loads (or, since the check, stored) some of these lines.
+    const held = new Set(err.keys);
+    const message =
+      err.by === 'loading'
+        ? `another ingest is loading this line; run this one again once it is done (if it stopped, in ${LINES_HELD_MS / 1000} s)`
+        : 'another ingest stored this line meanwhile; run this one again to add the rest';
+    const lines = fresh.filter((p) => held.has(p.key));
+    throw new IngestRejected(
+      lines.slice(0, MAX_REPORTED).map((p) => ({ line: p.line, message })),
+      Math.max(0, lines.length - MAX_REPORTED),
+    );
   }
-  return found;
+  return { banking: bankingRows.length, creditCard: cardRows.length, alreadyIngested, removed: toRemove.length };
 }

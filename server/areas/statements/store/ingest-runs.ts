@@ -1,13 +1,15 @@
 // Publishing an ingest without stalling the API and without showing half of it: rows go into the
 // staging tables (store/ingest-staging.ts) in short write transactions of CHUNK rows (the API's
 // writes run in between: `letOtherWritersIn`), and the run's closing transaction moves them into the statement tables
-// with their balances, bill totals and line keys: readers see none of the run, then all of it. The
-// rows' created events follow, in short transactions of their own (store/ingest-events.ts), so the
-// closing transaction holds the write lock for the move alone.
+// with their balances and bill totals: readers see none of the run, then all of it. Everything else
+// is written outside it, so on SQLite, where the API's writers wait for it, it holds the write lock
+// for the rows' move alone: before it, with the staging chunks, the lines' keys (store/ingest-lines.ts,
+// held by the run until it is done) and, on SQLite, the rows' search documents; after it, the rows'
+// created events, in short transactions of their own (store/ingest-events.ts).
 // Every line was checked before the first chunk, so a later failure is rare (a concurrent ingest
-// taking the same credit-card id, a lost connection); then the run is undone: its staged rows
-// deleted, nothing else had moved. A process that died mid-run leaves a LOADING run whose heartbeat
-// stops; the next ingest undoes it first.
+// taking the same credit-card id or lines, a lost connection); then the run is undone: what it wrote
+// ahead and its staged rows deleted, nothing else had moved. A process that died mid-run leaves a
+// LOADING run whose heartbeat stops; the next ingest undoes it first.
 import { signalChange } from '../../../db/change-signals.js';
 import { ulid } from 'ulid';
 import { systemClock } from '../../../lib/clock.js';
@@ -17,7 +19,18 @@ import { ingestRunNumber, nextStatementVersion } from '../versions.js';
 import { CONFLICT, letOtherWritersIn, retrying } from '../../../db/retry.js';
 import type { NewBankingTransaction, NewCreditCardTransaction } from '../tables.js';
 import { finishPublishedRuns, recordRunEvents, type OnEventChunk } from './ingest-events.js';
-import { dropStaged, moveStaged, runsWithStagedRows, stageBanking, stageCreditCards } from './ingest-staging.js';
+import {
+  bankingIdsAhead,
+  cardRowidsAhead,
+  dropStaged,
+  dropStagedDocuments,
+  moveStaged,
+  runsWithStagedRows,
+  stageBanking,
+  stageCreditCards,
+  type RowKeys,
+} from './ingest-staging.js';
+import { checkLinesHeld, dropLineKeys, stageLineKeys, type LineKey } from './ingest-lines.js';
 
 /** Rows per staging transaction. */
 const CHUNK = 1_000;
@@ -37,10 +50,13 @@ export async function publishIngest(
   now: Date,
   /** Called after each staging chunk commits (awaited: a caller may look at the store then). */
   onProgress?: (phase: 'storing', done: number) => void | Promise<void>,
-  /** Written in the closing transaction, with the rows (the lines' keys, removals); `version`: the rows' change number. */
+  /** Written in the closing transaction, with the rows (removals); `version`: the rows' change number. */
   finish?: (trx: Db, version: number) => Promise<void>,
-  /** The created events, recorded after the rows: the run's `statement.ingested` object, and a call after each chunk. */
-  events: { summary?: object; onChunk?: OnEventChunk } = {},
+  /**
+   * `lines`: the keys of the file's lines, staged with the rows; `summary` and `onChunk`: the created
+   * events, recorded after the rows: the run's `statement.ingested` object, and a call after each chunk.
+   */
+  run: { lines?: LineKey[]; summary?: object; onChunk?: OnEventChunk } = {},
 ): Promise<void> {
   await undoAbandonedRuns(db);
   await finishPublishedRuns(db);
@@ -53,23 +69,37 @@ export async function publishIngest(
     .execute();
   const heartbeat = (trx: Db) =>
     trx.updateTable('ingest_runs').set({ heartbeat_at: at() }).where('id', '=', runId).execute();
+  const lines = run.lines ?? [];
+  const keys: RowKeys = {};
+  // Staging transaction `index` also writes the keys of CHUNK lines: a line another ingest holds stops
+  // the run at its chunk.
+  const stage = async (index: number, work: (trx: Db) => Promise<void>) => {
+    await writeTransaction(db, async (trx) => {
+      await stageLineKeys(trx, runId, companyId, lines.slice(index * CHUNK, (index + 1) * CHUNK), now.toISOString());
+      await work(trx);
+      await heartbeat(trx);
+    });
+    await letOtherWritersIn(db);
+  };
+  const bankingChunks = Math.ceil(banking.length / CHUNK);
   try {
     for (let i = 0; i < banking.length; i += CHUNK) {
-      await writeTransaction(db, async (trx) => {
-        await stageBanking(trx, runId, i, banking.slice(i, i + CHUNK));
-        await heartbeat(trx);
+      await stage(i / CHUNK, async (trx) => {
+        if (i === 0) keys.banking = await bankingIdsAhead(trx, banking.length);
+        await stageBanking(trx, runId, i, banking.slice(i, i + CHUNK), keys.banking);
       });
-      await letOtherWritersIn(db);
       await onProgress?.('storing', Math.min(banking.length, i + CHUNK));
     }
     for (let i = 0; i < cards.length; i += CHUNK) {
-      await writeTransaction(db, async (trx) => {
-        await stageCreditCards(trx, runId, i, cards.slice(i, i + CHUNK));
-        await heartbeat(trx);
+      await stage(bankingChunks + i / CHUNK, async (trx) => {
+        if (i === 0) keys.cards = await cardRowidsAhead(trx, cards.length);
+        await stageCreditCards(trx, runId, i, cards.slice(i, i + CHUNK), keys.cards);
       });
-      await letOtherWritersIn(db);
       await onProgress?.('storing', banking.length + Math.min(cards.length, i + CHUNK));
     }
+    // Keys of lines without a row (none from a file: each of its lines is one) in transactions of their own.
+    for (let index = bankingChunks + Math.ceil(cards.length / CHUNK); index * CHUNK < lines.length; index += 1)
+      await stage(index, async () => undefined);
     const reserved = await ingestRunNumber(db, companyId, runId, at());
     // Read committed, unlike every other write (transaction.ts): the closing transaction only adds rows
     // and increments totals, and its reads of the new rows (their events) would otherwise take
@@ -84,11 +114,13 @@ export async function publishIngest(
           heartbeat_at: at(),
           events_seq: version,
           events_at: now.toISOString(),
-          events_summary: events.summary ? JSON.stringify(events.summary) : null,
+          events_summary: run.summary ? JSON.stringify(run.summary) : null,
         })
         .where('id', '=', runId)
         .execute();
-      await moveStaged(trx, runId, { banking: banking.length, cards: cards.length }, now, version);
+      // A line another ingest took over while this run was silent is that ingest's now.
+      await checkLinesHeld(trx, runId, lines);
+      await moveStaged(trx, runId, { banking, cards }, now, version, keys);
       await finish?.(trx, version);
       // The run's rows appear under a number taken earlier (PostgreSQL): the data version changes now.
       if (reserved !== undefined) await signalChange(trx, `statements:${companyId}`);
@@ -97,14 +129,26 @@ export async function publishIngest(
     await undoRun(db, runId);
     throw err;
   }
+  // The API's writers that waited for the closing transaction go first.
+  await letOtherWritersIn(db);
   // Published: a failure from here on leaves the rest of the events to the next ingest, never undoes the rows.
-  await recordRunEvents(db, runId, events.onChunk);
+  await recordRunEvents(db, runId, run.onChunk);
   // The rows are published; their staged copies are of no use (a crash here leaves them to the next ingest).
   await dropStaged(db, runId);
 }
 
-/** Undoes a run that did not finish: its staged rows and the run itself go. */
+/**
+ * Undoes a run that did not finish: what it wrote ahead of its rows (search documents, line keys), its
+ * staged rows and the run itself go, in that order (the run, last, says what is left to undo). A run
+ * whose closing transaction committed after all (a connection lost on its COMMIT) is published: only
+ * its staged copies go, as after any published run.
+ */
 async function undoRun(db: Db, runId: string): Promise<void> {
+  const run = await db.selectFrom('ingest_runs').select('status').where('id', '=', runId).executeTakeFirst();
+  if (run?.status !== 'DONE') {
+    await dropStagedDocuments(db, runId);
+    await dropLineKeys(db, runId);
+  }
   await dropStaged(db, runId);
   await db.deleteFrom('ingest_runs').where('id', '=', runId).where('status', '=', 'LOADING').execute();
 }
