@@ -4,9 +4,9 @@
 // chunks (pausing between them so the servers' writers get the lock) and publishes them in one
 // closing transaction, so no call waits for it anywhere near the 3-second bound (a stall bound, far
 // above a normal answer even on a loaded machine, not a speed measurement). The closing transaction
-// grows with the file (it moves the rows and records one event per row): on the 2-core machine,
-// beside three busy servers, ~1 s for 10,000 lines and ~4 s for 40,000 (docs/performance.md), so the
-// file is sized for the bound; the staging it tests is the same for any size past a few chunks.
+// grows with the file (it moves the rows; `npm run bench:ingest` measures the API's wait beside
+// 40,000 lines, docs/performance.md), so the file is sized for the bound; the staging it tests is
+// the same for any size past a few chunks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
