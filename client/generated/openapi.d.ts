@@ -7267,6 +7267,7 @@ export interface components {
         /**
          * @description Only records whose platform classification (`category.id`, the code derived from the merchant
          *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+         *     A code holds no control characters.
          */
         CreditCardPlatformCategoryIds: string[];
         /** @description The `id` of the credit-card statement record, a ULID (26 characters, Crockford base 32). */
@@ -8929,6 +8930,7 @@ export interface operations {
                 /**
                  * @description Only records whose platform classification (`category.id`, the code derived from the merchant
                  *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 *     A code holds no control characters.
                  */
                 platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /** @description Page size. */
@@ -9255,6 +9257,7 @@ export interface operations {
                 /**
                  * @description Only records whose platform classification (`category.id`, the code derived from the merchant
                  *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 *     A code holds no control characters.
                  */
                 platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /**
@@ -9910,6 +9913,7 @@ export interface operations {
                 /**
                  * @description Only records whose platform classification (`category.id`, the code derived from the merchant
                  *     category, such as `TRAVEL`) is one of these (comma-separated; compared exactly, case included).
+                 *     A code holds no control characters.
                  */
                 platformCategoryIds?: components["parameters"]["CreditCardPlatformCategoryIds"];
                 /**
