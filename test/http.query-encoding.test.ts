@@ -114,3 +114,36 @@ describe('free-text search as clients encode it', () => {
     expect(body.message).not.toContain('URL-encoded');
   });
 });
+
+describe('a NUL character, which no text can hold', () => {
+  it.each([
+    ['/statements/v1/banking?metadata%5Berp_id%5D=a%00b', 'metadata[erp_id]'],
+    ['/statements/v1/credit-card/summary?q=caf%00e', 'q'],
+    ['/statements/v1/exports/banking?format=csv&metadata%5Berp_id%5D=a%00b', 'metadata[erp_id]'],
+    ['/statements/v1/exports/credit-card?format=csv&platformCategoryIds=TRAVEL%00', 'platformCategoryIds'],
+  ])('when %s is sent, then 400 names the parameter before anything is read', async (path, param) => {
+    const res = await get(path);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { param: string; message: string };
+    expect(body).toMatchObject({ param });
+    expect(body.message).toContain('NUL');
+  });
+
+  it('when a body string holds a NUL, then 400 names the field and nothing is written', async () => {
+    const account = await createAccount(server.db, acme.companyId);
+    const [id] = await createBankingTransactions(server.db, acme.companyId, account, [{ notes: 'before' }]);
+    for (const body of ['{"notes":"a\\u0000b"}', '{"metadata":{"erp_id":"a\\u0000b"}}']) {
+      const res = await fetch(`${server.baseUrl}/statements/v1/banking/${id}`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${acme.token}`, 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { details: string[] }).details[0]).toContain('NUL');
+    }
+    const { data } = await acme.api.GET('/statements/v1/banking/{transactionId}', {
+      params: { path: { transactionId: id! } },
+    });
+    expect(data).toMatchObject({ notes: 'before', metadata: {} });
+  });
+});

@@ -47,22 +47,32 @@ export function assertJsonShape(bytes: Buffer, maxMembers = MAX_JSON_MEMBERS): v
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+/** What makes `text` unfit to store or compare as text: a lone surrogate, or a NUL (PostgreSQL's text holds none). */
+const textProblem = (text: string): string | undefined =>
+  LONE_SURROGATE.test(text)
+    ? 'holds an unpaired surrogate'
+    : text.includes('\u0000')
+      ? 'holds a NUL character (U+0000)'
+      : undefined;
 
-/** The path of the first string (or key) in `value` that is not well-formed Unicode (a lone surrogate). */
-function illFormedString(value: unknown, path = 'body', depth = 0): string | undefined {
-  if (typeof value === 'string') return wellFormed(value) ? undefined : path;
+/** The path and problem of the first string (or key) in `value` that is not storable text. */
+function illFormedString(value: unknown, path = 'body', depth = 0): { path: string; problem: string } | undefined {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { path, problem } : undefined;
+  }
   if (!value || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    if (!wellFormed(key)) return path;
+    const problem = textProblem(key);
+    if (problem) return { path, problem: `a key ${problem}` };
     const found = illFormedString(item, `${path}.${key}`, depth + 1);
     if (found) return found;
   }
   return undefined;
 }
 
-/** Throws the 400 of a body holding strings that cannot be stored or compared as text (lone surrogates). */
+/** Throws the 400 of a body holding strings that cannot be stored or compared as text (lone surrogates, NUL). */
 export function assertWellFormed(body: unknown): void {
-  const path = illFormedString(body);
-  if (path) throw badRequest(`${path} is not valid Unicode text`, [`${path}: holds an unpaired surrogate`]);
+  const found = illFormedString(body);
+  if (found) throw badRequest(`${found.path} is not valid text`, [`${found.path}: ${found.problem}`]);
 }

@@ -24,3 +24,23 @@ export function rejectBracketedArrays(req: Request): void {
     { param: names[0] },
   );
 }
+
+/** A NUL (`%00`) in a query value: no parameter's value can hold one (PostgreSQL's text holds none). */
+const NUL_IN_QUERY = /%00/i;
+
+/** Throws the 400 of a query whose values hold a NUL character, naming the parameter. */
+export function rejectNulInQuery(req: Request): void {
+  const at = req.url.indexOf('?');
+  if (at === -1 || !NUL_IN_QUERY.test(req.url.slice(at))) return;
+  const name = Object.entries(req.query as Record<string, unknown>).find(([key, value]) =>
+    [key, ...(Array.isArray(value) ? value : [value])].some((v) => typeof v === 'string' && v.includes('\u0000')),
+  )?.[0];
+  const param = name ?? 'query';
+  throw badRequest(
+    `${param} holds a NUL character (%00), which no value can`,
+    [`query.${param}: holds a NUL character`],
+    {
+      param,
+    },
+  );
+}

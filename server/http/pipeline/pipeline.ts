@@ -1,7 +1,7 @@
 // The request path of the contract's operations: one chain per operation, built once at start from
 // the contract index, holding the steps that apply to that operation and no others, in this order:
 //   load shedding → authentication with its scopes → rate limit → a versioned read's early 304 →
-//   bracketed query arrays → media type → the operation's preflight → body (its member limit) →
+//   bracketed query arrays → a NUL in the query → media type → the operation's preflight → body (its member limit) →
 //   strict numbers → contract validation → idempotency → If-Match → the handler and its answer.
 // Each step reads and fills the request's typed context (context.ts) and throws the ApiError that
 // refuses the request; a step that answers (a 304, an idempotent replay) ends the chain. Dispatch is
@@ -25,7 +25,7 @@ import {
   rawTag,
   versionedTag,
 } from '../mechanisms/conditional.js';
-import { rejectBracketedArrays } from '../mechanisms/query-arrays.js';
+import { rejectBracketedArrays, rejectNulInQuery } from '../mechanisms/query-arrays.js';
 import { mediaTypeCheck } from '../mechanisms/media-type.js';
 import { assertJsonShape, assertWellFormed, MAX_JSON_MEMBERS } from '../mechanisms/json-shape.js';
 import { strictNumbers } from '../mechanisms/strict-numbers.js';
@@ -293,6 +293,7 @@ function chainOf(
     shared.rateLimit,
     notModifiedEarly(operation, services),
     rejectBracketedArrays,
+    rejectNulInQuery,
     mediaTypeCheck(operation),
     preflight ? (req, res, context) => preflight(req, res, context.match?.params ?? {}) : undefined,
     bodyReader(operation),
