@@ -35,6 +35,7 @@ import {
   renewKey,
   type HeldClaim,
   type KeyScope,
+  UNRECORDABLE,
 } from './store.js';
 import { requestLogFields } from '../http/pipeline/trace-context.js';
 
@@ -86,6 +87,15 @@ const inUse = () => {
   );
 };
 
+const appliedBefore = () =>
+  new ApiError(
+    409,
+    'The first request with this Idempotency-Key was applied, but its answer could not be recovered; read the resource to see it',
+    ['Idempotency-Key: the request was applied by an earlier attempt'],
+    {},
+    { reason: 'conflict', param: 'Idempotency-Key' },
+  );
+
 /**
  * The guard of a claimed key around each of the handler's write transactions: a write an earlier
  * attempt committed is answered from its recorded outcome (in order); any other records its own in
@@ -95,7 +105,12 @@ function outcomeGuard(keys: readonly Buffer[], scope: KeyScope, claim: HeldClaim
   let answered = 0;
   return {
     async around(trx, work) {
-      if (answered < claim.outcome.length) return claim.outcome[answered++] as Awaited<ReturnType<typeof work>>;
+      if (answered < claim.outcome.length) {
+        const recorded = claim.outcome[answered++];
+        // Committed, but what it returned could not be kept: the truth is all there is to answer.
+        if (recorded === UNRECORDABLE) throw appliedBefore();
+        return recorded as Awaited<ReturnType<typeof work>>;
+      }
       const value = await work();
       try {
         await recordOutcome(trx as unknown as Db, keys, scope, claim.owner, value);

@@ -142,6 +142,19 @@ export async function claimKey(
   return { kind: 'claimed', owner, outcome: openOutcome(keys, s, row.outcome) };
 }
 
+/** Stands in the outcome for a value v8 cannot serialize (a function inside it): the write still commits. */
+export const UNRECORDABLE = '\u0000finance:unrecordable-outcome';
+
+/** `value`, or the stand-in when it cannot be kept: a keyed write never fails for how its result is recorded. */
+function recordable(value: unknown): unknown {
+  try {
+    serialize(value);
+    return value;
+  } catch {
+    return UNRECORDABLE;
+  }
+}
+
 /** Thrown inside a write's transaction when the key's claim was taken over: the write rolls back. */
 export class ClaimLostError extends Error {
   constructor() {
@@ -168,7 +181,7 @@ export async function recordOutcome(
     .where(ofScope(s))
     .executeTakeFirst();
   if (!row || row.owner !== owner || row.status !== 'running') throw new ClaimLostError();
-  const outcome = [...openOutcome(keys, s, row.outcome), value];
+  const outcome = [...openOutcome(keys, s, row.outcome), recordable(value)];
   await db
     .updateTable('idempotency_keys')
     .where(ofScope(s))
