@@ -41,7 +41,9 @@ function wrong(schema: Json): string | undefined {
   if (type === 'boolean') return 'maybe';
   if (s.enum) return 'zzz';
   if (s.format === 'date' || s.format === 'date-time' || s.format === 'uuid') return 'not-a-value';
-  if (s.pattern) return '!!';
+  // A value the pattern refuses: punctuation, else a control character (for patterns that allow any text).
+  if (typeof s.pattern === 'string')
+    return ['!!', '\u0001'].find((value) => !new RegExp(s.pattern as string, 'u').test(value));
   return undefined;
 }
 
