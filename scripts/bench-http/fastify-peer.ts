@@ -39,8 +39,12 @@ if (DUTIES) await registerDuties(app);
 app.get('/health', async () => ({ status: 'ok' }));
 
 const paths = spec.paths as Record<string, Record<string, Json>>;
+/** One route per benchmarked operation, as an application declares them (two requests may share one). */
+const declared = new Set<string>();
 for (const r of recordings) {
   const { operation, route } = operationOf(r);
+  if (declared.has(`${r.method} ${route}`)) continue;
+  declared.add(`${r.method} ${route}`);
   const raw = paths[operation.path]![operation.method.toLowerCase()]!;
   const parameters = [...((paths[operation.path]!.parameters ?? []) as Json[]), ...((raw.parameters ?? []) as Json[])]
     .map((p) => index.resolve(p))
